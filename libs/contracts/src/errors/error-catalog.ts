@@ -1,0 +1,99 @@
+/**
+ * The one catalog of error codes. Every problem+json response carries one of
+ * these `code`/`name` pairs; the numbers the interface spec names keep their
+ * numbers. Blocks: 10xx general, 11xx input, 12xx fulfilment and artifacts,
+ * 13xx authentication and authorization, 14xx lifecycle.
+ */
+export interface ErrorDefinition {
+  readonly code: `SVC-BE-${number}`;
+  readonly name: string;
+  readonly status: number;
+  readonly title: string;
+  /** When the error is raised, for the docs and the OpenAPI description. */
+  readonly meaning: string;
+  readonly retryable: boolean;
+}
+
+const define = <T extends Record<string, Omit<ErrorDefinition, 'name'>>>(defs: T) =>
+  Object.fromEntries(Object.entries(defs).map(([name, d]) => [name, { ...d, name }])) as {
+    [K in keyof T]: ErrorDefinition & { name: K };
+  };
+
+export const ErrorCatalog = define({
+  INTERNAL_ERROR: {
+    code: 'SVC-BE-1000', status: 500, title: 'Internal error', retryable: true,
+    meaning: 'An unexpected failure; the request id in the body identifies it in the logs.',
+  },
+  SERVICE_UNAVAILABLE: {
+    code: 'SVC-BE-1001', status: 503, title: 'Service unavailable', retryable: true,
+    meaning: 'A dependency (database, broker or an internal service) is not reachable right now.',
+  },
+  ROUTE_NOT_FOUND: {
+    code: 'SVC-BE-1002', status: 404, title: 'Route not found', retryable: false,
+    meaning: 'No endpoint answers this method and path.',
+  },
+  RESOURCE_NOT_FOUND: {
+    code: 'SVC-BE-1003', status: 404, title: 'Resource not found', retryable: false,
+    meaning: 'The addressed resource does not exist, or belongs to another tenant.',
+  },
+  RATE_LIMITED: {
+    code: 'SVC-BE-1004', status: 429, title: 'Too many requests', retryable: true,
+    meaning: 'The caller exceeded its rate limit; Retry-After says when to try again.',
+  },
+  UPSTREAM_TIMEOUT: {
+    code: 'SVC-BE-1005', status: 504, title: 'Upstream timeout', retryable: true,
+    meaning: 'An internal service did not answer in time.',
+  },
+  REQUEST_BODY_INVALID_JSON: {
+    code: 'SVC-BE-1101', status: 400, title: 'Request body is not valid JSON', retryable: false,
+    meaning: 'A handler expected JSON and the body could not be parsed: malformed, empty or truncated.',
+  },
+  REQUEST_VALIDATION_FAILED: {
+    code: 'SVC-BE-1102', status: 400, title: 'Request validation failed', retryable: false,
+    meaning: 'One or more fields are missing or invalid; errors[] names each field.',
+  },
+  PAYLOAD_TOO_LARGE: {
+    code: 'SVC-BE-1103', status: 413, title: 'Payload too large', retryable: false,
+    meaning: 'The body exceeds the configured size limit.',
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    code: 'SVC-BE-1104', status: 415, title: 'Unsupported media type', retryable: false,
+    meaning: 'The Content-Type is not accepted by this endpoint.',
+  },
+  MANIFEST_ARTIFACT_UPLOAD_FAILED: {
+    code: 'SVC-BE-1206', status: 400, title: 'Manifest artifact upload failed', retryable: false,
+    meaning: 'Storage is not configured, the body is empty, or the storage write failed.',
+  },
+  MANIFEST_ARTIFACT_DOWNLOAD_FAILED: {
+    code: 'SVC-BE-1207', status: 404, title: 'Manifest artifact download failed', retryable: false,
+    meaning: 'Key not found, key does not match the request, or the storage read failed.',
+  },
+  MANIFEST_ARTIFACT_REPLACE_FAILED: {
+    code: 'SVC-BE-1208', status: 400, title: 'Manifest artifact replace failed', retryable: false,
+    meaning: 'Artifact id not found in the manifest, empty body, or the storage overwrite failed.',
+  },
+  FULFILMENT_MANIFEST_NOT_APPROVED: {
+    code: 'SVC-BE-1209', status: 409, title: 'Fulfilment manifest not approved', retryable: false,
+    meaning: 'Fulfilment requested while a manifest exists and is not approved.',
+  },
+  AUTHENTICATION_REQUIRED: {
+    code: 'SVC-BE-1301', status: 401, title: 'Authentication required', retryable: false,
+    meaning: 'The bearer token is missing, malformed, expired or unknown.',
+  },
+  PERMISSION_DENIED: {
+    code: 'SVC-BE-1302', status: 403, title: 'Permission denied', retryable: false,
+    meaning: 'The caller is authenticated but its roles do not allow this action.',
+  },
+  LIFECYCLE_TRANSITION_DISALLOWED: {
+    code: 'SVC-BE-1401', status: 409, title: 'Lifecycle transition disallowed', retryable: false,
+    meaning: 'The action is not allowed in the request\'s current status; detail names the status and the allowed actions.',
+  },
+});
+
+export type ErrorName = keyof typeof ErrorCatalog;
+
+const byCode = new Map<string, ErrorDefinition>(Object.values(ErrorCatalog).map((d) => [d.code, d]));
+
+export function errorByCode(code: string): ErrorDefinition | undefined {
+  return byCode.get(code);
+}

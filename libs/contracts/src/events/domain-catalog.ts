@@ -1,0 +1,7 @@
+import { EventCatalog } from './event-catalog';
+import { requestEventDefinitions } from './request-events';
+
+/** Every domain event type of the product. */
+export function domainEventCatalog(): EventCatalog {
+  return new EventCatalog([...requestEventDefinitions]);
+}

@@ -1,0 +1,54 @@
+import type { ZodType } from 'zod';
+
+/** What the bus needs to know about one event type. */
+export interface EventTypeDefinition<TData = unknown> {
+  readonly type: string;
+  readonly topic: string;
+  readonly schema: ZodType<TData>;
+  /** The service that owns (and alone publishes) the event. */
+  readonly producer: string;
+  readonly description: string;
+}
+
+/**
+ * A registry of event types. Producers validate `data` before the event reaches
+ * the outbox and consumers validate on receipt; both look the schema up here.
+ */
+export class EventCatalog {
+  private readonly byType = new Map<string, EventTypeDefinition>();
+
+  constructor(definitions: Iterable<EventTypeDefinition> = []) {
+    for (const d of definitions) this.register(d);
+  }
+
+  register<T>(definition: EventTypeDefinition<T>): this {
+    if (this.byType.has(definition.type)) {
+      throw new Error(`Event type ${definition.type} is registered twice`);
+    }
+    this.byType.set(definition.type, definition as EventTypeDefinition);
+    return this;
+  }
+
+  get(type: string): EventTypeDefinition | undefined {
+    return this.byType.get(type);
+  }
+
+  require(type: string): EventTypeDefinition {
+    const d = this.byType.get(type);
+    if (!d) throw new Error(`Unknown event type ${type}: add it to the event catalog in libs/contracts`);
+    return d;
+  }
+
+  types(): EventTypeDefinition[] {
+    return [...this.byType.values()];
+  }
+
+  topics(): string[] {
+    return [...new Set(this.types().map((d) => d.topic))].sort();
+  }
+
+  /** A copy with more definitions: tests and extensions add types without touching the shared catalog. */
+  extend(definitions: Iterable<EventTypeDefinition>): EventCatalog {
+    return new EventCatalog([...this.types(), ...definitions]);
+  }
+}

@@ -1,0 +1,4 @@
+export * from './config-error';
+export * from './load-config';
+export * from './schemas';
+export * from './service-ports';

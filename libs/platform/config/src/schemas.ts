@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Shared pieces of the per-app config schemas. Each app composes its own schema from these. */
+
+export const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+
+export const commonFields = {
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Size limit of JSON bodies, e.g. 1mb. */
+  HTTP_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 512kb or 1mb').default('1mb'),
+};
+
+export const httpFields = {
+  HOST: z.string().default('0.0.0.0'),
+  PORT: port,
+};
+
+export const databaseFields = {
+  DB_DRIVER: z.enum(['postgres', 'pglite']).default('pglite'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATA_DIR: z.string().default('./.data'),
+  DB_POOL_SIZE: positiveInt.default(10),
+  /** run: apply pending migrations at startup; check: refuse to start while any are pending. */
+  DB_MIGRATIONS: z.enum(['run', 'check']).optional(),
+};
+
+export const busFields = {
+  BUS_DRIVER: z.enum(['kafka', 'memory']).default('memory'),
+  KAFKA_BROKERS: z
+    .string()
+    .regex(/^[^,\s]+:\d+(,[^,\s]+:\d+)*$/, 'a comma list of host:port')
+    .optional(),
+  KAFKA_CLIENT_ID: z.string().default('dsar'),
+  /** Prepended to every topic name, to share one cluster between environments. */
+  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'letters, digits, dot, dash, underscore').default(''),
+  /** Prefix of consumer group ids; each service appends its own name. */
+  KAFKA_GROUP_PREFIX: z.string().default('dsar'),
+  OUTBOX_POLL_MS: positiveInt.default(1000),
+  OUTBOX_BATCH_SIZE: positiveInt.max(1000).default(100),
+  CONSUMER_MAX_ATTEMPTS: positiveInt.max(20).default(5),
+  CONSUMER_RETRY_BACKOFF_MS: positiveInt.default(200),
+};
+
+type WithDbAndBus = {
+  DB_DRIVER: 'postgres' | 'pglite';
+  DATABASE_URL?: string;
+  BUS_DRIVER: 'kafka' | 'memory';
+  KAFKA_BROKERS?: string;
+};
+
+/** Cross-field rules: the distributed drivers need their connection settings. */
+export function requireDriverSettings(cfg: WithDbAndBus, ctx: z.RefinementCtx): void {
+  if (cfg.DB_DRIVER === 'postgres' && !cfg.DATABASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['DATABASE_URL'], message: 'required when DB_DRIVER=postgres' });
+  }
+  if (cfg.BUS_DRIVER === 'kafka' && !cfg.KAFKA_BROKERS) {
+    ctx.addIssue({ code: 'custom', path: ['KAFKA_BROKERS'], message: 'required when BUS_DRIVER=kafka' });
+  }
+}
+
+/** The schema of a domain service app: HTTP, database and bus. */
+export function serviceConfigSchema(defaultPort: number) {
+  return z
+    .object({
+      ...commonFields,
+      ...httpFields,
+      PORT: port.default(defaultPort),
+      ...databaseFields,
+      ...busFields,
+    })
+    .superRefine(requireDriverSettings);
+}
+
+export type ServiceConfig = z.infer<ReturnType<typeof serviceConfigSchema>>;

@@ -1,0 +1,3 @@
+export * from './domain-error';
+export * from './problem-details';
+export * from './problem-json.filter';

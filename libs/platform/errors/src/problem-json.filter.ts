@@ -1,0 +1,108 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { type Observable, throwError } from 'rxjs';
+import { ErrorCatalog, type ErrorDefinition, errorByCode } from '@dsar/contracts';
+import { ProblemError } from './domain-error';
+import { PROBLEM_CONTENT_TYPE, type ProblemDetails, problemFrom } from './problem-details';
+
+interface BodyParserError extends Error {
+  type?: string;
+  status?: number;
+}
+
+const byStatus: Record<number, ErrorDefinition> = {
+  [HttpStatus.BAD_REQUEST]: ErrorCatalog.REQUEST_VALIDATION_FAILED,
+  [HttpStatus.UNAUTHORIZED]: ErrorCatalog.AUTHENTICATION_REQUIRED,
+  [HttpStatus.FORBIDDEN]: ErrorCatalog.PERMISSION_DENIED,
+  [HttpStatus.NOT_FOUND]: ErrorCatalog.RESOURCE_NOT_FOUND,
+  [HttpStatus.PAYLOAD_TOO_LARGE]: ErrorCatalog.PAYLOAD_TOO_LARGE,
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: ErrorCatalog.UNSUPPORTED_MEDIA_TYPE,
+  [HttpStatus.TOO_MANY_REQUESTS]: ErrorCatalog.RATE_LIMITED,
+  [HttpStatus.SERVICE_UNAVAILABLE]: ErrorCatalog.SERVICE_UNAVAILABLE,
+  [HttpStatus.GATEWAY_TIMEOUT]: ErrorCatalog.UPSTREAM_TIMEOUT,
+};
+
+/**
+ * Turns every error of an HTTP route into `application/problem+json`:
+ * product errors keep their catalog code, body-parser failures become
+ * REQUEST_BODY_INVALID_JSON or PAYLOAD_TOO_LARGE, Nest's HTTP exceptions map by
+ * status, and anything unexpected is a 500 whose detail hides internals.
+ */
+@Catch()
+export class ProblemJsonFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(exception: unknown, host: ArgumentsHost): void | Observable<never> {
+    // Event handlers (the bus transport) need the original error to retry and
+    // to record it with a dead letter; Nest's RPC default would replace it.
+    if (host.getType() !== 'http') return throwError(() => exception);
+    const ctx = host.switchToHttp();
+    const req = ctx.getRequest<Request & { id?: string }>();
+    const res = ctx.getResponse<Response>();
+    const requestId = req.id ?? (res.getHeader('x-request-id') as string | undefined);
+    const { problem, headers } = this.toProblem(exception, req, requestId);
+    if (problem.status >= 500) this.logger.error({ err: exception, requestId }, 'request failed');
+    if (res.headersSent) return;
+    for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+    res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
+  }
+
+  private toProblem(exception: unknown, req: Request, requestId?: string): { problem: ProblemDetails; headers: Record<string, string> } {
+    const instance = req.originalUrl ?? req.url;
+    if (exception instanceof ProblemError) {
+      return {
+        problem: problemFrom(exception.definition, {
+          detail: exception.detail,
+          instance,
+          requestId,
+          errors: exception.errors,
+          extensions: exception.extensions,
+        }),
+        headers: exception.headers,
+      };
+    }
+    const parserError = exception as BodyParserError;
+    if (parserError?.type === 'entity.parse.failed') {
+      return {
+        problem: problemFrom(ErrorCatalog.REQUEST_BODY_INVALID_JSON, {
+          detail: 'The body could not be parsed as JSON: it is malformed, empty or truncated.',
+          instance,
+          requestId,
+        }),
+        headers: {},
+      };
+    }
+    if (parserError?.type === 'entity.too.large') {
+      return {
+        problem: problemFrom(ErrorCatalog.PAYLOAD_TOO_LARGE, { detail: 'The body exceeds the size limit.', instance, requestId }),
+        headers: {},
+      };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      const body = exception.getResponse();
+      const fromBody = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+      const code = typeof fromBody['code'] === 'string' ? errorByCode(fromBody['code']) : undefined;
+      const def =
+        code ??
+        (status === 404 && /^Cannot [A-Z]+ /.test(String(fromBody['message'] ?? ''))
+          ? ErrorCatalog.ROUTE_NOT_FOUND
+          : (byStatus[status] ?? (status >= 500 ? ErrorCatalog.INTERNAL_ERROR : ErrorCatalog.REQUEST_VALIDATION_FAILED)));
+      const message = fromBody['message'];
+      const detail = Array.isArray(message) ? message.join('; ') : typeof message === 'string' ? message : exception.message;
+      const extensions: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(fromBody)) if (!['message', 'error', 'statusCode', 'code'].includes(k)) extensions[k] = v;
+      const problem = problemFrom(def, { detail, instance, requestId, extensions });
+      problem.status = status;
+      return { problem, headers: {} };
+    }
+    return {
+      problem: problemFrom(ErrorCatalog.INTERNAL_ERROR, {
+        detail: 'An unexpected error occurred. Quote the requestId when reporting it.',
+        instance,
+        requestId,
+      }),
+      headers: {},
+    };
+  }
+}

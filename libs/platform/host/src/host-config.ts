@@ -1,0 +1,40 @@
+/** The settings a hosted service needs, whichever app or runner supplies them. */
+export interface HostConfig {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  HTTP_BODY_LIMIT: string;
+  HOST: string;
+  PORT: number;
+  DB_DRIVER: 'postgres' | 'pglite';
+  DATABASE_URL?: string;
+  DATA_DIR: string;
+  DB_POOL_SIZE: number;
+  DB_MIGRATIONS?: 'run' | 'check';
+  BUS_DRIVER: 'kafka' | 'memory';
+  KAFKA_BROKERS?: string;
+  KAFKA_CLIENT_ID: string;
+  KAFKA_TOPIC_PREFIX: string;
+  KAFKA_GROUP_PREFIX: string;
+  OUTBOX_POLL_MS: number;
+  OUTBOX_BATCH_SIZE: number;
+  CONSUMER_MAX_ATTEMPTS: number;
+  CONSUMER_RETRY_BACKOFF_MS: number;
+}
+
+/** The gateway has no database or bus: fill those settings with inert values. */
+export function gatewayHostConfig(config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEVEL' | 'HTTP_BODY_LIMIT' | 'HOST' | 'PORT'>): HostConfig {
+  return {
+    ...config,
+    DB_DRIVER: 'pglite',
+    DATA_DIR: 'memory://',
+    DB_POOL_SIZE: 1,
+    BUS_DRIVER: 'memory',
+    KAFKA_CLIENT_ID: 'dsar',
+    KAFKA_TOPIC_PREFIX: '',
+    KAFKA_GROUP_PREFIX: 'dsar',
+    OUTBOX_POLL_MS: 1000,
+    OUTBOX_BATCH_SIZE: 1,
+    CONSUMER_MAX_ATTEMPTS: 1,
+    CONSUMER_RETRY_BACKOFF_MS: 1,
+  };
+}

@@ -1,0 +1,136 @@
+import type { AddressInfo } from 'node:net';
+import { type DynamicModule, type INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { MicroserviceOptions } from '@nestjs/microservices';
+import { Logger as PinoLogger, LoggerModule } from 'nestjs-pino';
+import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
+import { ProblemJsonFilter } from '@dsar/platform/errors';
+import { BusServer, messagingMigrations, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
+import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
+import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
+import type { HostConfig } from './host-config';
+import { httpMetrics } from './http-metrics';
+import { strictJsonBody } from './json-body';
+import type { ServiceDefinition } from './service-definition';
+
+export interface HostOptions {
+  /** Event types known to the service; the product's catalog unless a test extends it. */
+  catalog?: EventCatalog;
+  /** Extra modules (tests add handlers or probes). */
+  imports?: (DynamicModule | (new () => unknown))[];
+  /** Whether the process handles SIGTERM itself (false when a runner hosts several services). */
+  shutdownHooks?: boolean;
+  /** The `service` of log lines; a runner hosting several services names itself. */
+  logName?: string;
+}
+
+/** A running service: its Nest app, its address, and the switches the runner turns in order. */
+export interface HostedService {
+  readonly name: string;
+  readonly app: INestApplication;
+  readonly url: string;
+  /** Joins the consumer group(s) of the service's event handlers. */
+  startConsuming(): Promise<void>;
+  /** Starts the outbox relay (after every consumer of the process is listening). */
+  startPublishing(): void;
+  close(): Promise<void>;
+}
+
+@Module({ controllers: [HealthController], providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
+class HealthModule {}
+
+export function rootModuleFor(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): DynamicModule {
+  const schema = schemaNameFor(definition.name);
+  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL))];
+  if (definition.persistence) {
+    imports.push(
+      PersistenceModule.forRoot({
+        settings: {
+          driver: config.DB_DRIVER,
+          url: config.DATABASE_URL,
+          dataDir: config.DATA_DIR,
+          poolSize: config.DB_POOL_SIZE,
+          schema,
+          entities: definition.entities ?? [],
+          migrations: [...messagingMigrations, ...(definition.migrations ?? [])],
+          applicationName: `dsar-${definition.name}`,
+        },
+        migrations: config.DB_MIGRATIONS ?? (config.DB_DRIVER === 'pglite' ? 'run' : 'check'),
+      }),
+      MessagingModule.forRoot({
+        service: definition.name,
+        schema,
+        catalog: options.catalog ?? domainEventCatalog(),
+        bus: {
+          driver: config.BUS_DRIVER,
+          brokers: config.KAFKA_BROKERS,
+          clientId: config.KAFKA_CLIENT_ID,
+          topicPrefix: config.KAFKA_TOPIC_PREFIX,
+          groupPrefix: config.KAFKA_GROUP_PREFIX,
+        },
+        relay: {
+          batchSize: config.OUTBOX_BATCH_SIZE,
+          pollIntervalMs: config.OUTBOX_POLL_MS,
+          serializedSession: config.DB_DRIVER === 'pglite',
+        },
+        consumer: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, retryBackoffMs: config.CONSUMER_RETRY_BACKOFF_MS },
+      }),
+    );
+  }
+  imports.push(HealthModule, definition.module, ...(options.imports ?? []));
+  @Module({})
+  class ServiceRootModule {}
+  Object.defineProperty(ServiceRootModule, 'name', { value: `${definition.name}-root` });
+  return { module: ServiceRootModule, imports };
+}
+
+/**
+ * Builds and starts one service: HTTP first (health answers while the rest
+ * comes up), then, when the caller says so, consumers and the relay.
+ */
+export async function hostService(
+  definition: ServiceDefinition,
+  config: HostConfig,
+  options: HostOptions = {},
+): Promise<HostedService> {
+  const app = await NestFactory.create(rootModuleFor(definition, config, options), {
+    bufferLogs: true,
+    bodyParser: false,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(PinoLogger));
+  app.use(httpMetrics(definition.name));
+  app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
+  app.useGlobalFilters(new ProblemJsonFilter());
+  if (options.shutdownHooks) app.enableShutdownHooks();
+
+  let busServer: BusServer | undefined;
+  let relay: OutboxRelay | undefined;
+  if (definition.persistence) {
+    const server = app.get(BusServer);
+    busServer = server;
+    relay = app.get(OutboxRelay);
+    app.connectMicroservice<MicroserviceOptions>({ strategy: server }, { inheritAppConfig: true });
+  }
+  await app.listen(config.PORT, config.HOST);
+  const address = app.getHttpServer().address() as AddressInfo;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  return {
+    name: definition.name,
+    app,
+    url: `http://${host}:${address.port}`,
+    startConsuming: async () => {
+      if (busServer) await app.startAllMicroservices();
+    },
+    startPublishing: () => relay?.start(),
+    close: () => app.close(),
+  };
+}
+
+/** The whole start-up of a single-service process (distributed mode). */
+export async function runService(definition: ServiceDefinition, config: HostConfig): Promise<HostedService> {
+  const hosted = await hostService(definition, config, { shutdownHooks: true });
+  await hosted.startConsuming();
+  hosted.startPublishing();
+  return hosted;
+}

@@ -1,0 +1,158 @@
+import { type Admin, type Consumer, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
+import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
+
+export interface KafkaBusOptions {
+  brokers: string[];
+  clientId: string;
+  /** Physical topic = prefix + logical topic; services only ever see logical names. */
+  topicPrefix?: string;
+  /** Forwarded to kafkajs' logger. */
+  log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra: Record<string, unknown>) => void;
+  /** How many partitions one consumer handles at once. */
+  partitionsConsumedConcurrently?: number;
+}
+
+const levelName = (l: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
+  l === logLevel.ERROR || l === logLevel.NOTHING ? 'error' : l === logLevel.WARN ? 'warn' : l === logLevel.INFO ? 'info' : 'debug';
+
+/**
+ * The distributed mode's bus, on kafkajs. The producer is idempotent with one
+ * request in flight and waits for all in-sync replicas, so a batch keeps its
+ * order and is durable when `publish` resolves. Consumers read from the
+ * beginning of a topic the first time a group joins, never create topics,
+ * and commit an offset only after the handler has resolved.
+ */
+export class KafkaBus implements BusPort {
+  readonly driver = 'kafka' as const;
+  private readonly kafka: Kafka;
+  private producer?: Producer;
+  private producerReady?: Promise<Producer>;
+  private admin?: Admin;
+  private readonly consumers = new Set<Consumer>();
+  private healthy: { at: number; ok: boolean } = { at: 0, ok: false };
+  private readonly prefix: string;
+
+  constructor(private readonly options: KafkaBusOptions) {
+    const config: KafkaConfig = {
+      clientId: options.clientId,
+      brokers: options.brokers,
+      connectionTimeout: 3000,
+      requestTimeout: 10000,
+      retry: { initialRetryTime: 250, maxRetryTime: 5000, retries: 8 },
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry) => {
+        const { message, ...extra } = entry.log;
+        options.log?.(levelName(entry.level), `kafka ${entry.namespace}: ${message}`, extra);
+      },
+    };
+    this.kafka = new Kafka(config);
+    this.prefix = options.topicPrefix ?? '';
+  }
+
+  private connectedProducer(): Promise<Producer> {
+    if (!this.producerReady) {
+      const producer = this.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+      });
+      this.producerReady = producer.connect().then(
+        () => (this.producer = producer),
+        (e) => {
+          this.producerReady = undefined;
+          throw e;
+        },
+      );
+    }
+    return this.producerReady;
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const producer = await this.connectedProducer();
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, ms]) => ({
+        topic: this.prefix + topic,
+        messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
+    });
+  }
+
+  async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+    const consumer = this.kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      maxWaitTimeInMs: 200,
+      sessionTimeout: 30000,
+      heartbeatInterval: 3000,
+      retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10 },
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topics: topics.map((t) => this.prefix + t), fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
+      eachMessage: async ({ topic, partition, message, heartbeat }) => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(message.headers ?? {})) {
+          if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+        }
+        // Long handlers keep the group membership alive.
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), 2000);
+        try {
+          await handler({
+            topic: topic.slice(this.prefix.length),
+            partition,
+            offset: message.offset,
+            key: message.key?.toString() ?? '',
+            value: message.value?.toString() ?? '',
+            headers,
+          });
+        } finally {
+          clearInterval(beat);
+        }
+      },
+    });
+    this.consumers.add(consumer);
+    return {
+      close: async () => {
+        this.consumers.delete(consumer);
+        await consumer.disconnect(); // leaves the group, so a rebalance starts at once
+      },
+    };
+  }
+
+  /** Whether a broker answered in the last few seconds; cached so probes stay cheap. */
+  async isHealthy(): Promise<boolean> {
+    if (Date.now() - this.healthy.at < 3000) return this.healthy.ok;
+    let ok = false;
+    try {
+      this.admin ??= this.kafka.admin();
+      await this.admin.connect();
+      const cluster = await this.admin.describeCluster();
+      ok = cluster.brokers.length > 0;
+    } catch {
+      ok = false;
+      const admin = this.admin;
+      this.admin = undefined;
+      await admin?.disconnect().catch(() => undefined);
+    }
+    this.healthy = { at: Date.now(), ok };
+    return ok;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.consumers].map((c) => c.disconnect().catch(() => undefined)));
+    this.consumers.clear();
+    await this.producer?.disconnect().catch(() => undefined);
+    await this.admin?.disconnect().catch(() => undefined);
+  }
+
+  /** The admin client, for topic provisioning. */
+  adminClient(): Admin {
+    return this.kafka.admin();
+  }
+}

@@ -1,0 +1,109 @@
+import { dlqTopicOf, Topics } from '@dsar/contracts';
+import { type HostedService, hostService } from '@dsar/platform/host';
+import {
+  createTestDatabase,
+  createTestTopics,
+  EventProbe,
+  kafkaBrokers,
+  STEP_EVENT,
+  stepCatalog,
+  StepLog,
+  stepService,
+  testHostConfig,
+  waitFor,
+} from '@dsar/platform/testing';
+import { KafkaBus } from './kafka-bus';
+
+/**
+ * The messaging guarantees on the real broker and database: a service's
+ * outbox, relay and consumer (with inbox) against PostgreSQL and Kafka.
+ */
+describe('outbox → Kafka → consumer, on PostgreSQL and Kafka', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let prefix: string;
+  let service: HostedService;
+  let steps: StepLog;
+  let probeBus: KafkaBus;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    prefix = await createTestTopics();
+    service = await hostService(
+      stepService,
+      testHostConfig({
+        DB_DRIVER: 'postgres',
+        DATABASE_URL: db.url,
+        DB_MIGRATIONS: 'run',
+        BUS_DRIVER: 'kafka',
+        KAFKA_BROKERS: kafkaBrokers(),
+        KAFKA_TOPIC_PREFIX: prefix,
+        CONSUMER_MAX_ATTEMPTS: 3,
+        CONSUMER_RETRY_BACKOFF_MS: 50,
+      }),
+      { catalog: stepCatalog() },
+    );
+    await service.startConsuming();
+    service.startPublishing();
+    steps = service.app.get(StepLog);
+    probeBus = new KafkaBus({ brokers: kafkaBrokers().split(','), clientId: 'probe', topicPrefix: prefix });
+  });
+
+  afterAll(async () => {
+    await service?.close();
+    await probeBus?.close();
+    await db?.drop();
+  });
+
+  it('handles the events of each request in the order they were committed', async () => {
+    const keys = ['order-a', 'order-b', 'order-c'];
+    const perKey = 15;
+    for (let seq = 1; seq <= perKey; seq++) {
+      for (const key of keys) await steps.emit({ key, seq, fail: false });
+    }
+    const effects = await waitFor('all 45 steps to be handled', async () => {
+      const rows = (await steps.effects()).filter((r) => keys.includes(r.key));
+      return rows.length === keys.length * perKey ? rows : undefined;
+    });
+    for (const key of keys) {
+      expect(effects.filter((r) => r.key === key).map((r) => r.seq)).toEqual(Array.from({ length: perKey }, (_, i) => i + 1));
+    }
+  });
+
+  it('moves an event whose handler keeps failing to the DLQ after the bounded retries, without holding back other requests', async () => {
+    const dlq = await EventProbe.listen(probeBus, [dlqTopicOf(Topics.request)]);
+    try {
+      const poisonId = await steps.emit({ key: 'poison', seq: 1, fail: true });
+      await steps.emit({ key: 'healthy', seq: 1, fail: false });
+      await steps.emit({ key: 'poison', seq: 2, fail: false });
+
+      const dead = await dlq.waitForMessage('the failing step on the DLQ', (m) => m.headers['ce_id'] === poisonId);
+      expect(dead.key).toBe('poison');
+      expect(dead.headers['dlq-reason']).toBe('handler_failed');
+      expect(dead.headers['dlq-attempts']).toBe('3');
+      expect(dead.headers['dlq-error']).toContain('refuses to be handled');
+      expect(dead.headers['ce_type']).toBe(STEP_EVENT);
+      expect(JSON.parse(dead.value).id).toBe(poisonId);
+
+      const effects = await waitFor('the other steps to be handled', async () => {
+        const rows = (await steps.effects()).filter((r) => r.key === 'healthy' || r.key === 'poison');
+        return rows.length === 2 ? rows : undefined;
+      });
+      expect(effects.map((r) => `${r.key}/${r.seq}`).sort()).toEqual(['healthy/1', 'poison/2']);
+      expect(effects.some((r) => r.event_id === poisonId)).toBe(false);
+    } finally {
+      await dlq.close();
+    }
+  });
+
+  it('puts a message that is not a CloudEvent on the DLQ with the reason', async () => {
+    const dlq = await EventProbe.listen(probeBus, [dlqTopicOf(Topics.request)]);
+    try {
+      await probeBus.publish([{ topic: Topics.request, key: 'garbage', value: '{"not":"an event"}', headers: {} }]);
+      const dead = await dlq.waitForMessage('the garbage message on the DLQ', (m) => m.key === 'garbage');
+      expect(dead.headers['dlq-reason']).toBe('invalid_envelope');
+      expect(dead.headers['dlq-attempts']).toBe('0');
+    } finally {
+      await dlq.close();
+    }
+  });
+});

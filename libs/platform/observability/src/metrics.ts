@@ -1,0 +1,105 @@
+import { Counter, Gauge, Histogram, register } from 'prom-client';
+
+type BacklogProbe = () => Promise<{ count: number; oldestAgeSeconds: number }>;
+
+/**
+ * The product's Prometheus metrics. One registry per process; every series
+ * carries the `service` label, so the embedded mode (eight services, one
+ * process) and the distributed mode expose the same names.
+ */
+export class Metrics {
+  private static singleton?: Metrics;
+  private readonly backlogProbes = new Map<string, BacklogProbe>();
+
+  readonly httpDuration = new Histogram({
+    name: 'dsar_http_request_duration_seconds',
+    help: 'HTTP request duration by service, method, route and status.',
+    labelNames: ['service', 'method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  });
+
+  readonly outboxPublished = new Counter({
+    name: 'dsar_outbox_published_total',
+    help: 'Events the outbox relay published.',
+    labelNames: ['service', 'topic'] as const,
+  });
+
+  readonly outboxPublishFailures = new Counter({
+    name: 'dsar_outbox_publish_failures_total',
+    help: 'Relay batches that failed to publish and stay in the outbox.',
+    labelNames: ['service'] as const,
+  });
+
+  readonly consumerHandled = new Counter({
+    name: 'dsar_consumer_handled_total',
+    help: 'Events a consumer handled successfully.',
+    labelNames: ['service', 'event_type'] as const,
+  });
+
+  readonly consumerDuplicates = new Counter({
+    name: 'dsar_consumer_duplicates_total',
+    help: 'Redelivered events the inbox dropped.',
+    labelNames: ['service', 'event_type'] as const,
+  });
+
+  readonly consumerRetries = new Counter({
+    name: 'dsar_consumer_retries_total',
+    help: 'Handler attempts that failed and were retried.',
+    labelNames: ['service', 'event_type'] as const,
+  });
+
+  readonly consumerDeadLettered = new Counter({
+    name: 'dsar_consumer_dead_lettered_total',
+    help: 'Events sent to a dead-letter topic.',
+    labelNames: ['service', 'topic', 'reason'] as const,
+  });
+
+  private constructor() {
+    const probes = this.backlogProbes;
+    const readAll = async () => {
+      const out: { service: string; count: number; oldestAgeSeconds: number }[] = [];
+      for (const [service, probe] of probes) {
+        try {
+          out.push({ service, ...(await probe()) });
+        } catch {
+          // A database that does not answer shows as a missing sample, and in /health/ready.
+        }
+      }
+      return out;
+    };
+    new Gauge({
+      name: 'dsar_outbox_backlog',
+      help: 'Events committed but not yet published.',
+      labelNames: ['service'] as const,
+      async collect() {
+        this.reset();
+        for (const s of await readAll()) this.set({ service: s.service }, s.count);
+      },
+    });
+    new Gauge({
+      name: 'dsar_outbox_oldest_age_seconds',
+      help: 'Age of the oldest unpublished event.',
+      labelNames: ['service'] as const,
+      async collect() {
+        this.reset();
+        for (const s of await readAll()) this.set({ service: s.service }, s.oldestAgeSeconds);
+      },
+    });
+  }
+
+  static get(): Metrics {
+    return (Metrics.singleton ??= new Metrics());
+  }
+
+  registerBacklogProbe(service: string, probe: BacklogProbe): void {
+    this.backlogProbes.set(service, probe);
+  }
+
+  unregisterBacklogProbe(service: string): void {
+    this.backlogProbes.delete(service);
+  }
+
+  async expose(): Promise<{ contentType: string; body: string }> {
+    return { contentType: register.contentType, body: await register.metrics() };
+  }
+}

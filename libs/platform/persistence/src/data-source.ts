@@ -1,0 +1,106 @@
+import * as path from 'node:path';
+import * as pg from 'pg';
+import { DataSource, type DataSourceOptions, type QueryRunner } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { PgliteHost } from './pglite-driver';
+
+// Calendar dates stay 'YYYY-MM-DD' strings on both drivers: a DATE has no time zone.
+pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
+
+/* eslint-disable @typescript-eslint/no-unsafe-function-type -- TypeORM lists entities and migrations as classes */
+export interface DatabaseSettings {
+  driver: 'postgres' | 'pglite';
+  /** Required for postgres. */
+  url?: string;
+  /** Where PGlite keeps its files (a `pg` folder is made inside). `memory://<name>` keeps nothing. */
+  dataDir: string;
+  poolSize: number;
+  /** The service's own PostgreSQL schema: every table of the service lives there. */
+  schema: string;
+  entities: Function[];
+  migrations: Function[];
+  applicationName: string;
+}
+/* eslint-enable @typescript-eslint/no-unsafe-function-type */
+
+export type MigrationPolicy = 'run' | 'check';
+
+export function pgliteDirectory(dataDir: string): string {
+  return dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir, 'pg');
+}
+
+export async function dataSourceOptions(settings: DatabaseSettings): Promise<DataSourceOptions> {
+  const common = {
+    type: 'postgres' as const,
+    schema: settings.schema,
+    entities: settings.entities,
+    migrations: settings.migrations,
+    migrationsTableName: 'schema_migrations',
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    migrationsRun: false,
+    applicationName: settings.applicationName,
+  };
+  if (settings.driver === 'pglite') {
+    const host = await PgliteHost.open(pgliteDirectory(settings.dataDir));
+    return { ...common, driver: host.pgModule(), poolSize: 1 } satisfies PostgresConnectionOptions;
+  }
+  if (!settings.url) throw new Error('DATABASE_URL is required for the postgres driver');
+  return { ...common, url: settings.url, poolSize: settings.poolSize } satisfies PostgresConnectionOptions;
+}
+
+export class PendingMigrationsError extends Error {
+  constructor(schema: string) {
+    super(
+      `Schema "${schema}" has migrations that are not applied. Run \`npm run migrate\` ` +
+        '(or start with DB_MIGRATIONS=run) before starting the service.',
+    );
+    this.name = 'PendingMigrationsError';
+  }
+}
+
+/**
+ * Opens a service's DataSource: creates its schema if needed, then applies or
+ * checks the migrations. Never `synchronize`: the schema changes only through
+ * reviewed migrations.
+ */
+export async function openDataSource(options: DataSourceOptions, policy: MigrationPolicy): Promise<DataSource> {
+  const ds = new DataSource(options);
+  await ds.initialize();
+  try {
+    const schema = (options as PostgresConnectionOptions).schema!;
+    if (policy === 'run') {
+      await ds.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+      await ds.runMigrations({ transaction: 'each' });
+    } else if (await hasPendingMigrations(ds, schema)) {
+      throw new PendingMigrationsError(schema);
+    }
+    return ds;
+  } catch (e) {
+    await ds.destroy();
+    throw e;
+  }
+}
+
+async function hasPendingMigrations(ds: DataSource, schema: string): Promise<boolean> {
+  const [{ exists }] = await ds.query(
+    `SELECT EXISTS (SELECT 1 FROM information_schema.schemata WHERE schema_name = $1) AS exists`,
+    [schema],
+  );
+  return !exists || (await ds.showMigrations());
+}
+
+export function quoteIdent(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`Not a safe SQL identifier: ${name}`);
+  return `"${name}"`;
+}
+
+/** The quoted schema of the DataSource a migration runs in; migrations name their tables with it. */
+export function schemaOf(queryRunner: QueryRunner): string {
+  return quoteIdent((queryRunner.connection.options as PostgresConnectionOptions).schema!);
+}
+
+/** The schema name of a service: `lifecycle-clock` → `lifecycle_clock`. */
+export function schemaNameFor(service: string): string {
+  return service.replace(/-/g, '_');
+}

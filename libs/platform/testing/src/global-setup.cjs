@@ -1,0 +1,20 @@
+// Jest global setup of the integration and e2e suites: makes sure the real
+// PostgreSQL and Kafka are running (installing them on a fresh machine) and
+// tells the tests where they are. DSAR_INFRA=external skips the start-up and
+// uses DATABASE_URL / KAFKA_BROKERS as given.
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+
+module.exports = async function globalSetup() {
+  const root = path.resolve(__dirname, '../../../..');
+  if (process.env.DSAR_INFRA !== 'external') {
+    execFileSync('bash', [path.join(root, 'deploy/local/infra.sh'), 'up'], { stdio: 'inherit', cwd: root });
+    const env = execFileSync('bash', [path.join(root, 'deploy/local/infra.sh'), 'env'], { cwd: root, encoding: 'utf8' });
+    for (const line of env.split('\n')) {
+      const m = /^export ([A-Z_]+)=(.*)$/.exec(line.trim());
+      if (m) process.env[m[1]] = m[2].replace(/^['"]|['"]$/g, '');
+    }
+  }
+  process.env.DATABASE_URL ||= 'postgres://dsar:dsar@127.0.0.1:5432/dsar';
+  process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
+};

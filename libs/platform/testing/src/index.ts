@@ -1,0 +1,5 @@
+export * from './wait-for';
+export * from './event-probe';
+export * from './infrastructure';
+export * from './host-config';
+export * from './step-service';

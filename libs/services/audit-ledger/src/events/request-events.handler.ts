@@ -1,0 +1,15 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { type CloudEventEnvelope, RequestEventTypes } from '@dsar/contracts';
+import { Ledger } from '../application/ledger';
+
+/** Feeds the ledger from the request topic. */
+@Controller()
+export class RequestEventsHandler {
+  constructor(private readonly ledger: Ledger) {}
+
+  @EventPattern(RequestEventTypes.created)
+  async onRequestCreated(@Payload() event: CloudEventEnvelope): Promise<void> {
+    await this.ledger.append(event);
+  }
+}
