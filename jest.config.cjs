@@ -1,3 +1,6 @@
+// Run through `npm test` (or with NODE_OPTIONS=--experimental-vm-modules): PGlite
+// loads its WebAssembly with a dynamic import, which Jest's VM only allows then.
+//
 // Three suites: unit (no infrastructure), integration (real PostgreSQL and
 // Kafka, started by the global setup) and e2e (the real processes and HTTP
 // surface). swc compiles TypeScript with decorator metadata for Nest.
@@ -41,14 +44,14 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
       globalSetup: '<rootDir>/libs/platform/testing/src/global-setup.cjs',
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/libs/platform/testing/src/jest-long-timeout.cjs'],
     },
     {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/libs/platform/testing/src/global-setup.cjs',
-      testTimeout: 180000,
+      setupFilesAfterEnv: ['<rootDir>/libs/platform/testing/src/jest-long-timeout.cjs'],
     },
   ],
 };

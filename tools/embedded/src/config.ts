@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
 
 /**
  * Settings of the embedded runner (`npm start`): the whole product in one
@@ -15,6 +15,6 @@ export const embeddedConfigSchema = z
     ...databaseFields,
     ...busFields,
   })
-  .superRefine(requireDriverSettings);
+  .superRefine(requireDriverSettings, everyProblem);
 
 export type EmbeddedConfig = z.infer<typeof embeddedConfigSchema>;

@@ -64,6 +64,15 @@ export function requireDriverSettings(cfg: WithDbAndBus, ctx: z.RefinementCtx): 
   }
 }
 
+/**
+ * Options for `.superRefine(requireDriverSettings, everyProblem)`: zod skips a
+ * refinement once a field has failed, which would hide a missing DATABASE_URL
+ * behind a bad PORT; this runs it anyway so the operator sees every problem at once.
+ */
+export const everyProblem: z.core.$ZodSuperRefineParams = {
+  when: (payload) => typeof payload.value === 'object' && payload.value !== null,
+};
+
 /** The schema of a domain service app: HTTP, database and bus. */
 export function serviceConfigSchema(defaultPort: number) {
   return z
@@ -74,7 +83,7 @@ export function serviceConfigSchema(defaultPort: number) {
       ...databaseFields,
       ...busFields,
     })
-    .superRefine(requireDriverSettings);
+    .superRefine(requireDriverSettings, everyProblem);
 }
 
 export type ServiceConfig = z.infer<ReturnType<typeof serviceConfigSchema>>;

@@ -2,6 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { type Observable, throwError } from 'rxjs';
 import { ErrorCatalog, type ErrorDefinition, errorByCode } from '@dsar/contracts';
+import { REQUEST_ID_HEADER, requestIdOf } from '@dsar/platform/observability';
 import { ProblemError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, type ProblemDetails, problemFrom } from './problem-details';
 
@@ -39,7 +40,12 @@ export class ProblemJsonFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request & { id?: string }>();
     const res = ctx.getResponse<Response>();
-    const requestId = req.id ?? (res.getHeader('x-request-id') as string | undefined);
+    let requestId = req.id ?? (res.getHeader(REQUEST_ID_HEADER) as string | undefined);
+    if (!requestId && !res.headersSent) {
+      // Errors raised before the request logger ran (the body parser's) have no id yet: give them one the same way.
+      requestId = requestIdOf(req);
+      res.setHeader(REQUEST_ID_HEADER, requestId);
+    }
     const { problem, headers } = this.toProblem(exception, req, requestId);
     if (problem.status >= 500) this.logger.error({ err: exception, requestId }, 'request failed');
     if (res.headersSent) return;

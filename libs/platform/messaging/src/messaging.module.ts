@@ -41,7 +41,7 @@ export function nestLog(context: string): LogFn {
 export function createBus(settings: BusSettings, service: string): BusPort {
   if (settings.driver === 'memory') return MemoryBus.instance();
   return new KafkaBus({
-    brokers: settings.brokers!.split(','),
+    brokers: (settings.brokers ?? '').split(','),
     clientId: `${settings.clientId}-${service}`,
     topicPrefix: settings.topicPrefix,
     log: nestLog(`${service}:kafka`),

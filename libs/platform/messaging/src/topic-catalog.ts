@@ -69,8 +69,8 @@ export async function ensureTopics(
     if (existing.length > 0) {
       const meta = await admin.fetchTopicMetadata({ topics: existing.map((t) => t.name) });
       for (const m of meta.topics) {
-        const want = existing.find((t) => t.name === m.name)!;
-        if (m.partitions.length !== want.partitions) mismatched.push(`${m.name}: ${m.partitions.length} partitions, file says ${want.partitions}`);
+        const want = existing.find((t) => t.name === m.name);
+        if (want && m.partitions.length !== want.partitions) mismatched.push(`${m.name}: ${m.partitions.length} partitions, file says ${want.partitions}`);
       }
     }
     return { created: missing.map((t) => t.name), existing: existing.map((t) => t.name), mismatched };

@@ -68,7 +68,7 @@ export async function openDataSource(options: DataSourceOptions, policy: Migrati
   const ds = new DataSource(options);
   await ds.initialize();
   try {
-    const schema = (options as PostgresConnectionOptions).schema!;
+    const schema = schemaOfOptions(options);
     if (policy === 'run') {
       await ds.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
       await ds.runMigrations({ transaction: 'each' });
@@ -97,7 +97,13 @@ export function quoteIdent(name: string): string {
 
 /** The quoted schema of the DataSource a migration runs in; migrations name their tables with it. */
 export function schemaOf(queryRunner: QueryRunner): string {
-  return quoteIdent((queryRunner.connection.options as PostgresConnectionOptions).schema!);
+  return quoteIdent(schemaOfOptions(queryRunner.connection.options));
+}
+
+function schemaOfOptions(options: DataSourceOptions): string {
+  const schema = (options as PostgresConnectionOptions).schema;
+  if (!schema) throw new Error('A service DataSource must name its schema');
+  return schema;
 }
 
 /** The schema name of a service: `lifecycle-clock` → `lifecycle_clock`. */

@@ -26,7 +26,10 @@ export class PersistenceModule {
             // The health endpoint reports a lost database; do not crash on it.
             manualInitialization: false,
           }),
-          dataSourceFactory: async (dsOptions) => openDataSource(dsOptions!, options.migrations),
+          dataSourceFactory: async (dsOptions) => {
+            if (!dsOptions) throw new Error('TypeORM passed no DataSource options');
+            return openDataSource(dsOptions, options.migrations);
+          },
         }),
       ],
       providers: [{ provide: UnitOfWork, inject: [DataSource], useFactory: (ds: DataSource) => new UnitOfWork(ds) }],

@@ -143,10 +143,14 @@ export class PglitePool extends EventEmitter {
       (client as PgliteClient & { release: () => void }).release = done;
       return { client, done };
     });
+    const leased = p.then(({ client }) => client);
     if (cb) {
       p.then(({ client, done }) => cb(null, client, done), (e: Error) => cb(e));
+      // Like node-postgres, a caller with a callback (TypeORM) gets the error there
+      // only: the unused promise must not become an unhandled rejection.
+      leased.catch(() => undefined);
     }
-    return p.then(({ client }) => client);
+    return leased;
   }
 
   async query(sql: string, params?: unknown[]): Promise<PgLikeResult> {

@@ -1,18 +1,11 @@
 import { dlqTopicOf, Topics } from '@dsar/contracts';
 import { type HostedService, hostService } from '@dsar/platform/host';
-import {
-  createTestDatabase,
-  createTestTopics,
-  EventProbe,
-  kafkaBrokers,
-  STEP_EVENT,
-  stepCatalog,
-  StepLog,
-  stepService,
-  testHostConfig,
-  waitFor,
-} from '@dsar/platform/testing';
-import { KafkaBus } from './kafka-bus';
+import { createTestDatabase, createTestTopics, kafkaBrokers } from './infrastructure';
+import { EventProbe } from './event-probe';
+import { STEP_EVENT, stepCatalog, StepLog, stepService } from './step-service';
+import { testHostConfig } from './host-config';
+import { waitFor } from './wait-for';
+import { KafkaBus } from '@dsar/platform/messaging';
 
 /**
  * The messaging guarantees on the real broker and database: a service's

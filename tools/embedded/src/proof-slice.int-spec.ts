@@ -1,0 +1,161 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { DataSource } from 'typeorm';
+import { RequestEventTypes, Topics } from '@dsar/contracts';
+import { type HostConfig, type HostedService, hostService } from '@dsar/platform/host';
+import { type BusMessage, KafkaBus, MemoryBus } from '@dsar/platform/messaging';
+import { Metrics } from '@dsar/platform/observability';
+import { createTestDatabase, createTestTopics, kafkaBroker, kafkaBrokers, testHostConfig, waitFor } from '@dsar/platform/testing';
+import { auditLedgerService, Ledger } from '@dsar/services/audit-ledger';
+import { lifecycleClockService, RequestRegistry } from '@dsar/services/lifecycle-clock';
+import { type RunningSystem, startSystem } from './system';
+
+/**
+ * The proof slice: lifecycle-clock commits a request and its
+ * `dsar.request.created.v1` outbox row in one transaction, the relay
+ * publishes it, and audit-ledger records it behind its inbox. Once on
+ * PostgreSQL + Kafka (each service its own Nest app), once in embedded mode.
+ */
+const newRequest = () => ({
+  tenantId: 'tenant-a',
+  jurisdiction: 'EU',
+  requestType: 'access',
+  channel: 'api',
+  intakeReceivedAt: new Date('2026-11-02T09:30:00Z'),
+});
+
+async function outboxMessageOf(service: HostedService, requestId: string): Promise<BusMessage> {
+  const [row] = await service.app.get(DataSource).query(
+    `SELECT topic, partition_key, envelope, headers FROM lifecycle_clock.outbox WHERE partition_key = $1`,
+    [requestId],
+  );
+  return { topic: row.topic, key: row.partition_key, value: JSON.stringify(row.envelope), headers: row.headers };
+}
+
+async function duplicatesSeen(): Promise<number> {
+  const metric = await Metrics.get().consumerDuplicates.get();
+  return metric.values
+    .filter((v) => v.labels.service === 'audit-ledger' && v.labels.event_type === RequestEventTypes.created)
+    .reduce((sum, v) => sum + v.value, 0);
+}
+
+describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let lifecycle: HostedService;
+  let audit: HostedService;
+  let bus: KafkaBus;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const prefix = await createTestTopics();
+    const config: HostConfig = testHostConfig({
+      DB_DRIVER: 'postgres',
+      DATABASE_URL: db.url,
+      DB_MIGRATIONS: 'run',
+      BUS_DRIVER: 'kafka',
+      KAFKA_BROKERS: kafkaBrokers(),
+      KAFKA_TOPIC_PREFIX: prefix,
+      OUTBOX_POLL_MS: 250,
+    });
+    lifecycle = await hostService(lifecycleClockService, config);
+    audit = await hostService(auditLedgerService, config);
+    for (const s of [lifecycle, audit]) await s.startConsuming();
+    for (const s of [lifecycle, audit]) s.startPublishing();
+    bus = new KafkaBus({ brokers: kafkaBrokers().split(','), clientId: 'redeliver', topicPrefix: prefix });
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await audit?.close();
+    await lifecycle?.close();
+    await db?.drop();
+  });
+
+  it('records a created request in the audit ledger', async () => {
+    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    const events = await waitFor('the ledger entry', async () => {
+      const rows = await audit.app.get(Ledger).eventsOf('tenant-a', request.id);
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(events).toHaveLength(1);
+    expect(events[0].eventType).toBe(RequestEventTypes.created);
+    expect(events[0].payload).toMatchObject({ requestId: request.id, jurisdiction: 'EU', status: 'received' });
+  });
+
+  it('gives a redelivered event (same event id, sent twice more) its effect once', async () => {
+    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    const ledger = audit.app.get(Ledger);
+    await waitFor('the first delivery', async () => (await ledger.eventsOf('tenant-a', request.id)).length === 1);
+    const before = await duplicatesSeen();
+    const message = await outboxMessageOf(lifecycle, request.id);
+    await bus.publish([message]);
+    await bus.publish([message]);
+    await waitFor('both redeliveries to reach the consumer', async () => (await duplicatesSeen()) - before === 2);
+    expect(await ledger.eventsOf('tenant-a', request.id)).toHaveLength(1);
+  });
+
+  it('publishes an event committed while the broker is down once the broker is back', async () => {
+    const ledger = audit.app.get(Ledger);
+    await kafkaBroker('stop');
+    let requestId: string;
+    try {
+      const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+      requestId = request.id;
+      const [row] = await lifecycle.app
+        .get(DataSource)
+        .query(`SELECT processed_at FROM lifecycle_clock.outbox WHERE partition_key = $1`, [request.id]);
+      expect(row.processed_at).toBeNull();
+    } finally {
+      await kafkaBroker('start');
+    }
+    const events = await waitFor(
+      'the event to arrive after the broker restart',
+      async () => {
+        const rows = await ledger.eventsOf('tenant-a', requestId);
+        return rows.length > 0 ? rows : undefined;
+      },
+      { timeoutMs: 120000, intervalMs: 250 },
+    );
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('proof slice in embedded mode (PGlite + in-memory bus)', () => {
+  let dataDir: string;
+  let system: RunningSystem | undefined;
+  const config = () => testHostConfig({ DATA_DIR: dataDir, PORT: 0 });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'dsar-embedded-'));
+  });
+
+  afterAll(async () => {
+    await system?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('moves the event end to end, drops a redelivery, and keeps the data across a restart', async () => {
+    system = await startSystem(config());
+    const lifecycle = system.services.get('lifecycle-clock')!;
+    const ledgerOf = () => system!.services.get('audit-ledger')!.app.get(Ledger);
+    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    await waitFor('the ledger entry', async () => (await ledgerOf().eventsOf('tenant-a', request.id)).length === 1);
+
+    const before = await duplicatesSeen();
+    const message = await outboxMessageOf(lifecycle, request.id);
+    await MemoryBus.instance().publish([message]);
+    await MemoryBus.instance().publish([message]);
+    expect((await duplicatesSeen()) - before).toBe(2);
+    expect(await ledgerOf().eventsOf('tenant-a', request.id)).toHaveLength(1);
+
+    await system.close();
+    system = await startSystem(config());
+    const ready = await fetch(`${system.gatewayUrl}/health/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ledgerOf().eventsOf('tenant-a', request.id)).toHaveLength(1);
+    const again = await system.services.get('lifecycle-clock')!.app.get(RequestRegistry).find('tenant-a', request.id);
+    expect(again?.status).toBe('received');
+    expect(Topics.request).toBe('dsar.request.v1');
+  });
+});
