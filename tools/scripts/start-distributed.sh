@@ -23,7 +23,7 @@ logs="${DATA_DIR:-$root/.data}/logs"
 mkdir -p "$logs"
 
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts
-node tools/scripts/run-ts.cjs tools/scripts/migrate.ts
+node tools/scripts/run-ts.cjs tools/embedded/src/migrate.ts
 
 services=(intake-gateway lifecycle-clock verification fulfilment-delivery audit-ledger policy-registry notifier api-gateway)
 pids=()

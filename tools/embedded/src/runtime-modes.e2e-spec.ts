@@ -91,7 +91,7 @@ describe('distributed mode (npm run start:distributed)', () => {
         const r = await readiness(`http://127.0.0.1:${port}`);
         expect(r?.body.checks).toEqual({ database: 'up', bus: 'up' });
       }
-      expect(app.output()).toContain('running in distributed mode');
+      await waitFor('the runner to report the running system', () => app.output().includes('running in distributed mode'));
     } finally {
       app.child.kill('SIGTERM');
       await app.exited;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { databaseFields, loadConfig } from '@dsar/platform/config';
 import { messagingMigrations } from '@dsar/platform/messaging';
 import { dataSourceOptions, openDataSource, schemaNameFor } from '@dsar/platform/persistence';
-import { DOMAIN_SERVICES } from '../embedded/src/system';
+import { DOMAIN_SERVICES } from './system';
 
 /**
  * `npm run migrate`: applies the pending migrations of every service, each in
