@@ -6,7 +6,15 @@ import { RequestEventTypes, Topics } from '@dsar/contracts';
 import { type HostConfig, type HostedService, hostService } from '@dsar/platform/host';
 import { type BusMessage, KafkaBus, MemoryBus } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
-import { createTestDatabase, createTestTopics, kafkaBroker, kafkaBrokers, testHostConfig, waitFor } from '@dsar/platform/testing';
+import {
+  createTestDatabase,
+  createTestTopics,
+  distributedTestConfig,
+  kafkaBroker,
+  kafkaBrokers,
+  testHostConfig,
+  waitFor,
+} from '@dsar/platform/testing';
 import { auditLedgerService, Ledger } from '@dsar/services/audit-ledger';
 import { lifecycleClockService, RequestRegistry } from '@dsar/services/lifecycle-clock';
 import { type RunningSystem, startSystem } from './system';
@@ -49,15 +57,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     const prefix = await createTestTopics();
-    const config: HostConfig = testHostConfig({
-      DB_DRIVER: 'postgres',
-      DATABASE_URL: db.url,
-      DB_MIGRATIONS: 'run',
-      BUS_DRIVER: 'kafka',
-      KAFKA_BROKERS: kafkaBrokers(),
-      KAFKA_TOPIC_PREFIX: prefix,
-      OUTBOX_POLL_MS: 250,
-    });
+    const config: HostConfig = distributedTestConfig(db.url, prefix, { OUTBOX_POLL_MS: 250 });
     lifecycle = await hostService(lifecycleClockService, config);
     audit = await hostService(auditLedgerService, config);
     for (const s of [lifecycle, audit]) await s.startConsuming();

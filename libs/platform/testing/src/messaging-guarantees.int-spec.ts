@@ -3,7 +3,7 @@ import { type HostedService, hostService } from '@dsar/platform/host';
 import { createTestDatabase, createTestTopics, kafkaBrokers } from './infrastructure';
 import { EventProbe } from './event-probe';
 import { STEP_EVENT, stepCatalog, StepLog, stepService } from './step-service';
-import { testHostConfig } from './host-config';
+import { distributedTestConfig } from './host-config';
 import { waitFor } from './wait-for';
 import { KafkaBus } from '@dsar/platform/messaging';
 
@@ -23,16 +23,7 @@ describe('outbox → Kafka → consumer, on PostgreSQL and Kafka', () => {
     prefix = await createTestTopics();
     service = await hostService(
       stepService,
-      testHostConfig({
-        DB_DRIVER: 'postgres',
-        DATABASE_URL: db.url,
-        DB_MIGRATIONS: 'run',
-        BUS_DRIVER: 'kafka',
-        KAFKA_BROKERS: kafkaBrokers(),
-        KAFKA_TOPIC_PREFIX: prefix,
-        CONSUMER_MAX_ATTEMPTS: 3,
-        CONSUMER_RETRY_BACKOFF_MS: 50,
-      }),
+      distributedTestConfig(db.url, prefix, { CONSUMER_MAX_ATTEMPTS: 3, CONSUMER_RETRY_BACKOFF_MS: 50 }),
       { catalog: stepCatalog() },
     );
     await service.startConsuming();
