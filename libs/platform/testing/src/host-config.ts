@@ -1,9 +1,7 @@
 import { type HostConfig, quietHostConfig } from '@dsar/platform/host';
 
 /** A complete host configuration for tests, quiet by default. */
-export function testHostConfig(overrides: Partial<HostConfig> = {}): HostConfig {
-  return quietHostConfig(overrides);
-}
+export { quietHostConfig as testHostConfig };
 
 /** Settings for a service on the real PostgreSQL database and Kafka topics a test created. */
 export function distributedTestConfig(
