@@ -4,3 +4,6 @@ export * from './events/cloud-event';
 export * from './events/event-catalog';
 export * from './events/request-events';
 export * from './events/domain-catalog';
+export * from './auth/roles';
+export * from './http';
+export * from './policy/jurisdictions';

@@ -2,7 +2,7 @@
  * The one catalog of error codes. Every problem+json response carries one of
  * these `code`/`name` pairs; the numbers the interface spec names keep their
  * numbers. Blocks: 10xx general, 11xx input, 12xx fulfilment and artifacts,
- * 13xx authentication and authorization, 14xx lifecycle.
+ * 13xx authentication and authorization, 14xx lifecycle, 15xx policy and clock.
  */
 export interface ErrorDefinition {
   readonly code: `SVC-BE-${number}`;
@@ -44,6 +44,10 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1005', status: 504, title: 'Upstream timeout', retryable: true,
     meaning: 'An internal service did not answer in time.',
   },
+  METHOD_NOT_ALLOWED: {
+    code: 'SVC-BE-1006', status: 405, title: 'Method not allowed', retryable: false,
+    meaning: 'The path exists but does not answer this method; the Allow header lists the methods it does.',
+  },
   REQUEST_BODY_INVALID_JSON: {
     code: 'SVC-BE-1101', status: 400, title: 'Request body is not valid JSON', retryable: false,
     meaning: 'A handler expected JSON and the body could not be parsed: malformed, empty or truncated.',
@@ -59,6 +63,18 @@ export const ErrorCatalog = define({
   UNSUPPORTED_MEDIA_TYPE: {
     code: 'SVC-BE-1104', status: 415, title: 'Unsupported media type', retryable: false,
     meaning: 'The Content-Type is not accepted by this endpoint.',
+  },
+  IDEMPOTENCY_KEY_INVALID: {
+    code: 'SVC-BE-1105', status: 400, title: 'Idempotency-Key invalid', retryable: false,
+    meaning: 'The Idempotency-Key header is empty, longer than 255 characters, or not a string.',
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    code: 'SVC-BE-1106', status: 422, title: 'Idempotency-Key reused with another request', retryable: false,
+    meaning: 'The key was already used for a request with a different method, path or body; use a new key for a new request.',
+  },
+  IDEMPOTENCY_REQUEST_IN_PROGRESS: {
+    code: 'SVC-BE-1107', status: 409, title: 'Request with this Idempotency-Key in progress', retryable: true,
+    meaning: 'The first request with this key is still being processed; retry after it finishes to get its response.',
   },
   MANIFEST_ARTIFACT_UPLOAD_FAILED: {
     code: 'SVC-BE-1206', status: 400, title: 'Manifest artifact upload failed', retryable: false,
@@ -87,6 +103,10 @@ export const ErrorCatalog = define({
   LIFECYCLE_TRANSITION_DISALLOWED: {
     code: 'SVC-BE-1401', status: 409, title: 'Lifecycle transition disallowed', retryable: false,
     meaning: 'The action is not allowed in the request\'s current status; detail names the status and the allowed actions.',
+  },
+  JURISDICTION_UNSUPPORTED: {
+    code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
+    meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',
   },
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { EventTypeDefinition } from './event-catalog';
+import { CLOCK_MODES, REQUEST_TYPES } from '../http/requests';
 import { Topics } from './topics';
 
 /**
@@ -11,11 +12,19 @@ export const requestCreatedV1 = z.object({
   tenantId: z.string().min(1),
   workspaceId: z.string().min(1).nullable(),
   jurisdiction: z.string().min(2),
-  requestType: z.string().min(1),
+  requestType: z.enum(REQUEST_TYPES),
+  requestTypeInferred: z.boolean(),
   status: z.literal('received'),
+  /** When the service recorded the request. */
   receivedAt: z.iso.datetime({ offset: true }),
+  /** When the original channel received it: the provenance time the clock counts from. */
   intakeReceivedAt: z.iso.datetime({ offset: true }),
+  dueAt: z.iso.datetime({ offset: true }),
+  clockMode: z.enum(CLOCK_MODES),
+  policyPack: z.string().min(1),
+  policyVersion: z.string().min(1),
   channel: z.string().min(1),
+  requestorType: z.string().nullable(),
 });
 export type RequestCreatedV1 = z.infer<typeof requestCreatedV1>;
 

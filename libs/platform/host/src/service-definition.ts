@@ -1,4 +1,7 @@
-import type { Type, DynamicModule } from '@nestjs/common';
+import type { ServiceName } from '@dsar/platform/config';
+import { idempotencyMigrations } from '@dsar/platform/idempotency';
+import { messagingMigrations } from '@dsar/platform/messaging';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 
 /* eslint-disable @typescript-eslint/no-unsafe-function-type -- TypeORM lists entities and migrations as classes */
 /** What a service library exports so that an app shell (or the embedded runner) can host it. */
@@ -10,5 +13,16 @@ export interface ServiceDefinition {
   persistence: boolean;
   entities?: Function[];
   migrations?: Function[];
+  /** The services this one calls over internal HTTP; the host must be given their URLs. */
+  calls?: readonly ServiceName[];
+  /** The service reads request bodies itself (the gateway authenticates before it reads a byte). */
+  readsOwnBodies?: boolean;
+  /** Last touches to the app before it listens (the gateway mounts its API docs page). */
+  configure?: (app: INestApplication) => void;
 }
 /* eslint-enable @typescript-eslint/no-unsafe-function-type */
+
+/** Every migration of a service's schema, in order: the platform's tables (outbox, inbox, idempotency keys), then its own. */
+export function serviceMigrations(definition: ServiceDefinition): ServiceDefinition['migrations'] & object {
+  return [...messagingMigrations, ...idempotencyMigrations, ...(definition.migrations ?? [])];
+}

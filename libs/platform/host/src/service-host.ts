@@ -5,13 +5,15 @@ import type { MicroserviceOptions } from '@nestjs/microservices';
 import { Logger as PinoLogger, LoggerModule } from 'nestjs-pino';
 import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
-import { BusServer, messagingMigrations, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
+import { strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { IdempotencyModule } from '@dsar/platform/idempotency';
+import { BusServer, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
 import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
 import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
 import type { HostConfig } from './host-config';
 import { httpMetrics } from './http-metrics';
-import { strictJsonBody } from './json-body';
-import type { ServiceDefinition } from './service-definition';
+
+import { type ServiceDefinition, serviceMigrations } from './service-definition';
 
 export interface HostOptions {
   /** Event types known to the service; the product's catalog unless a test extends it. */
@@ -22,6 +24,8 @@ export interface HostOptions {
   shutdownHooks?: boolean;
   /** The `service` of log lines; a runner hosting several services names itself. */
   logName?: string;
+  /** Internal URLs of the services the definition `calls`. */
+  upstreams?: UpstreamUrls;
 }
 
 /** A running service: its Nest app, its address, and the switches the runner turns in order. */
@@ -39,6 +43,15 @@ export interface HostedService {
 @Module({ controllers: [HealthController], providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
 class HealthModule {}
 
+/** Provides the URLs of the services a service calls; a missing one stops the start-up. */
+function upstreamsModule(definition: ServiceDefinition, upstreams: UpstreamUrls): DynamicModule {
+  const missing = (definition.calls ?? []).filter((s) => !upstreams[s]);
+  if (missing.length > 0) throw new Error(`${definition.name} needs the URL of ${missing.join(', ')}`);
+  @Module({})
+  class UpstreamsModule {}
+  return { module: UpstreamsModule, global: true, providers: [{ provide: UPSTREAM_URLS, useValue: upstreams }], exports: [UPSTREAM_URLS] };
+}
+
 export function rootModuleFor(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): DynamicModule {
   const schema = schemaNameFor(definition.name);
   const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL))];
@@ -52,7 +65,7 @@ export function rootModuleFor(definition: ServiceDefinition, config: HostConfig,
           poolSize: config.DB_POOL_SIZE,
           schema,
           entities: definition.entities ?? [],
-          migrations: [...messagingMigrations, ...(definition.migrations ?? [])],
+          migrations: serviceMigrations(definition),
           applicationName: `dsar-${definition.name}`,
         },
         migrations: config.DB_MIGRATIONS ?? (config.DB_DRIVER === 'pglite' ? 'run' : 'check'),
@@ -75,9 +88,10 @@ export function rootModuleFor(definition: ServiceDefinition, config: HostConfig,
         },
         consumer: { maxAttempts: config.CONSUMER_MAX_ATTEMPTS, retryBackoffMs: config.CONSUMER_RETRY_BACKOFF_MS },
       }),
+      IdempotencyModule.forRoot({ schema }),
     );
   }
-  imports.push(HealthModule, definition.module, ...(options.imports ?? []));
+  imports.push(upstreamsModule(definition, options.upstreams ?? {}), HealthModule, definition.module, ...(options.imports ?? []));
   @Module({})
   class ServiceRootModule {}
   Object.defineProperty(ServiceRootModule, 'name', { value: `${definition.name}-root` });
@@ -100,8 +114,9 @@ export async function hostService(
   });
   app.useLogger(app.get(PinoLogger));
   app.use(httpMetrics(definition.name));
-  app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
+  if (!definition.readsOwnBodies) app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
   app.useGlobalFilters(new ProblemJsonFilter());
+  definition.configure?.(app);
   if (options.shutdownHooks) app.enableShutdownHooks();
 
   let busServer: BusServer | undefined;
@@ -128,8 +143,8 @@ export async function hostService(
 }
 
 /** The whole start-up of a single-service process (distributed mode). */
-export async function runService(definition: ServiceDefinition, config: HostConfig): Promise<HostedService> {
-  const hosted = await hostService(definition, config, { shutdownHooks: true });
+export async function runService(definition: ServiceDefinition, config: HostConfig, options: Pick<HostOptions, 'upstreams'> = {}): Promise<HostedService> {
+  const hosted = await hostService(definition, config, { ...options, shutdownHooks: true });
   await hosted.startConsuming();
   hosted.startPublishing();
   return hosted;

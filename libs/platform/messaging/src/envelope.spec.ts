@@ -12,10 +12,16 @@ const createdData = () => ({
   workspaceId: null,
   jurisdiction: 'GDPR',
   requestType: 'access',
+  requestTypeInferred: false,
   status: 'received',
   receivedAt: '2025-03-01T10:00:00.000Z',
   intakeReceivedAt: '2025-03-01T09:59:00.000Z',
-  channel: 'web',
+  dueAt: '2025-04-01T21:59:59.999Z',
+  clockMode: 'receipt',
+  policyPack: 'eu-gdpr',
+  policyVersion: '1.0.0',
+  channel: 'web_form',
+  requestorType: 'subject',
 });
 
 const draft = (data: Record<string, unknown> = createdData()) => ({

@@ -1,0 +1,38 @@
+/**
+ * Roles and what each may do. The gateway checks every route against this
+ * matrix; docs/security.md shows the same table (a test keeps them equal).
+ */
+export const ROLES = ['admin', 'operator', 'auditor', 'intake'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = {
+  'requests:create': 'Submit new requests (intake and capture).',
+  'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
+  'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals.',
+  'audit:export': 'Export a request\'s audit chain.',
+  'audit:verify': 'Verify a request\'s audit chain.',
+  'policies:read': 'List policy packs and proposals.',
+  'policies:manage': 'Register, activate and upgrade policy packs.',
+  'retention:read': 'Read retention policies.',
+  'retention:manage': 'Set retention policies.',
+} as const;
+export type Permission = keyof typeof PERMISSIONS;
+
+export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
+  // Host applications that only take requests in: least privilege.
+  intake: ['requests:create', 'requests:read', 'policies:read'],
+  // Reads everything and proves what happened, changes nothing.
+  auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
+  // Privacy operations: every workflow action.
+  operator: ['requests:create', 'requests:read', 'requests:act', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
+  admin: Object.keys(PERMISSIONS) as Permission[],
+};
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** Whether any of the roles grants the permission. */
+export function rolesAllow(roles: readonly string[], permission: Permission): boolean {
+  return roles.some((r) => isRole(r) && ROLE_PERMISSIONS[r].includes(permission));
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { type Permission, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from './roles';
+
+/**
+ * docs/security.md shows the roles matrix as a table under
+ * "## Roles and permissions"; it must say exactly what ROLE_PERMISSIONS
+ * grants, so the documentation can never drift from what the gateway enforces.
+ */
+
+const DOC = path.resolve(__dirname, '../../../../docs/security.md');
+const HEADING = '## Roles and permissions';
+const GRANTED = 'yes';
+const NOT_GRANTED = '—';
+
+const cellsOf = (line: string): string[] =>
+  line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
+const unquote = (cell: string): string => cell.replace(/^`(.*)`$/, '$1');
+
+interface RolesTable {
+  header: string[];
+  rows: string[][];
+}
+
+/** The first table of the section, as header cells and body rows (the delimiter row dropped). */
+function rolesTable(markdown: string): RolesTable {
+  const lines = markdown.split(/\r?\n/);
+  const start = lines.findIndex((l) => l.trim() === HEADING);
+  if (start < 0) throw new Error(`docs/security.md has no "${HEADING}" heading`);
+  const end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l));
+  const section = lines.slice(start + 1, end < 0 ? undefined : end);
+  const first = section.findIndex((l) => l.trim().startsWith('|'));
+  if (first < 0) throw new Error(`docs/security.md has no table under "${HEADING}"`);
+  const table: string[] = [];
+  for (const l of section.slice(first)) {
+    if (!l.trim().startsWith('|')) break;
+    table.push(l);
+  }
+  const [header, delimiter, ...rows] = table.map(cellsOf);
+  if (!delimiter?.every((c) => /^:?-{3,}:?$/.test(c))) throw new Error('the roles table has no delimiter row under its header');
+  return { header, rows };
+}
+
+describe('docs/security.md roles matrix', () => {
+  const table = rolesTable(readFileSync(DOC, 'utf8'));
+  const roleColumn = (role: string) => table.header.findIndex((h) => unquote(h) === role);
+
+  it('has a permission column, a description column and one column per role', () => {
+    expect(table.header.length).toBe(2 + ROLES.length);
+    expect(table.header[0]).toBe('Permission');
+    expect(table.header.slice(2).map(unquote)).toEqual([...ROLES]);
+  });
+
+  it('has one row per permission, each once, in backticks, with its description', () => {
+    const names = table.rows.map((r) => r[0]);
+    expect(names.filter((n) => !/^`[^`]+`$/.test(n))).toEqual([]);
+    expect(names.map(unquote)).toEqual(Object.keys(PERMISSIONS));
+    expect(Object.fromEntries(table.rows.map((r) => [unquote(r[0]), r[1]]))).toEqual(PERMISSIONS);
+  });
+
+  it('grants exactly what ROLE_PERMISSIONS grants', () => {
+    const documented: Record<string, string[]> = {};
+    const badCells: string[] = [];
+    for (const role of ROLES) {
+      documented[role] = [];
+      const column = roleColumn(role);
+      for (const row of table.rows) {
+        const cell = row[column];
+        if (cell === GRANTED) documented[role].push(unquote(row[0]));
+        else if (cell !== NOT_GRANTED) badCells.push(`${unquote(row[0])} / ${role}: "${cell ?? ''}" (expected ${GRANTED} or ${NOT_GRANTED})`);
+      }
+    }
+    expect(badCells).toEqual([]);
+    const expected = Object.fromEntries(
+      ROLES.map((role) => [role, Object.keys(PERMISSIONS).filter((p) => ROLE_PERMISSIONS[role].includes(p as Permission))]),
+    );
+    expect(documented).toEqual(expected);
+  });
+});

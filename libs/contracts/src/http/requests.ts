@@ -1,0 +1,186 @@
+import { z } from 'zod';
+
+/**
+ * HTTP contracts of the request resources: the one definition that the
+ * owning services validate with and the gateway publishes as OpenAPI.
+ */
+export const REQUEST_TYPES = ['access', 'deletion', 'rectification', 'portability', 'restriction', 'objection', 'opt_out'] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+
+export const OPEN_STATUSES = ['received', 'in_progress', 'clarification_pending', 'verification_pending'] as const;
+export const CLOSED_STATUSES = ['fulfilled', 'refused', 'closed'] as const;
+export const REQUEST_STATUSES = [...OPEN_STATUSES, ...CLOSED_STATUSES] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const INTAKE_CHANNELS = ['web_form', 'email', 'chat', 'phone', 'postal_mail', 'in_person', 'api', 'other'] as const;
+export const REQUESTOR_TYPES = ['subject', 'authorized_agent', 'parent_or_guardian', 'legal_representative', 'other'] as const;
+export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'verified', 'rejected'] as const;
+export const CLOCK_MODES = ['receipt', 'active'] as const;
+
+const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone designator, e.g. 2026-03-01T09:30:00Z');
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
+export const evidenceReference = z
+  .strictObject({
+    type: text(64).describe('What the evidence is, e.g. `email_message`, `power_of_attorney`, `id_document`'),
+    reference: text(2048).optional().describe('Where it is kept: a URI or an identifier in the host system'),
+    description: text(2000).optional(),
+    sha256: z.string().regex(/^[a-f0-9]{64}$/, 'must be 64 lowercase hex characters').optional().describe('Content hash of the evidence'),
+  })
+  .meta({ id: 'EvidenceReference' });
+
+export const intakeSource = z
+  .strictObject({
+    channel: z.enum(INTAKE_CHANNELS),
+    rawText: text(100_000).describe('The request as the data subject wrote or said it'),
+    receivedAt: timestamp.describe('When the original channel received the request: the provenance time the legal clock counts from'),
+    contact: text(512).optional().describe('How to reach the requester on that channel'),
+    sourceEvidence: z.array(evidenceReference).max(50).optional(),
+  })
+  .meta({ id: 'IntakeSource' });
+
+export const requestor = z
+  .strictObject({
+    type: z.enum(REQUESTOR_TYPES),
+    name: text(256).optional(),
+    email: z.email().max(320).optional(),
+    relation: text(256).optional().describe('How the requestor relates to the data subject when not the subject'),
+  })
+  .meta({ id: 'Requestor' });
+
+export const authority = z
+  .strictObject({
+    evidenceArtifacts: z.array(evidenceReference).max(50),
+    status: z.enum(AUTHORITY_STATUSES),
+    verifiedAt: timestamp.optional(),
+  })
+  .meta({ id: 'Authority' });
+
+export const intakePayload = z
+  .strictObject({
+    jurisdiction: z
+      .string()
+      .trim()
+      .min(2)
+      .max(16)
+      .transform((s) => s.toUpperCase())
+      .describe('ISO 3166 code of the jurisdiction whose law applies: `EU`, an EU member state, `US-CA`, … (see GET /policies)'),
+    requestType: z.enum(REQUEST_TYPES).optional().describe('When absent, inferred from intakeSource.rawText (docs/intake.md)'),
+    intakeSource,
+    requestor: requestor.optional(),
+    authority: authority.optional(),
+    receivedAt: timestamp.optional().describe('When the service recorded the request; defaults to now, never before intakeSource.receivedAt'),
+  })
+  .meta({ id: 'IntakePayload' });
+export type IntakePayload = z.infer<typeof intakePayload>;
+
+export const intakeAccepted = z
+  .object({ id: z.uuid(), receivedAt: timestamp, status: z.literal('received') })
+  .meta({ id: 'IntakeAccepted' });
+export const captureAccepted = intakeAccepted.extend({ dueAt: timestamp }).meta({ id: 'CaptureAccepted' });
+
+/** What intake-gateway hands lifecycle-clock: the intake payload, normalized, with the type settled. */
+export const newRequestCommand = z.strictObject({
+  jurisdiction: z.string().min(2),
+  requestType: z.enum(REQUEST_TYPES),
+  requestTypeInferred: z.boolean(),
+  intakeSource,
+  requestor: requestor.optional(),
+  authority: authority.optional(),
+  receivedAt: timestamp.optional(),
+});
+export type NewRequestCommand = z.infer<typeof newRequestCommand>;
+
+export const requestDetail = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.string(),
+    workspaceId: z.string().nullable(),
+    status: z.enum(REQUEST_STATUSES),
+    requestType: z.enum(REQUEST_TYPES),
+    requestTypeInferred: z.boolean().describe('True when the type was inferred from the raw text'),
+    jurisdiction: z.string(),
+    receivedAt: timestamp,
+    dueAt: timestamp,
+    clockMode: z.enum(CLOCK_MODES),
+    policyPack: z.string(),
+    policyVersion: z.string(),
+    intakeSource,
+    requestor: requestor.nullable(),
+    authority: authority.nullable(),
+    appeals: z.array(z.record(z.string(), z.unknown())),
+    createdAt: timestamp,
+    updatedAt: timestamp,
+  })
+  .meta({ id: 'RequestDetail' });
+export type RequestDetail = z.infer<typeof requestDetail>;
+
+export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] as const;
+export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
+
+const intParam = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max));
+
+export const queueQuery = z
+  .strictObject({
+    limit: intParam(1, QUEUE_LIMIT.max).optional().describe(`Page size, 1–${QUEUE_LIMIT.max}; default ${QUEUE_LIMIT.default}`),
+    offset: intParam(0, 10_000_000).optional().describe('Items to skip; default 0'),
+    status: z
+      .string()
+      .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+      .pipe(z.array(z.enum(REQUEST_STATUSES)).min(1))
+      .optional()
+      .describe('One status or a comma-separated list'),
+    sortBy: z.enum(QUEUE_SORT_FIELDS).optional().describe('Default `receivedAt`'),
+    sortOrder: z.enum(['asc', 'desc']).optional().describe('Default `desc`'),
+    atRiskDays: intParam(0, 3650)
+      .optional()
+      .describe('Only open requests due within this many days from now; overdue ones are included'),
+  })
+  .meta({ id: 'QueueQuery' });
+export type QueueQuery = z.infer<typeof queueQuery>;
+
+export const queueItem = z
+  .object({
+    id: z.uuid(),
+    workspaceId: z.string().nullable(),
+    status: z.enum(REQUEST_STATUSES),
+    requestType: z.enum(REQUEST_TYPES),
+    jurisdiction: z.string(),
+    channel: z.enum(INTAKE_CHANNELS),
+    receivedAt: timestamp,
+    dueAt: timestamp,
+    updatedAt: timestamp,
+    overdue: z.boolean().describe('Open and past its due time'),
+  })
+  .meta({ id: 'QueueItem' });
+
+export const queuePage = z
+  .object({
+    items: z.array(queueItem),
+    limit: z.number().int(),
+    offset: z.number().int(),
+    sortBy: z.enum(QUEUE_SORT_FIELDS),
+    sortOrder: z.enum(['asc', 'desc']),
+    status: z.array(z.enum(REQUEST_STATUSES)).optional(),
+    atRiskDays: z.number().int().optional(),
+    total: z.number().int().describe('Requests matching the filters, across all pages'),
+  })
+  .meta({ id: 'QueuePage' });
+export type QueuePage = z.infer<typeof queuePage>;
+
+export const timelineEvent = z
+  .object({
+    id: z.string().describe('The domain event id'),
+    eventType: z.string().describe('e.g. `request_created`'),
+    createdAt: timestamp,
+    payload: z.record(z.string(), z.unknown()).describe('The event\'s facts; personal data never appears in clear'),
+  })
+  .meta({ id: 'TimelineEvent' });
+export const timeline = z.object({ requestId: z.uuid(), events: z.array(timelineEvent) }).meta({ id: 'Timeline' });
+export type Timeline = z.infer<typeof timeline>;

@@ -1,0 +1,6 @@
+export * from './api-keys';
+export * from './authentication-error';
+export * from './authenticator';
+export * from './config';
+export * from './dev-token';
+export { looksLikeJwt, MIN_JWT_SECRET_LENGTH } from './jwt';

@@ -1,0 +1,4 @@
+export * from './validation';
+export * from './principal';
+export * from './internal-client';
+export * from './json-body';

@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
+
+type Issue = z.core.$ZodIssue;
+
+function fieldOf(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+}
+
+/** One plain-language message per problem, naming what was expected rather than zod's internals. */
+function messageOf(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'an array' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'datetime' ? 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-01T09:30:00Z' : `must be a valid ${issue.format}`;
+    case 'too_small':
+      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `must have at least ${issue.minimum} characters`) : issue.origin === 'array' ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'string' ? `must have at most ${issue.maximum} characters` : issue.origin === 'array' ? `must have at most ${issue.maximum} items` : `must be at most ${issue.maximum}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** zod issues as the `errors[]` of a problem: one entry per field, unknown keys one entry each. */
+export function fieldProblems(issues: readonly Issue[], prefix = ''): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const issue of issues) {
+    const base = fieldOf(issue.path);
+    const at = (f: string) => [prefix, f].filter(Boolean).join('.') || '(body)';
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) problems.push({ field: at(base ? `${base}.${key}` : key), message: 'is not a known field' });
+    } else {
+      problems.push({ field: at(base), message: messageOf(issue) });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Parses external input against its contract. A failure is a 400
+ * REQUEST_VALIDATION_FAILED naming every field, and nothing has been done.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: 'body' | 'query' = 'body'): z.output<S> {
+  if (what === 'body' && value === undefined) {
+    throw new ProblemError('REQUEST_VALIDATION_FAILED', 'A JSON body is required.', [{ field: '(body)', message: 'is required' }]);
+  }
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  // A query parameter is one field however its value is parsed (`status=a,b` is one parameter, not a list of fields).
+  const issues = what === 'query' ? result.error.issues.map((i) => (i.code === 'unrecognized_keys' ? i : { ...i, path: i.path.slice(0, 1) })) : result.error.issues;
+  const errors = fieldProblems(issues);
+  throw new ProblemError(
+    'REQUEST_VALIDATION_FAILED',
+    `${errors.length === 1 ? 'One field is' : `${errors.length} fields are`} invalid${what === 'query' ? ' in the query' : ''}: ${errors.map((e) => e.field).join(', ')}.`,
+    errors,
+  );
+}

@@ -1,0 +1,37 @@
+import { ProblemError } from '@dsar/platform/errors';
+import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
+
+describe('parseIdempotencyKey', () => {
+  it('accepts a structured-field string and a bare token alike', () => {
+    expect(parseIdempotencyKey('"8e03978e-40d5-43e8-bc93-6894a57f9324"')).toBe('8e03978e-40d5-43e8-bc93-6894a57f9324');
+    expect(parseIdempotencyKey('order-42')).toBe('order-42');
+    expect(parseIdempotencyKey(undefined)).toBeUndefined();
+  });
+
+  it.each([[''], ['""'], ['x'.repeat(256)], ['has space'], ['quote"inside'], ['naïve']])('refuses %j with IDEMPOTENCY_KEY_INVALID', (value) => {
+    expect(() => parseIdempotencyKey(value)).toThrow(ProblemError);
+    try {
+      parseIdempotencyKey(value);
+    } catch (e) {
+      expect((e as ProblemError).definition.code).toBe('SVC-BE-1105');
+    }
+  });
+
+  it('refuses several headers', () => {
+    expect(() => parseIdempotencyKey(['a', 'b'])).toThrow(/one Idempotency-Key/);
+  });
+});
+
+describe('requestFingerprint', () => {
+  it('ignores key order and whitespace of the body', () => {
+    expect(requestFingerprint('POST', '/requests', { a: 1, b: { c: [1, 2] } })).toBe(requestFingerprint('post', '/requests', JSON.parse('{ "b": {"c":[1,2]}, "a": 1 }')));
+  });
+
+  it('differs by method, path and body', () => {
+    const base = requestFingerprint('POST', '/requests', { a: 1 });
+    expect(requestFingerprint('PUT', '/requests', { a: 1 })).not.toBe(base);
+    expect(requestFingerprint('POST', '/requests/capture', { a: 1 })).not.toBe(base);
+    expect(requestFingerprint('POST', '/requests', { a: 2 })).not.toBe(base);
+    expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});

@@ -1,0 +1,98 @@
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { ProblemError } from '@dsar/platform/errors';
+import { quoteIdent, UnitOfWork } from '@dsar/platform/persistence';
+import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-key';
+
+export const IDEMPOTENCY_SCHEMA = Symbol('IDEMPOTENCY_SCHEMA');
+
+/** A key as the draft scopes it: per tenant and per caller. */
+export interface IdempotencyScope {
+  tenantId: string;
+  principal: string;
+  key: string;
+}
+
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+
+/** How long a claim blocks a retry before it is presumed abandoned (a crashed process never completes it). */
+const CLAIM_LEASE_SECONDS = 60;
+
+@Injectable()
+export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
+  private readonly table: string;
+  private purgeTimer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    @Inject(IDEMPOTENCY_SCHEMA) schema: string,
+  ) {
+    this.table = `${quoteIdent(schema)}.idempotency_keys`;
+  }
+
+  onModuleInit(): void {
+    this.purgeTimer = setInterval(() => void this.purgeExpired().catch(() => undefined), 3600_000);
+    this.purgeTimer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.purgeTimer);
+  }
+
+  /**
+   * Claims the key for a new execution, in its own committed statement so that
+   * a concurrent duplicate sees it at once. A key that expired, or whose
+   * claim was abandoned with the same request, is taken over.
+   */
+  async claim(scope: IdempotencyScope, fingerprint: string): Promise<Claim> {
+    const claimed: unknown[] = await this.uow.dataSource.query(
+      `INSERT INTO ${this.table} AS k (tenant_id, principal, key, fingerprint, state, locked_until, expires_at)
+       VALUES ($1, $2, $3, $4, 'processing', now() + make_interval(secs => $5), now() + make_interval(hours => $6))
+       ON CONFLICT (tenant_id, principal, key) DO UPDATE
+         SET fingerprint = EXCLUDED.fingerprint, state = 'processing', locked_until = EXCLUDED.locked_until,
+             response_status = NULL, response_body = NULL, created_at = now(), expires_at = EXCLUDED.expires_at
+         WHERE k.expires_at < now()
+            OR (k.state = 'processing' AND k.locked_until < now() AND k.fingerprint = EXCLUDED.fingerprint)
+       RETURNING 1`,
+      [scope.tenantId, scope.principal, scope.key, fingerprint, CLAIM_LEASE_SECONDS, IDEMPOTENCY_RETENTION_HOURS],
+    );
+    if (claimed.length > 0) return { kind: 'claimed' };
+
+    const rows: { fingerprint: string; state: string; response_status: number | null; response_body: unknown }[] = await this.uow.dataSource.query(
+      `SELECT fingerprint, state, response_status, response_body FROM ${this.table} WHERE tenant_id = $1 AND principal = $2 AND key = $3`,
+      [scope.tenantId, scope.principal, scope.key],
+    );
+    const existing = rows[0];
+    // Released between our insert and this read: the caller may simply retry.
+    if (!existing) throw new ProblemError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key just finished without a result; retry.');
+    if (existing.fingerprint !== fingerprint) {
+      throw new ProblemError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request (method, path or body). Use a new key for a new request.');
+    }
+    if (existing.state !== 'completed' || existing.response_status === null) {
+      throw new ProblemError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed; retry shortly.', undefined, {}, { 'Retry-After': '1' });
+    }
+    return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+  }
+
+  /** Records the response in the command's own transaction: it exists exactly when the state change does. */
+  async complete(tx: EntityManager, scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
+    await tx.query(
+      `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb
+       WHERE tenant_id = $1 AND principal = $2 AND key = $3`,
+      [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null)],
+    );
+  }
+
+  /** Frees the key after a failed execution: nothing changed, so the same key may be retried. */
+  async release(scope: IdempotencyScope): Promise<void> {
+    await this.uow.dataSource.query(
+      `DELETE FROM ${this.table} WHERE tenant_id = $1 AND principal = $2 AND key = $3 AND state = 'processing'`,
+      [scope.tenantId, scope.principal, scope.key],
+    );
+  }
+
+  async purgeExpired(): Promise<number> {
+    const rows: unknown[] = await this.uow.dataSource.query(`DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1`);
+    return rows.length;
+  }
+}

@@ -1,0 +1,57 @@
+import { type CallHandler, type ExecutionContext, HttpStatus, Injectable, type NestInterceptor, RequestMethod, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
+import type { Request, Response } from 'express';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '@dsar/contracts';
+import { principalOf } from '@dsar/platform/http';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
+import { IdempotencyStore, type IdempotencyScope } from './idempotency-store';
+
+/**
+ * Makes a command handler idempotent under the `Idempotency-Key` header: the
+ * first execution runs inside one transaction together with the record of its
+ * response; a retry with the same key and request replays that response; the
+ * same key with another request is 422; a retry while the first still runs is 409.
+ */
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly uow: UnitOfWork,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const req = context.switchToHttp().getRequest<Request>();
+    const key = parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]);
+    if (key === undefined) return next.handle();
+    const principal = principalOf(req);
+    const scope: IdempotencyScope = { tenantId: principal.tenantId, principal: principal.id, key };
+    const forwarded = req.headers[IDEMPOTENCY_FINGERPRINT_HEADER];
+    const fingerprint = typeof forwarded === 'string' && forwarded !== '' ? forwarded : requestFingerprint(req.method, req.path, req.body);
+    const handler = context.getHandler();
+    const status = Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
+    return from(this.execute(scope, fingerprint, status, next, context.switchToHttp().getResponse<Response>()));
+  }
+
+  private async execute(scope: IdempotencyScope, fingerprint: string, status: number, next: CallHandler, res: Response): Promise<unknown> {
+    const claim = await this.store.claim(scope, fingerprint);
+    if (claim.kind === 'replay') {
+      res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+      return claim.body;
+    }
+    try {
+      return await this.uow.run(async (tx) => {
+        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+        await this.store.complete(tx, scope, status, body);
+        return body;
+      });
+    } catch (e) {
+      await this.store.release(scope).catch(() => undefined);
+      throw e;
+    }
+  }
+}
+
+/** Marks a command handler as idempotent under the Idempotency-Key header. */
+export const Idempotent = () => applyDecorators(UseInterceptors(IdempotencyInterceptor));
