@@ -8,6 +8,11 @@
 #
 # Set DSAR_INFRA=external to use DATABASE_URL and KAFKA_BROKERS as given
 # instead of the local infrastructure.
+#
+# The gateway authenticates every /api/v1 call. When none of DSAR_API_KEYS,
+# AUTH_JWT_SECRET and AUTH_JWKS_URL is set, it gets the development admin key
+# of $DATA_DIR/dev-token (the one `npm start` uses; made on first use) for
+# tenant "default", and the key is printed once the system is ready.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -19,8 +24,18 @@ fi
 : "${DATABASE_URL:?DATABASE_URL is required}"
 : "${KAFKA_BROKERS:?KAFKA_BROKERS is required}"
 export DATABASE_URL KAFKA_BROKERS DB_DRIVER=postgres BUS_DRIVER=kafka
-logs="${DATA_DIR:-$root/.data}/logs"
+data_dir="${DATA_DIR:-$root/.data}"
+logs="$data_dir/logs"
 mkdir -p "$logs"
+
+# Variables of the gateway process only.
+gateway_env=()
+dev_token=""
+if [ -z "${DSAR_API_KEYS:-}" ] && [ -z "${AUTH_JWT_SECRET:-}" ] && [ -z "${AUTH_JWKS_URL:-}" ]; then
+  dev_token="$(DATA_DIR="$data_dir" node tools/scripts/run-ts.cjs tools/scripts/dev-token.ts)"
+  # The token is base64url with a prefix: nothing to escape in the JSON.
+  gateway_env+=("DSAR_API_KEYS=[{\"token\":\"$dev_token\",\"tenantId\":\"default\",\"roles\":[\"admin\"]}]")
+fi
 
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts
 node tools/scripts/run-ts.cjs tools/embedded/src/migrate.ts
@@ -37,8 +52,8 @@ trap stop INT TERM EXIT
 
 for s in "${services[@]}"; do
   # Each service reads PORT; only the gateway takes the caller's.
-  if [ "$s" = api-gateway ]; then port="${PORT:-8080}"; else port=""; fi
-  PORT="$port" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
+  if [ "$s" = api-gateway ]; then port="${PORT:-8080}"; extra=("${gateway_env[@]}"); else port=""; extra=(); fi
+  env PORT="$port" "${extra[@]}" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
   pids+=("$!")
 done
 
@@ -53,6 +68,11 @@ for _ in $(seq 1 120); do
   done
   if curl -fsS "$gateway/health/ready" >/dev/null 2>&1; then
     echo "DSAR service running in distributed mode on $gateway (8 processes; logs in $logs)"
+    if [ -n "$dev_token" ]; then
+      # Printed once here, never written to the logs.
+      echo "No authentication configured: development admin key for tenant \"default\" (also in $data_dir/dev-token):"
+      echo "  Authorization: Bearer $dev_token"
+    fi
     wait -n "${pids[@]}" || true
     echo "a service exited; stopping the others" >&2
     exit 1

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { loadConfig } from '@dsar/platform/config';
+import { loadConfig, upstreamUrlsFrom } from '@dsar/platform/config';
 import { exitOnStartupFailure, runService } from '@dsar/platform/host';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
 import { configSchema } from './config';
 
 async function main(): Promise<void> {
-  await runService(intakeGatewayService, loadConfig('intake-gateway', configSchema));
+  const config = loadConfig('intake-gateway', configSchema);
+  await runService(intakeGatewayService, config, { upstreams: upstreamUrlsFrom(config, intakeGatewayService.calls ?? []) });
 }
 
 main().catch(exitOnStartupFailure('intake-gateway'));

@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
+import { requireAuthSettings } from '@dsar/platform/auth';
 
 /**
  * Settings of the embedded runner (`npm start`): the whole product in one
  * process. The defaults need nothing installed: PGlite under DATA_DIR and the
  * in-memory bus. The same process can run against PostgreSQL and Kafka by
- * setting DB_DRIVER and BUS_DRIVER.
+ * setting DB_DRIVER and BUS_DRIVER. With no authentication configured it makes
+ * a development admin key (DATA_DIR/dev-token).
  */
 export const embeddedConfigSchema = z
   .object({
@@ -14,7 +17,12 @@ export const embeddedConfigSchema = z
     PORT: httpFields.PORT.default(8080),
     ...databaseFields,
     ...busFields,
+    ...gatewayFields,
   })
-  .superRefine(requireDriverSettings, everyProblem);
+  .superRefine((value, ctx) => {
+    requireDriverSettings(value, ctx);
+    requireAuthSettings(value, ctx);
+  }, everyProblem);
 
 export type EmbeddedConfig = z.infer<typeof embeddedConfigSchema>;
+export type { GatewayConfig };

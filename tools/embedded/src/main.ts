@@ -10,8 +10,16 @@ async function main(): Promise<void> {
   const system = await startSystem(config);
   process.stdout.write(
     `DSAR service running in embedded mode on ${system.gatewayUrl} ` +
-      `(database: ${config.DB_DRIVER}${config.DB_DRIVER === 'pglite' ? ` in ${config.DATA_DIR}` : ''}, bus: ${config.BUS_DRIVER})\n`,
+      `(database: ${config.DB_DRIVER}${config.DB_DRIVER === 'pglite' ? ` in ${config.DATA_DIR}` : ''}, bus: ${config.BUS_DRIVER})\n` +
+      `API: ${system.gatewayUrl}/api/v1  reference: ${system.gatewayUrl}/api/docs\n`,
   );
+  if (system.devToken) {
+    // Printed once per start, never logged: the log may be shipped elsewhere.
+    process.stdout.write(
+      `No authentication configured: development admin key for tenant "default"${system.devToken.path ? ` (also in ${system.devToken.path})` : ''}:\n` +
+        `  Authorization: Bearer ${system.devToken.token}\n`,
+    );
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { z } from 'zod';
 import { databaseFields, loadConfig } from '@dsar/platform/config';
-import { messagingMigrations } from '@dsar/platform/messaging';
+import { serviceMigrations } from '@dsar/platform/host';
 import { dataSourceOptions, openDataSource, schemaNameFor } from '@dsar/platform/persistence';
 import { DOMAIN_SERVICES } from './system';
 
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       poolSize: 1,
       schema: name,
       entities: service.entities ?? [],
-      migrations: [...messagingMigrations, ...(service.migrations ?? [])],
+      migrations: serviceMigrations(service),
       applicationName: 'dsar-migrate',
     });
     const ds = await openDataSource(options, 'run');

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { DataSource } from 'typeorm';
-import { RequestEventTypes, Topics } from '@dsar/contracts';
+import { type NewRequestCommand, RequestEventTypes, Topics } from '@dsar/contracts';
 import { type HostConfig, type HostedService, hostService } from '@dsar/platform/host';
 import { type BusMessage, KafkaBus, MemoryBus } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
@@ -25,12 +25,12 @@ import { type RunningSystem, startSystem } from './system';
  * publishes it, and audit-ledger records it behind its inbox. Once on
  * PostgreSQL + Kafka (each service its own Nest app), once in embedded mode.
  */
-const newRequest = () => ({
-  tenantId: 'tenant-a',
+const tenantA = { tenantId: 'tenant-a' };
+const newRequest = (): NewRequestCommand => ({
   jurisdiction: 'EU',
   requestType: 'access',
-  channel: 'api',
-  intakeReceivedAt: new Date('2026-11-02T09:30:00Z'),
+  requestTypeInferred: false,
+  intakeSource: { channel: 'api', rawText: 'Please send me a copy of my data.', receivedAt: '2026-11-02T09:30:00Z' },
 });
 
 async function outboxMessageOf(service: HostedService, requestId: string): Promise<BusMessage> {
@@ -73,7 +73,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
   });
 
   it('records a created request in the audit ledger', async () => {
-    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
     const events = await waitFor('the ledger entry', async () => {
       const rows = await audit.app.get(Ledger).eventsOf('tenant-a', request.id);
       return rows.length > 0 ? rows : undefined;
@@ -84,7 +84,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
   });
 
   it('gives a redelivered event (same event id, sent twice more) its effect once', async () => {
-    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
     const ledger = audit.app.get(Ledger);
     await waitFor('the first delivery', async () => (await ledger.eventsOf('tenant-a', request.id)).length === 1);
     const before = await duplicatesSeen();
@@ -100,7 +100,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
     await kafkaBroker('stop');
     let requestId: string;
     try {
-      const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+      const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
       requestId = request.id;
       const [row] = await lifecycle.app
         .get(DataSource)
@@ -139,7 +139,7 @@ describe('proof slice in embedded mode (PGlite + in-memory bus)', () => {
     system = await startSystem(config());
     const lifecycle = system.services.get('lifecycle-clock')!;
     const ledgerOf = () => system!.services.get('audit-ledger')!.app.get(Ledger);
-    const request = await lifecycle.app.get(RequestRegistry).create(newRequest());
+    const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
     await waitFor('the ledger entry', async () => (await ledgerOf().eventsOf('tenant-a', request.id)).length === 1);
 
     const before = await duplicatesSeen();
@@ -154,7 +154,7 @@ describe('proof slice in embedded mode (PGlite + in-memory bus)', () => {
     const ready = await fetch(`${system.gatewayUrl}/health/ready`);
     expect(ready.status).toBe(200);
     expect(await ledgerOf().eventsOf('tenant-a', request.id)).toHaveLength(1);
-    const again = await system.services.get('lifecycle-clock')!.app.get(RequestRegistry).find('tenant-a', request.id);
+    const again = await system.services.get('lifecycle-clock')!.app.get(RequestRegistry).find(tenantA, request.id);
     expect(again?.status).toBe('received');
     expect(Topics.request).toBe('dsar.request.v1');
   });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { waitFor } from '@dsar/platform/testing';
@@ -23,6 +23,47 @@ function launch(command: string, args: string[], env: Record<string, string>): S
   child.stderr?.on('data', (d) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => out, exited };
+}
+
+/** The development admin key the runner made in DATA_DIR/dev-token. */
+async function devToken(dataDir: string): Promise<string> {
+  return (await readFile(path.join(dataDir, 'dev-token'), 'utf8')).trim();
+}
+
+async function api(base: string, method: string, apiPath: string, token?: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${base}/api/v1${apiPath}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15000),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/**
+ * One request through the public API: captured (intake-gateway, then
+ * lifecycle-clock for the legal deadline), read back from its owner. France,
+ * access: one month from the provenance time, to the end of that day in Paris
+ * (CEST). Returns the request's id.
+ */
+async function captureAndRead(base: string, token: string): Promise<string> {
+  const created = await api(base, 'POST', '/requests/capture', token, {
+    jurisdiction: 'FR',
+    requestType: 'access',
+    intakeSource: { channel: 'email', rawText: "Je demande l'accès à mes données.", receivedAt: '2026-05-04T09:00:00Z' },
+  });
+  expect(created.status).toBe(202);
+  expect(created.body).toEqual(expect.objectContaining({ id: expect.any(String), status: 'received', dueAt: '2026-06-04T21:59:59.999Z' }));
+  const id = String(created.body.id);
+  const read = await api(base, 'GET', `/requests/${id}`, token);
+  expect(read.status).toBe(200);
+  expect(read.body).toEqual(expect.objectContaining({ id, status: 'received', requestType: 'access', jurisdiction: 'FR', dueAt: '2026-06-04T21:59:59.999Z' }));
+  return id;
 }
 
 async function readiness(url: string): Promise<{ status: number; body: { checks?: Record<string, string> } } | undefined> {
@@ -58,6 +99,13 @@ describe('embedded mode (npm start)', () => {
         }, { timeoutMs: 20000, intervalMs: 200 });
         expect(Object.keys(ready.body.checks ?? {})).toHaveLength(7);
         expect(Object.values(ready.body.checks ?? {}).every((s) => s === 'up')).toBe(true);
+        if (round === 'first start') {
+          // No authentication configured: the runner made a development key, printed it, and the API takes it.
+          await waitFor('the runner to print the development key', () => app.output().includes('Authorization: Bearer'));
+          const token = await devToken(dataDir);
+          expect(app.output()).toContain(`Authorization: Bearer ${token}`);
+          await captureAndRead('http://127.0.0.1:18080', token);
+        }
       } finally {
         app.child.kill('SIGTERM');
       }
@@ -92,6 +140,25 @@ describe('distributed mode (npm run start:distributed)', () => {
         expect(r?.body.checks).toEqual({ database: 'up', bus: 'up' });
       }
       await waitFor('the runner to report the running system', () => app.output().includes('running in distributed mode'));
+
+      // No authentication was configured: the gateway took the development key of DATA_DIR, and the runner printed it.
+      const token = await devToken(dataDir);
+      await waitFor('the runner to print the development key', () => app.output().includes('Authorization: Bearer'));
+      expect(app.output()).toContain(`${dataDir}/dev-token`);
+      expect(app.output()).toContain(`Authorization: Bearer ${token}`);
+      const base = 'http://127.0.0.1:18090';
+      expect((await api(base, 'GET', '/requests')).status).toBe(401);
+      expect((await api(base, 'GET', '/requests', 'not-the-development-key-at-all-000')).status).toBe(401);
+
+      // One request across the processes: gateway -> intake-gateway -> lifecycle-clock (HTTP), then
+      // lifecycle-clock's outbox -> Kafka -> audit-ledger, whose timeline the gateway reads.
+      const id = await captureAndRead(base, token);
+      const timeline = await api(base, 'GET', `/requests/${id}/timeline`, token);
+      expect(timeline.status).toBe(200);
+      expect(timeline.body.requestId).toBe(id);
+      const events = timeline.body.events as Array<{ eventType: string }>;
+      expect(events[0]?.eventType).toBe('request_created');
+      expect((await api(base, 'GET', `/requests/${id}`)).status).toBe(401);
     } finally {
       app.child.kill('SIGTERM');
       await app.exited;

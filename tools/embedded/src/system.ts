@@ -1,7 +1,8 @@
 import type { EventCatalog } from '@dsar/contracts';
+import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
 import { gatewayHostConfig, type HostConfig, type HostedService, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
-import { apiGatewayService } from '@dsar/services/api-gateway';
+import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { auditLedgerService } from '@dsar/services/audit-ledger';
 import { fulfilmentDeliveryService } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
@@ -10,7 +11,7 @@ import { notifierService } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
 import { verificationService } from '@dsar/services/verification';
 
-/** The domain services, in start order (the gateway comes last, once they all answer). */
+/** The domain services, in start order: a service starts after those it calls. The gateway comes last. */
 export const DOMAIN_SERVICES: ServiceDefinition[] = [
   policyRegistryService,
   lifecycleClockService,
@@ -21,10 +22,22 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
   notifierService,
 ];
 
+export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>>;
+
 export interface RunningSystem {
   readonly gatewayUrl: string;
   readonly services: ReadonlyMap<string, HostedService>;
+  /** The development admin key, when no authentication was configured. */
+  readonly devToken?: { token: string; path?: string; created: boolean };
   close(): Promise<void>;
+}
+
+/** The gateway's authentication, or a development admin key for tenant `default` when none is configured. */
+async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings; devToken?: RunningSystem['devToken'] }> {
+  const settings = gatewaySettingsFrom({ RATE_LIMIT_PER_MINUTE: 0, UPSTREAM_TIMEOUT_MS: 0, ...config });
+  if (settings.auth.apiKeys.length > 0 || settings.auth.jwtSecret || settings.auth.jwksUrl) return { auth: settings.auth };
+  const devToken = await ensureDevToken(config.DATA_DIR);
+  return { auth: { ...settings.auth, apiKeys: [{ token: devToken.token, tenantId: 'default', roles: ['admin'] }] }, devToken };
 }
 
 /**
@@ -32,7 +45,7 @@ export interface RunningSystem {
  * loopback port, the gateway listens on PORT. Consumers join before any relay
  * publishes, so no event goes out before its consumers listen.
  */
-export async function startSystem(config: HostConfig, options: { catalog?: EventCatalog } = {}): Promise<RunningSystem> {
+export async function startSystem(config: SystemConfig, options: { catalog?: EventCatalog } = {}): Promise<RunningSystem> {
   const services = new Map<string, HostedService>();
   const started: HostedService[] = [];
   const close = async () => {
@@ -40,18 +53,26 @@ export async function startSystem(config: HostConfig, options: { catalog?: Event
     if (config.DB_DRIVER === 'pglite') await PgliteHost.closeAll();
   };
   try {
+    const { auth, devToken } = await embeddedAuth(config);
     for (const definition of DOMAIN_SERVICES) {
-      const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar' });
+      const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
+      const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams });
       started.push(hosted);
       services.set(definition.name, hosted);
     }
     const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
-    const gateway = await hostService(apiGatewayService(upstreams), gatewayHostConfig(config), { logName: 'dsar' });
+    const gatewaySettings = {
+      auth,
+      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE ?? 600,
+      upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
+      bodyLimit: config.HTTP_BODY_LIMIT,
+    };
+    const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(config), { logName: 'dsar' });
     started.push(gateway);
     services.set('api-gateway', gateway);
     for (const s of started) await s.startConsuming();
     for (const s of started) s.startPublishing();
-    return { gatewayUrl: gateway.url, services, close };
+    return { gatewayUrl: gateway.url, services, devToken, close };
   } catch (e) {
     await close();
     throw e;

@@ -1,5 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { READINESS_CHECKS, type ReadinessCheck } from '@dsar/platform/observability';
+import { Forwarder } from './forwarder';
+import { GatewayController } from './gateway.controller';
+import type { GatewaySettings } from './gateway-settings';
+import { GATEWAY_SETTINGS } from './gateway-tokens';
+import { OpenApiController } from './openapi.controller';
 import { UPSTREAMS, type Upstreams, upstreamReady } from './upstreams';
 
 /**
@@ -9,12 +14,16 @@ import { UPSTREAMS, type Upstreams, upstreamReady } from './upstreams';
  */
 @Module({})
 export class ApiGatewayModule {
-  static forRoot(upstreams: Upstreams): DynamicModule {
+  static forRoot(upstreams: Upstreams, settings: GatewaySettings): DynamicModule {
     return {
       module: ApiGatewayModule,
       global: true,
+      // The OpenAPI route is registered before the catch-all gateway route.
+      controllers: [OpenApiController, GatewayController],
       providers: [
         { provide: UPSTREAMS, useValue: upstreams },
+        { provide: GATEWAY_SETTINGS, useValue: settings },
+        Forwarder,
         {
           provide: READINESS_CHECKS,
           useValue: Object.entries(upstreams).map(

@@ -8,4 +8,5 @@ export const intakeGatewayService: ServiceDefinition = {
   name: 'intake-gateway',
   module: IntakeGatewayModule,
   persistence: true,
+  calls: ['lifecycle-clock'],
 };

@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { initialDueAt, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
 
-export interface NewRequest {
-  tenantId: string;
-  workspaceId?: string | null;
-  jurisdiction: string;
-  requestType: string;
-  channel: string;
-  intakeReceivedAt: Date;
-  receivedAt?: Date;
-}
+/** How far a client's clock may run ahead of ours before its timestamps count as "in the future". */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
- * Records new requests: the aggregate row and its `dsar.request.created.v1`
- * event commit in one transaction, so the event exists exactly when the
- * request does.
+ * Records new requests: the aggregate row, its pinned policy and due time,
+ * and its `dsar.request.created.v1` event commit in one transaction, so the
+ * event exists exactly when the request does.
  */
 @Injectable()
 export class RequestRegistry {
@@ -27,37 +23,78 @@ export class RequestRegistry {
     private readonly outbox: Outbox,
   ) {}
 
-  async create(input: NewRequest): Promise<RequestEntity> {
+  async create(scope: TenantScope, command: NewRequestCommand, now = new Date()): Promise<RequestEntity> {
+    const jurisdiction = requireJurisdiction(command.jurisdiction);
+    const intakeReceivedAt = new Date(command.intakeSource.receivedAt);
+    const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
+    checkTimes(intakeReceivedAt, receivedAt, now);
     return this.uow.run(async (tx) => {
       const row = tx.create(RequestEntity, {
         id: randomUUID(),
-        tenantId: input.tenantId,
-        workspaceId: input.workspaceId ?? null,
-        jurisdiction: input.jurisdiction,
-        requestType: input.requestType,
+        tenantId: scope.tenantId,
+        workspaceId: scope.workspaceId ?? null,
+        jurisdiction: jurisdiction.binding.code,
+        requestType: command.requestType,
+        requestTypeInferred: command.requestTypeInferred,
         status: 'received',
-        channel: input.channel,
-        receivedAt: input.receivedAt ?? new Date(),
-        intakeReceivedAt: input.intakeReceivedAt,
+        channel: command.intakeSource.channel,
+        receivedAt,
+        intakeReceivedAt,
+        clockMode: jurisdiction.pack.clockMode,
+        policyPack: jurisdiction.pack.packId,
+        policyVersion: jurisdiction.pack.version,
+        dueAt: initialDueAt(jurisdiction, command.requestType, intakeReceivedAt),
+        intakeSource: command.intakeSource,
+        requestor: command.requestor ?? null,
+        authority: command.authority ?? null,
       });
-      await tx.save(row);
       const data: RequestCreatedV1 = {
         requestId: row.id,
         tenantId: row.tenantId,
         workspaceId: row.workspaceId,
         jurisdiction: row.jurisdiction,
-        requestType: row.requestType,
+        requestType: command.requestType,
+        requestTypeInferred: row.requestTypeInferred,
         status: 'received',
         receivedAt: row.receivedAt.toISOString(),
         intakeReceivedAt: row.intakeReceivedAt.toISOString(),
+        dueAt: row.dueAt.toISOString(),
+        clockMode: row.clockMode,
+        policyPack: row.policyPack,
+        policyVersion: row.policyVersion,
         channel: row.channel,
+        requestorType: row.requestor?.type ?? null,
       };
-      await this.outbox.record(tx, { type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data });
+      const event = await this.outbox.record(tx, { type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data });
+      row.lastEventId = event.id;
+      await tx.save(row);
       return row;
     });
   }
 
-  async find(tenantId: string, id: string): Promise<RequestEntity | null> {
-    return this.uow.dataSource.getRepository(RequestEntity).findOneBy({ tenantId, id });
+  /** The request if the caller's scope may see it; another tenant's (or workspace's) request does not exist for it. */
+  async find(scope: TenantScope, id: string): Promise<RequestEntity | null> {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    return this.uow.dataSource.getRepository(RequestEntity).findOneBy({
+      id,
+      tenantId: scope.tenantId,
+      ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
+    });
+  }
+}
+
+function checkTimes(intakeReceivedAt: Date, receivedAt: Date, now: Date): void {
+  const errors = [];
+  if (intakeReceivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    errors.push({ field: 'intakeSource.receivedAt', message: 'must not be in the future' });
+  }
+  if (receivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    errors.push({ field: 'receivedAt', message: 'must not be in the future' });
+  }
+  if (receivedAt.getTime() < intakeReceivedAt.getTime()) {
+    errors.push({ field: 'receivedAt', message: 'must not be before intakeSource.receivedAt (the service cannot record a request before the channel received it)' });
+  }
+  if (errors.length > 0) {
+    throw new ProblemError('REQUEST_VALIDATION_FAILED', `Inconsistent times: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors);
   }
 }

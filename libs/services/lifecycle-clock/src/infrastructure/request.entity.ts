@@ -1,8 +1,12 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
+import type { IntakePayload } from '@dsar/contracts';
 
-/** The request aggregate's row. lifecycle-clock alone writes it; the version column makes concurrent changes conflict. */
+/**
+ * The request aggregate's row. lifecycle-clock alone writes it; the version
+ * column makes concurrent changes conflict. Indexes are declared in the
+ * migrations (the queue's are partial and ordered).
+ */
 @Entity({ name: 'requests' })
-@Index('requests_tenant_received', ['tenantId', 'receivedAt'])
 export class RequestEntity {
   @PrimaryColumn('uuid')
   id: string;
@@ -19,6 +23,10 @@ export class RequestEntity {
   @Column('text', { name: 'request_type' })
   requestType: string;
 
+  /** True when intake inferred the type from the raw text instead of the client naming it. */
+  @Column('boolean', { name: 'request_type_inferred' })
+  requestTypeInferred: boolean;
+
   @Column('text')
   status: string;
 
@@ -32,6 +40,32 @@ export class RequestEntity {
   /** When the original channel received it: the provenance time the legal clock counts from. */
   @Column('timestamptz', { name: 'intake_received_at' })
   intakeReceivedAt: Date;
+
+  @Column('text', { name: 'clock_mode' })
+  clockMode: 'receipt' | 'active';
+
+  /** The policy pack and version pinned at creation: later pack releases never move this request's deadline. */
+  @Column('text', { name: 'policy_pack' })
+  policyPack: string;
+
+  @Column('text', { name: 'policy_version' })
+  policyVersion: string;
+
+  @Column('timestamptz', { name: 'due_at' })
+  dueAt: Date;
+
+  @Column('jsonb', { name: 'intake_source' })
+  intakeSource: IntakePayload['intakeSource'];
+
+  @Column('jsonb', { nullable: true })
+  requestor: IntakePayload['requestor'] | null;
+
+  @Column('jsonb', { nullable: true })
+  authority: IntakePayload['authority'] | null;
+
+  /** The newest domain event of this request: readers of derived views wait until they have seen it. */
+  @Column('uuid', { name: 'last_event_id', nullable: true })
+  lastEventId: string | null;
 
   @CreateDateColumn({ type: 'timestamptz', name: 'created_at' })
   createdAt: Date;

@@ -1,0 +1,110 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AWAIT_EVENT_HEADER,
+  IDEMPOTENCY_FINGERPRINT_HEADER,
+  IDEMPOTENCY_KEY_HEADER,
+  INTERNAL_API_PREFIX,
+  LAST_EVENT_HEADER,
+  type Principal,
+  PUBLIC_API_PREFIX,
+} from '@dsar/contracts';
+import { callService, identityHeaders, type InternalResponse } from '@dsar/platform/http';
+import { GATEWAY_SETTINGS } from './gateway-tokens';
+import type { GatewaySettings } from './gateway-settings';
+import type { GatewayRoute } from './routes';
+import { UPSTREAMS, type Upstreams } from './upstreams';
+
+/** Response headers an internal service may pass to the client; everything else stays inside. */
+const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'idempotent-replayed', 'location', 'content-disposition', 'etag', 'allow'];
+
+/** A problem from a service names the internal path it was raised on; the client knows the public one. */
+function publicProblem(contentType: string | undefined, body: Buffer): Buffer {
+  if (!contentType?.startsWith('application/problem+json')) return body;
+  try {
+    const problem = JSON.parse(body.toString('utf8')) as { instance?: unknown };
+    if (typeof problem.instance !== 'string' || !problem.instance.startsWith(INTERNAL_API_PREFIX)) return body;
+    problem.instance = PUBLIC_API_PREFIX + problem.instance.slice(INTERNAL_API_PREFIX.length);
+    return Buffer.from(JSON.stringify(problem));
+  } catch {
+    return body;
+  }
+}
+
+export interface ForwardRequest {
+  route: GatewayRoute;
+  /** Path under /api/v1 with the query string, exactly as the client sent it. */
+  pathAndQuery: string;
+  principal: Principal;
+  requestId: string;
+  traceparent?: string;
+  idempotencyKey?: string;
+  fingerprint?: string;
+  contentType?: string;
+  body?: string;
+}
+
+export interface ForwardedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * Calls the owning service for a public route: the caller's identity goes as
+ * headers the service trusts (tokens never leave the gateway), with the
+ * request id, trace context and idempotency key.
+ */
+@Injectable()
+export class Forwarder {
+  constructor(
+    @Inject(UPSTREAMS) private readonly upstreams: Upstreams,
+    @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+  ) {}
+
+  async forward(req: ForwardRequest): Promise<ForwardedResponse> {
+    const headers = this.baseHeaders(req);
+    if (req.route.readYourWrites) {
+      // The view lives in another service and may lag: read the request from its owner first
+      // (a request of another tenant is a 404 there), then have the view wait for its newest event.
+      const id = /^\/requests\/([^/?]+)/.exec(req.pathAndQuery)?.[1] ?? '';
+      const owner = await this.call('lifecycle-clock', 'GET', `/requests/${id}`, headers);
+      if (owner.status !== 200) return this.reply(owner);
+      const lastEvent = owner.headers.get(LAST_EVENT_HEADER);
+      if (lastEvent) headers[AWAIT_EVENT_HEADER] = lastEvent;
+    }
+    if (req.contentType && req.body !== undefined) headers['content-type'] = req.contentType;
+    if (req.idempotencyKey !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = req.idempotencyKey;
+      if (req.fingerprint) headers[IDEMPOTENCY_FINGERPRINT_HEADER] = req.fingerprint;
+    }
+    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, headers, req.body));
+  }
+
+  private baseHeaders(req: ForwardRequest): Record<string, string> {
+    return {
+      accept: 'application/json',
+      'x-request-id': req.requestId,
+      ...(req.traceparent ? { traceparent: req.traceparent } : {}),
+      ...identityHeaders(req.principal),
+    };
+  }
+
+  private call(service: string, method: string, pathAndQuery: string, headers: Record<string, string>, body?: string): Promise<InternalResponse> {
+    return callService(service, this.upstreams[service], {
+      method,
+      path: `${INTERNAL_API_PREFIX}${pathAndQuery}`,
+      headers,
+      body,
+      timeoutMs: this.settings.upstreamTimeoutMs,
+    });
+  }
+
+  private reply(res: InternalResponse): ForwardedResponse {
+    const headers: Record<string, string> = {};
+    for (const name of PASSED_RESPONSE_HEADERS) {
+      const v = res.headers.get(name);
+      if (v !== null) headers[name] = v;
+    }
+    return { status: res.status, headers, body: publicProblem(headers['content-type'], res.body) };
+  }
+}

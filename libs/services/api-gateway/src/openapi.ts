@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import { ErrorCatalog, type ErrorName, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, ROUTES } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> } };
+
+/** Converts a contract to JSON Schema 2020-12 (OpenAPI 3.1's dialect), moving named schemas into components. */
+function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Record<string, JsonSchema>): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  delete json.$schema;
+  const relink = (s: JsonSchema): JsonSchema => JSON.parse(JSON.stringify(s).replace(/"#\/\$defs\//g, '"#/components/schemas/'));
+  for (const [name, def] of Object.entries(defs)) components[name] ??= relink(def);
+  const id = typeof json.id === 'string' ? json.id : undefined;
+  if (id) {
+    delete json.id;
+    components[id] ??= relink(json);
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return relink(json);
+}
+
+const problemSchema: JsonSchema = {
+  type: 'object',
+  description: 'RFC 9457 problem details with the product\'s code, name and request id (docs/errors.md).',
+  required: ['type', 'title', 'status', 'code', 'name'],
+  properties: {
+    type: { type: 'string', format: 'uri' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    code: { type: 'string', enum: Object.values(ErrorCatalog).map((d) => d.code) },
+    name: { type: 'string', enum: Object.keys(ErrorCatalog) },
+    requestId: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+};
+
+function errorResponses(route: GatewayRoute): Record<string, unknown> {
+  const names: ErrorName[] = [...new Set([...(route.body ? BODY_ERRORS : []), ...route.errors, ...COMMON_ERRORS])];
+  const byStatus = new Map<number, ErrorName[]>();
+  for (const n of names) byStatus.set(ErrorCatalog[n].status, [...(byStatus.get(ErrorCatalog[n].status) ?? []), n]);
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: list.map((n) => `\`${ErrorCatalog[n].code}\` ${n}: ${ErrorCatalog[n].meaning}`).join('\n\n'),
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying.' } } } : {}),
+        },
+      ]),
+  );
+}
+
+function rolesWith(permission: string): string {
+  return (Object.entries(ROLE_PERMISSIONS) as [Role, readonly string[]][])
+    .filter(([, perms]) => perms.includes(permission))
+    .map(([r]) => `\`${r}\``)
+    .join(', ');
+}
+
+function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
+  const parameters: unknown[] = [];
+  for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+  }
+  if (route.query) {
+    const q = schemaOf(route.query, 'input', components);
+    const resolved = (q.$ref ? components[String(q.$ref).replace('#/components/schemas/', '')] : q) as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, schema] of Object.entries(resolved.properties ?? {})) {
+      const { description, ...rest } = schema;
+      parameters.push({ name, in: 'query', required: resolved.required?.includes(name) ?? false, description, schema: rest });
+    }
+  }
+  if (route.method === 'POST' || route.method === 'PUT') {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): the same key and body replay the first response for 24 h, with `Idempotent-Replayed: true`.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [route.description, `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}.`].filter(Boolean).join('\n\n'),
+    tags: [route.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input', components) } } } } : {}),
+    responses: {
+      [String(route.response.status)]: {
+        description: route.response.description,
+        content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } },
+      },
+      ...errorResponses(route),
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the public API, built from the gateway's route table and the contracts. */
+export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): OpenApiDocument {
+  const components: Record<string, JsonSchema> = { Problem: problemSchema };
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route, components);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'DSAR service API',
+      version: '1.0.0-alpha',
+      description:
+        'The REST API of the data subject request service. `{base_url}` is `http(s)://host:port/api/v1`. ' +
+        'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md). Errors are ' +
+        '`application/problem+json` with a stable `code` (docs/errors.md).',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    servers: [{ url: '/api/v1', description: 'This deployment' }],
+    security: [{ bearerAuth: [] }],
+    tags: [{ name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' }],
+    paths,
+    components: {
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A static API key (DSAR_API_KEYS) or a JWT (HS256 or the OIDC issuer\'s keys) with `tenant_id`, `workspace_id` and `roles` claims.' },
+      },
+    } as OpenApiDocument['components'],
+  };
+}

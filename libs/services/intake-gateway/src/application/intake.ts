@@ -1,0 +1,75 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, INTERNAL_API_PREFIX, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
+import { callService, identityHeaders, parseInput, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { requestFingerprint } from '@dsar/platform/idempotency';
+import { inferRequestType } from '../domain/request-type-inference';
+
+/** Headers of the incoming call that travel on to lifecycle-clock. */
+export interface CallContext {
+  principal: Principal;
+  method: string;
+  path: string;
+  idempotencyKey?: string;
+  fingerprint?: string;
+  requestId?: string;
+  traceparent?: string;
+}
+
+export interface IntakeOutcome {
+  status: number;
+  contentType: string;
+  body: unknown;
+  replayed: boolean;
+}
+
+/**
+ * Takes a request in: validates the intake payload, settles its type (the
+ * client's, or one inferred from the requester's words) and has
+ * lifecycle-clock, the owner of the request, record it and start its clock.
+ */
+@Injectable()
+export class Intake {
+  constructor(@Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls) {}
+
+  normalize(body: unknown): NewRequestCommand {
+    const payload = parseInput(intakePayload, body);
+    const inferred = payload.requestType === undefined;
+    return {
+      jurisdiction: payload.jurisdiction,
+      requestType: payload.requestType ?? inferRequestType(payload.intakeSource.rawText).requestType,
+      requestTypeInferred: inferred,
+      intakeSource: payload.intakeSource,
+      ...(payload.requestor ? { requestor: payload.requestor } : {}),
+      ...(payload.authority ? { authority: payload.authority } : {}),
+      ...(payload.receivedAt ? { receivedAt: payload.receivedAt } : {}),
+    };
+  }
+
+  async submit(ctx: CallContext, body: unknown): Promise<IntakeOutcome> {
+    const command = this.normalize(body);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...identityHeaders(ctx.principal),
+      ...(ctx.requestId ? { 'x-request-id': ctx.requestId } : {}),
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+    };
+    if (ctx.idempotencyKey !== undefined) {
+      headers[IDEMPOTENCY_KEY_HEADER] = ctx.idempotencyKey;
+      // The key is about what the client sent, not the normalized command.
+      headers[IDEMPOTENCY_FINGERPRINT_HEADER] = ctx.fingerprint ?? requestFingerprint(ctx.method, ctx.path, body);
+    }
+    const res = await callService('lifecycle-clock', this.upstreams['lifecycle-clock'], {
+      method: 'POST',
+      path: `${INTERNAL_API_PREFIX}/requests`,
+      headers,
+      body: JSON.stringify(command),
+    });
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body: JSON.parse(res.body.toString('utf8') || 'null'),
+      replayed: res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
+    };
+  }
+}

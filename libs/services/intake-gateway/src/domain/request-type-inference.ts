@@ -1,0 +1,190 @@
+import { type RequestType } from '@dsar/contracts';
+import {
+  CLAUSE_BREAKERS,
+  DEFAULT_REQUEST_TYPE,
+  LANGUAGE_HINTS,
+  NEGATABLE_TYPES,
+  NEGATION_CUES,
+  NEGATION_SCOPE_WORDS,
+  REQUEST_TYPE_PRECEDENCE,
+  REQUEST_TYPE_RULES,
+  type RequestTypeRule,
+  type RuleLanguage,
+} from './request-type-rules';
+
+/**
+ * Infers the type of a request that arrived without one from the requester's
+ * own words. A triage aid, not a legal classification: the request records
+ * requestTypeInferred, an operator can correct it, and a client can always
+ * send requestType. Pure and deterministic; the rules and the precedence are
+ * data in request-type-rules.ts and are documented in docs/intake.md.
+ */
+export interface RequestTypeInference {
+  requestType: RequestType;
+  /** Which rule decided: the rule id from the table, or 'default' when nothing matched. */
+  rule: string;
+  /** Language of the matching rule; null for the default. */
+  language: 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl' | null;
+}
+
+export function inferRequestType(rawText: string): RequestTypeInference {
+  const text = normalize(rawText);
+  const matches = findMatches(text);
+  const negatedStarts = negatedPositions(text, matches);
+  const standing = matches.filter((m) => !(NEGATABLE.has(m.rule.requestType) && negatedStarts.has(m.start)));
+
+  const byEvidence = evidenceOrder(languageHintCounts(text));
+  for (const requestType of REQUEST_TYPE_PRECEDENCE) {
+    const decisive = standing.filter((m) => m.rule.requestType === requestType).sort(byEvidence)[0];
+    if (decisive) return { requestType, rule: decisive.rule.id, language: decisive.rule.language };
+  }
+  return { requestType: DEFAULT_REQUEST_TYPE, rule: 'default', language: null };
+}
+
+/** One place in the text where one pattern of one rule matched. */
+interface Match {
+  rule: RequestTypeRule;
+  /** Position of the rule in the table: the last tie-breaker. */
+  order: number;
+  start: number;
+  length: number;
+}
+
+/**
+ * Lower case, diacritics removed (NFD, then the combining marks dropped:
+ * "Löschung" → "loschung", "exclusão" → "exclusao"), ß, œ and æ (which NFD
+ * leaves whole) spelled out, typographic apostrophes and dashes made plain,
+ * whitespace collapsed. The patterns are written in this form.
+ */
+function normalize(text: string): string {
+  return text
+    .toLowerCase()
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/ß/g, 'ss')
+    .replace(/œ/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/[’‘ʼ´`]/g, "'")
+    .replace(/[‐‑‒–—]/g, '-')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+// The pattern syntax of request-type-rules.ts, compiled to regular expressions.
+const LETTER_OR_DIGIT = '[\\p{L}\\p{N}]';
+const WORD_START = `(?<!${LETTER_OR_DIGIT})`;
+const WORD_END = `(?!${LETTER_OR_DIGIT})`;
+const SEPARATOR = '[\\s-]+';
+// A word a `...` gap may skip: no clause punctuation, except the dot of a short abbreviation ("Art. 15 Abs. 3 DSGVO").
+const GAP_WORD = '(?:[^\\s.,;:!?]+|\\p{L}{1,4}\\.)';
+const GAP = `(?:${SEPARATOR}${GAP_WORD}){0,3}`;
+
+function compilePattern(pattern: string): RegExp {
+  const words = pattern.split(' ');
+  let source = '';
+  words.forEach((word, i) => {
+    if (word === '...') {
+      source += GAP;
+      return;
+    }
+    const previous = words[i - 1];
+    // After an abbreviation's optional dot the separator is optional too: "art.15".
+    if (previous !== undefined) source += previous !== '...' && previous.endsWith('.') ? '[\\s-]*' : SEPARATOR;
+    source += compileWord(word);
+  });
+  return new RegExp(`${WORD_START}${source}${WORD_END}`, 'gu');
+}
+
+function compileWord(word: string): string {
+  const anyLetters = `${LETTER_OR_DIGIT}*`;
+  const leading = word.startsWith('*') ? anyLetters : '';
+  const trailing = word.endsWith('*') ? anyLetters : word.endsWith('.') ? '\\.?' : '';
+  const core = word.slice(leading ? 1 : 0, trailing ? -1 : undefined);
+  const body = [...core].map((ch) => (ch === "'" ? "'?" : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return `${leading}${body}${trailing}`;
+}
+
+const COMPILED_RULES = REQUEST_TYPE_RULES.map((rule, order) => ({ rule, order, patterns: rule.patterns.map(compilePattern) }));
+
+function findMatches(text: string): Match[] {
+  const matches: Match[] = [];
+  for (const { rule, order, patterns } of COMPILED_RULES) {
+    for (const pattern of patterns) {
+      for (const m of text.matchAll(pattern)) matches.push({ rule, order, start: m.index, length: m[0].length });
+    }
+  }
+  return matches;
+}
+
+// Negation: see NEGATION_CUES and CLAUSE_BREAKERS in request-type-rules.ts.
+const NEGATABLE: ReadonlySet<RequestType> = new Set(NEGATABLE_TYPES);
+const CUES = mapLanguages(NEGATION_CUES);
+const BREAKERS = mapLanguages(CLAUSE_BREAKERS);
+const CLAUSE_PUNCTUATION = /[.,;:!?()"]/;
+/** Enough characters for NEGATION_SCOPE_WORDS words, long German compounds included. */
+const LOOKBACK_CHARS = 200;
+
+/**
+ * The starts of negated matches. A place counts as negated when a cue of the
+ * language of any rule matching there precedes it, so a word several languages
+ * share ("eliminar") is negated by the Portuguese "não" as by the Spanish "no",
+ * while the French relative pronoun "dont" never negates a French word.
+ */
+function negatedPositions(text: string, matches: readonly Match[]): ReadonlySet<number> {
+  const languagesAt = new Map<number, Set<RuleLanguage>>();
+  for (const m of matches) {
+    if (!NEGATABLE.has(m.rule.requestType)) continue;
+    const languages = languagesAt.get(m.start) ?? new Set<RuleLanguage>();
+    languages.add(m.rule.language);
+    languagesAt.set(m.start, languages);
+  }
+  const negated = new Set<number>();
+  for (const [start, languages] of languagesAt) {
+    const wordsBefore = precedingWordsOfClause(text, start);
+    if ([...languages].some((language) => isNegatedIn(language, wordsBefore))) negated.add(start);
+  }
+  return negated;
+}
+
+/** Up to NEGATION_SCOPE_WORDS words before `start`, nearest first, stopping at clause punctuation. */
+function precedingWordsOfClause(text: string, start: number): string[] {
+  const clause = text.slice(Math.max(0, start - LOOKBACK_CHARS), start).split(CLAUSE_PUNCTUATION).pop() ?? '';
+  return clause
+    .split(' ')
+    .map((w) => w.replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, ''))
+    .filter((w) => w.length > 0)
+    .reverse()
+    .slice(0, NEGATION_SCOPE_WORDS);
+}
+
+function isNegatedIn(language: RuleLanguage, wordsBefore: readonly string[]): boolean {
+  for (const word of wordsBefore) {
+    if (BREAKERS.get(language)?.has(word)) return false;
+    if (CUES.get(language)?.has(word)) return true;
+  }
+  return false;
+}
+
+/**
+ * Among the matches of the winning type, the earliest in the text decides
+ * (the requester's opening words say what they want); at the same place the
+ * longer one, so "article 17 RGPD" is read as French, not as the English
+ * "article 17"; for the same words matched in several languages, the language
+ * the text's common words point to; then the table order.
+ */
+function evidenceOrder(hintCounts: ReadonlyMap<RuleLanguage, number>): (a: Match, b: Match) => number {
+  const hints = (m: Match) => hintCounts.get(m.rule.language) ?? 0;
+  return (a, b) => a.start - b.start || b.length - a.length || hints(b) - hints(a) || a.order - b.order;
+}
+
+const HINTS = mapLanguages(LANGUAGE_HINTS);
+
+/** How many words of each language's LANGUAGE_HINTS the text contains. */
+function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {
+  const words = text.split(/[^\p{L}']+/u);
+  return new Map([...HINTS].map(([language, hints]) => [language, words.filter((w) => hints.has(w)).length]));
+}
+
+function mapLanguages(words: Readonly<Record<RuleLanguage, readonly string[]>>): ReadonlyMap<RuleLanguage, ReadonlySet<string>> {
+  return new Map(Object.entries(words).map(([language, list]) => [language as RuleLanguage, new Set(list)]));
+}

@@ -1,0 +1,54 @@
+import { OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus } from '@dsar/contracts';
+import type { QueueSlice } from '../application/request-queue';
+import type { RequestEntity } from '../infrastructure/request.entity';
+
+const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
+
+/** The request as `GET /requests/:id` shows it. */
+export function detailOf(row: RequestEntity): RequestDetail {
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    workspaceId: row.workspaceId,
+    status: row.status as RequestStatus,
+    requestType: row.requestType as RequestDetail['requestType'],
+    requestTypeInferred: row.requestTypeInferred,
+    jurisdiction: row.jurisdiction,
+    receivedAt: row.receivedAt.toISOString(),
+    dueAt: row.dueAt.toISOString(),
+    clockMode: row.clockMode,
+    policyPack: row.policyPack,
+    policyVersion: row.policyVersion,
+    intakeSource: row.intakeSource,
+    requestor: row.requestor ?? null,
+    authority: row.authority ?? null,
+    appeals: [],
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** A queue page: no personal data, just what triage needs. */
+export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus[]; atRiskDays?: number }, now = new Date()): QueuePage {
+  return {
+    items: slice.rows.map((row) => ({
+      id: row.id,
+      workspaceId: row.workspaceId,
+      status: row.status as RequestStatus,
+      requestType: row.requestType as RequestDetail['requestType'],
+      jurisdiction: row.jurisdiction,
+      channel: row.channel as RequestDetail['intakeSource']['channel'],
+      receivedAt: row.receivedAt.toISOString(),
+      dueAt: row.dueAt.toISOString(),
+      updatedAt: row.updatedAt.toISOString(),
+      overdue: isOpen(row.status) && row.dueAt.getTime() < now.getTime(),
+    })),
+    limit: slice.limit,
+    offset: slice.offset,
+    sortBy: slice.sortBy,
+    sortOrder: slice.sortOrder,
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.atRiskDays !== undefined ? { atRiskDays: filters.atRiskDays } : {}),
+    total: slice.total,
+  };
+}

@@ -1,0 +1,45 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
+import { Idempotent } from '@dsar/platform/idempotency';
+import { RequestQueue } from '../application/request-queue';
+import { RequestRegistry } from '../application/request-registry';
+import { detailOf, queuePageOf } from './request-views';
+
+
+/** lifecycle-clock's internal API for the request aggregate (the gateway exposes it under /api/v1). */
+@Controller('internal/v1/requests')
+export class RequestsController {
+  constructor(
+    private readonly registry: RequestRegistry,
+    private readonly queue: RequestQueue,
+  ) {}
+
+  /** Creates a request from a normalized intake (intake-gateway calls this). */
+  @Post()
+  @HttpCode(202)
+  @Idempotent()
+  async create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
+    const command = parseInput(newRequestCommand, body);
+    const row = await this.registry.create(scopeOf(principal), command);
+    return { id: row.id, receivedAt: row.receivedAt.toISOString(), dueAt: row.dueAt.toISOString(), status: row.status };
+  }
+
+  @Get()
+  async list(@CurrentPrincipal() principal: Principal, @Query() rawQuery: Record<string, unknown>) {
+    const query = parseInput(queueQuery, rawQuery, 'query');
+    const now = new Date();
+    const slice = await this.queue.page(scopeOf(principal), query, now);
+    return queuePageOf(slice, { status: query.status, atRiskDays: query.atRiskDays }, now);
+  }
+
+  @Get(':id')
+  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
+    const row = await this.registry.find(scopeOf(principal), id);
+    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
+    if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
+    return detailOf(row);
+  }
+}

@@ -1,0 +1,379 @@
+import { createHash } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { requestFingerprint } from '@dsar/platform/idempotency';
+import { ROUTES } from '@dsar/services/api-gateway';
+import type { RunningSystem } from '../system';
+import { ApiClient, daysAgo, intake } from './api-client';
+
+/** API keys of the scenario: two tenants, a workspace-confined caller, and one key per role. */
+export const KEYS = {
+  adminA: { token: 'tenant-a-admin-key-0000000000000', tenantId: 'tenant-a', roles: ['admin'] },
+  intakeA: { token: 'tenant-a-intake-key-000000000000', tenantId: 'tenant-a', roles: ['intake'] },
+  auditorA: { token: 'tenant-a-auditor-key-00000000000', tenantId: 'tenant-a', roles: ['auditor'] },
+  workspaceA: { token: 'tenant-a-ws-north-key-0000000000', tenantId: 'tenant-a', workspaceId: 'north', roles: ['operator'] },
+  operatorB: { token: 'tenant-b-operator-key-0000000000', tenantId: 'tenant-b', roles: ['operator'] },
+  queueC: { token: 'tenant-c-queue-key-0000000000000', tenantId: 'tenant-c', roles: ['operator'] },
+};
+export const API_KEYS_JSON = JSON.stringify(Object.values(KEYS));
+
+const keyId = (token: string) => `key:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+
+/**
+ * Issue [gateway-intake] end to end through the gateway: the same scenarios run
+ * in embedded mode and against PostgreSQL and Kafka.
+ */
+export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
+  let api: ApiClient;
+  beforeAll(() => {
+    api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
+  });
+
+  describe('intake and read-your-writes', () => {
+    it('records a request (202), and the detail and timeline show it right away', async () => {
+      const created = await api.post('/requests', intake());
+      expect(created.status).toBe(202);
+      expect(Object.keys(created.body).sort()).toEqual(['id', 'receivedAt', 'status']);
+      expect(created.body.status).toBe('received');
+
+      const detail = await api.get(`/requests/${created.body.id}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body).toMatchObject({
+        id: created.body.id,
+        status: 'received',
+        receivedAt: created.body.receivedAt,
+        requestType: 'access',
+        requestTypeInferred: false,
+        jurisdiction: 'DE',
+        clockMode: 'receipt',
+        policyPack: 'eu-gdpr',
+        requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' },
+        authority: null,
+        appeals: [],
+        intakeSource: { channel: 'email', receivedAt: '2026-03-03T10:00:00Z' },
+      });
+      // One month from 3 March is Friday 3 April 2026: Good Friday, then Easter Monday, in Germany → Tuesday 7 April, end of day CEST.
+      expect(detail.body.dueAt).toBe('2026-04-07T21:59:59.999Z');
+
+      const timeline = await api.get(`/requests/${created.body.id}/timeline`);
+      expect(timeline.status).toBe(200);
+      expect(timeline.body.requestId).toBe(created.body.id);
+      expect(timeline.body.events[0]).toMatchObject({ eventType: 'request_created', payload: { requestId: created.body.id, status: 'received' } });
+      expect(timeline.body.events[0].payload).not.toHaveProperty('rawText');
+    });
+
+    it('capture answers with dueAt counted from the channel receipt time', async () => {
+      const captured = await api.post(
+        '/requests/capture',
+        intake({ jurisdiction: 'us-ca', requestType: 'deletion' }, { receivedAt: '2026-10-01T17:00:00Z' }),
+      );
+      expect(captured.status).toBe(202);
+      expect(Object.keys(captured.body).sort()).toEqual(['dueAt', 'id', 'receivedAt', 'status']);
+      // 45 calendar days after 1 October (receipt day excluded) is Sunday 15 November, not rolled; end of day PST.
+      expect(captured.body.dueAt).toBe('2026-11-16T07:59:59.999Z');
+      const detail = await api.get(`/requests/${captured.body.id}`);
+      expect(detail.body).toMatchObject({ jurisdiction: 'US-CA', policyPack: 'us-ca-ccpa', dueAt: captured.body.dueAt });
+    });
+
+    it('keeps a receivedAt the client recorded, and refuses one before the channel receipt', async () => {
+      const ok = await api.post('/requests', intake({ receivedAt: '2026-03-04T08:00:00Z' }));
+      expect(ok.status).toBe(202);
+      expect(ok.body.receivedAt).toBe('2026-03-04T08:00:00.000Z');
+      const early = await api.post('/requests', intake({ receivedAt: '2026-03-01T08:00:00Z' }));
+      expect(early.status).toBe(400);
+      expect(early.body.errors).toEqual([expect.objectContaining({ field: 'receivedAt' })]);
+      const future = await api.post('/requests', intake({}, { receivedAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      expect(future.status).toBe(400);
+      expect(future.body.errors).toEqual(expect.arrayContaining([{ field: 'intakeSource.receivedAt', message: 'must not be in the future' }]));
+    });
+  });
+
+  describe('request type inference', () => {
+    it.each([
+      ['en', 'Under the CCPA: do not sell or share my personal information.', 'opt_out'],
+      ['en', 'I want you to delete all my data and my account.', 'deletion'],
+      ['de', 'Hiermit verlange ich die Löschung meiner personenbezogenen Daten.', 'deletion'],
+      ['de', 'Bitte erteilen Sie mir Auskunft nach Art. 15 DSGVO.', 'access'],
+      ['fr', 'Je souhaite exercer mon droit de rectification de mes données.', 'rectification'],
+      ['es', 'Solicito la portabilidad de mis datos personales.', 'portability'],
+      ['pt', 'Venho por este meio solicitar a eliminação dos meus dados.', 'deletion'],
+      ['en', 'Hello, I have a question about my order.', 'access'],
+    ])('%s: "%s" → %s', async (_lang, rawText, expected) => {
+      const created = await api.post('/requests', intake({ requestType: undefined }, { rawText }));
+      expect(created.status).toBe(202);
+      const detail = await api.get(`/requests/${created.body.id}`);
+      expect(detail.body.requestType).toBe(expected);
+      expect(detail.body.requestTypeInferred).toBe(true);
+    });
+  });
+
+  describe('bad input changes nothing', () => {
+    const queueTotal = async () => (await api.get('/requests?limit=1')).body.total as number;
+
+    it.each([
+      ['intakeSource.receivedAt missing', intake({}, { receivedAt: undefined }), ['intakeSource.receivedAt']],
+      ['requestor without type', intake({ requestor: { name: 'Jane' } }), ['requestor.type']],
+      ['authority without evidence and status', intake({ authority: { verifiedAt: '2026-03-03T10:00:00Z' } }), ['authority.evidenceArtifacts', 'authority.status']],
+      ['unknown requestType', intake({ requestType: 'erase_everything' }), ['requestType']],
+      ['an unknown field', intake({ priority: 'high' }), ['priority']],
+      ['jurisdiction and intakeSource missing', { requestType: 'access' }, ['jurisdiction', 'intakeSource']],
+      ['a date without a zone', intake({}, { receivedAt: '2026-03-03 10:00' }), ['intakeSource.receivedAt']],
+    ])('%s → 400 naming each field', async (_case, body, fields) => {
+      const before = await queueTotal();
+      for (const path of ['/requests', '/requests/capture']) {
+        const res = await api.post(path, body);
+        expect(res.status).toBe(400);
+        expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+        expect(res.body).toMatchObject({ code: 'SVC-BE-1102', name: 'REQUEST_VALIDATION_FAILED', status: 400 });
+        expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([...fields].sort());
+      }
+      expect(await queueTotal()).toBe(before);
+    });
+
+    it.each([
+      ['malformed', '{"jurisdiction": "DE",'],
+      ['empty', ''],
+      ['truncated', JSON.stringify(intake()).slice(0, 40)],
+      ['not JSON at all', 'jurisdiction=DE'],
+    ])('%s JSON body → 400 SVC-BE-1101 on every intake route', async (_case, raw) => {
+      for (const path of ['/api/v1/requests', '/api/v1/requests/capture']) {
+        const res = await api.call('POST', path, { raw, headers: { 'content-type': 'application/json' } });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ code: 'SVC-BE-1101', name: 'REQUEST_BODY_INVALID_JSON' });
+      }
+    });
+
+    it('an unsupported jurisdiction → 422 listing the supported ones', async () => {
+      const res = await api.post('/requests', intake({ jurisdiction: 'XX' }));
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ code: 'SVC-BE-1501', name: 'JURISDICTION_UNSUPPORTED' });
+      expect(res.body.supported).toEqual(expect.arrayContaining(['EU', 'DE', 'FR', 'US-CA']));
+    });
+
+    it('a body that is not JSON → 415; a body over the limit → 413', async () => {
+      const text = await api.call('POST', '/api/v1/requests', { raw: 'please delete my data', headers: { 'content-type': 'text/plain' } });
+      expect(text.status).toBe(415);
+      expect(text.body.code).toBe('SVC-BE-1104');
+      const huge = await api.post('/requests', intake({}, { rawText: 'x'.repeat(200_000) }));
+      expect(huge.status).toBe(413);
+      expect(huge.body.code).toBe('SVC-BE-1103');
+    });
+
+    it('an unknown route → 404, a known path with another method → 405', async () => {
+      const unknown = await api.get('/nothing-here');
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.code).toBe('SVC-BE-1002');
+      const method = await api.call('DELETE', '/api/v1/requests');
+      expect(method.status).toBe(405);
+      expect(method.headers.get('allow')).toBe('POST, GET');
+    });
+  });
+
+  describe('authentication, roles and tenancy', () => {
+    it('no token, a wrong token, or a wrong scheme → 401', async () => {
+      const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer not-a-key-of-anyone-000000' }, { authorization: `Basic ${KEYS.adminA.token}` }];
+      for (const headers of attempts) {
+        const res = await api.call('GET', '/api/v1/requests', { token: null, headers });
+        expect(res.status).toBe(401);
+        expect(res.body.code).toBe('SVC-BE-1301');
+        expect(res.headers.get('www-authenticate')).toContain('Bearer');
+        expect(JSON.stringify(res.body)).not.toContain(KEYS.adminA.token);
+      }
+    });
+
+    it('a role that may not call the route → 403, and nothing is recorded', async () => {
+      const auditor = api.as(KEYS.auditorA.token);
+      const before = (await auditor.get('/requests?limit=1')).body.total;
+      const res = await auditor.post('/requests', intake());
+      expect(res.status).toBe(403);
+      expect(res.body.code).toBe('SVC-BE-1302');
+      expect((await auditor.get('/requests?limit=1')).body.total).toBe(before);
+      const intakeRole = api.as(KEYS.intakeA.token);
+      const created = await intakeRole.post('/requests', intake());
+      expect(created.status).toBe(202);
+      expect((await intakeRole.get(`/requests/${created.body.id}`)).status).toBe(200);
+    });
+
+    it("another tenant's request is a 404, everywhere", async () => {
+      const created = await api.post('/requests', intake());
+      const other = api.as(KEYS.operatorB.token);
+      for (const path of [`/requests/${created.body.id}`, `/requests/${created.body.id}/timeline`]) {
+        const res = await other.get(path);
+        expect(res.status).toBe(404);
+        expect(res.body.code).toBe('SVC-BE-1003');
+      }
+      const queue = await other.get('/requests?limit=200');
+      expect(queue.body.items.map((i: { id: string }) => i.id)).not.toContain(created.body.id);
+      expect((await api.get('/requests/not-a-uuid')).status).toBe(404);
+    });
+
+    it('a caller confined to a workspace sees only its workspace', async () => {
+      const north = api.as(KEYS.workspaceA.token);
+      const mine = await north.post('/requests', intake());
+      expect(mine.status).toBe(202);
+      const tenantWide = await api.post('/requests', intake());
+      expect((await north.get(`/requests/${mine.body.id}`)).body.workspaceId).toBe('north');
+      expect((await north.get(`/requests/${tenantWide.body.id}`)).status).toBe(404);
+      const queue = await north.get('/requests?limit=200');
+      expect(queue.body.items.every((i: { workspaceId: string }) => i.workspaceId === 'north')).toBe(true);
+      expect((await api.get(`/requests/${mine.body.id}`)).status).toBe(200);
+    });
+  });
+
+  describe('Idempotency-Key', () => {
+    const queueTotal = async () => (await api.get('/requests?limit=1')).body.total as number;
+
+    it('the same key and body replay the first response; only one request exists', async () => {
+      const key = `replay-${Date.now()}`;
+      const before = await queueTotal();
+      const first = await api.post('/requests/capture', intake(), { headers: { 'idempotency-key': key } });
+      const second = await api.post('/requests/capture', intake(), { headers: { 'idempotency-key': `"${key}"` } });
+      expect(first.status).toBe(202);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(second.status).toBe(202);
+      expect(second.body).toEqual(first.body);
+      expect(second.headers.get('idempotent-replayed')).toBe('true');
+      expect(await queueTotal()).toBe(before + 1);
+    });
+
+    it('the same key with another body or route → 422', async () => {
+      const key = `reuse-${Date.now()}`;
+      expect((await api.post('/requests', intake(), { headers: { 'idempotency-key': key } })).status).toBe(202);
+      const otherBody = await api.post('/requests', intake({ requestType: 'deletion' }), { headers: { 'idempotency-key': key } });
+      expect(otherBody.status).toBe(422);
+      expect(otherBody.body.code).toBe('SVC-BE-1106');
+      const otherRoute = await api.post('/requests/capture', intake(), { headers: { 'idempotency-key': key } });
+      expect(otherRoute.status).toBe(422);
+    });
+
+    it('keys are scoped by caller: another caller may use the same key', async () => {
+      const key = `scoped-${Date.now()}`;
+      const a = await api.post('/requests', intake(), { headers: { 'idempotency-key': key } });
+      const b = await api.as(KEYS.intakeA.token).post('/requests', intake(), { headers: { 'idempotency-key': key } });
+      expect(a.status).toBe(202);
+      expect(b.status).toBe(202);
+      expect(b.body.id).not.toBe(a.body.id);
+    });
+
+    it('the same key while the first call is still running → 409', async () => {
+      const key = `running-${Date.now()}`;
+      // The first call is mid-flight: its claim is committed, its response not yet recorded.
+      const db = getSystem().services.get('lifecycle-clock')!.app.get(DataSource);
+      await db.query(
+        `INSERT INTO lifecycle_clock.idempotency_keys (tenant_id, principal, key, fingerprint, state, locked_until, expires_at)
+         VALUES ($1, $2, $3, $4, 'processing', now() + interval '1 minute', now() + interval '1 day')`,
+        [KEYS.adminA.tenantId, keyId(KEYS.adminA.token), key, requestFingerprint('POST', '/requests', intake())],
+      );
+      const res = await api.post('/requests', intake(), { headers: { 'idempotency-key': key } });
+      expect([res.status, res.body.code]).toEqual([409, 'SVC-BE-1107']);
+    });
+
+    it('parallel retries with one key create one request', async () => {
+      const key = `parallel-${Date.now()}`;
+      const before = await queueTotal();
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api.post('/requests', intake(), { headers: { 'idempotency-key': key } })));
+      const accepted = answers.filter((a) => a.status === 202);
+      expect(accepted.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(accepted.map((a) => a.body.id)).size).toBe(1);
+      expect(answers.every((a) => a.status === 202 || (a.status === 409 && a.body.code === 'SVC-BE-1107'))).toBe(true);
+      expect(await queueTotal()).toBe(before + 1);
+    });
+
+    it('an invalid key → 400 and nothing recorded', async () => {
+      const before = await queueTotal();
+      const res = await api.post('/requests', intake(), { headers: { 'idempotency-key': 'x'.repeat(300) } });
+      expect([res.status, res.body.code]).toEqual([400, 'SVC-BE-1105']);
+      expect(await queueTotal()).toBe(before);
+    });
+  });
+
+  describe('queue', () => {
+    let queue: ApiClient;
+    const created: { id: string; ageDays: number; jurisdiction: string }[] = [];
+
+    beforeAll(async () => {
+      queue = api.as(KEYS.queueC.token);
+      // Receipts spread over the past: with one-month (DE) and 45-day (US-CA) periods, some are overdue, some due soon, some later.
+      for (const [ageDays, jurisdiction] of [[60, 'DE'], [26, 'DE'], [20, 'US-CA'], [3, 'DE'], [1, 'US-CA']] as const) {
+        const res = await queue.post('/requests/capture', intake({ jurisdiction }, { receivedAt: daysAgo(ageDays) }));
+        expect(res.status).toBe(202);
+        created.push({ id: res.body.id, ageDays, jurisdiction });
+      }
+    });
+
+    it('echoes the defaults: newest first, 25 per page, with the total', async () => {
+      const page = await queue.get('/requests');
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ limit: 25, offset: 0, sortBy: 'receivedAt', sortOrder: 'desc', total: 5 });
+      const received = page.body.items.map((i: { receivedAt: string }) => i.receivedAt);
+      expect(received).toEqual([...received].sort().reverse());
+      expect(page.body.items[0]).not.toHaveProperty('requestor');
+    });
+
+    it('pages without overlap and sorts by every field', async () => {
+      const ids: string[] = [];
+      for (const offset of [0, 2, 4]) {
+        const page = await queue.get(`/requests?limit=2&offset=${offset}&sortBy=dueAt&sortOrder=asc`);
+        expect(page.body).toMatchObject({ limit: 2, offset, sortBy: 'dueAt', sortOrder: 'asc', total: 5 });
+        ids.push(...page.body.items.map((i: { id: string }) => i.id));
+      }
+      expect(new Set(ids).size).toBe(5);
+      const byDue = (await queue.get('/requests?sortBy=dueAt&sortOrder=asc')).body.items.map((i: { dueAt: string }) => i.dueAt);
+      expect(byDue).toEqual([...byDue].sort());
+      for (const sortBy of ['status', 'updatedAt']) {
+        const res = await queue.get(`/requests?sortBy=${sortBy}&sortOrder=desc`);
+        expect(res.status).toBe(200);
+        expect(res.body.items).toHaveLength(5);
+      }
+    });
+
+    it('filters by status (one or a list)', async () => {
+      expect((await queue.get('/requests?status=received')).body).toMatchObject({ total: 5, status: ['received'] });
+      expect((await queue.get('/requests?status=fulfilled,closed')).body.total).toBe(0);
+    });
+
+    it('atRiskDays keeps open requests due within N days, overdue ones included', async () => {
+      const page = await queue.get('/requests?atRiskDays=7&sortBy=dueAt&sortOrder=asc');
+      expect(page.body.atRiskDays).toBe(7);
+      const horizon = Date.now() + 7 * 86_400_000;
+      const all = (await queue.get('/requests')).body.items as { id: string; dueAt: string; overdue: boolean }[];
+      const expected = all.filter((i) => Date.parse(i.dueAt) <= horizon).map((i) => i.id).sort();
+      expect(page.body.items.map((i: { id: string }) => i.id).sort()).toEqual(expected);
+      // The 60-day-old German request is overdue, the 26-day-old one due within a week; the 1-day-old ones are not at risk.
+      expect(expected).toEqual(expect.arrayContaining([created[0].id, created[1].id]));
+      expect(expected).not.toContain(created[4].id);
+      expect(all.find((i) => i.id === created[0].id)?.overdue).toBe(true);
+    });
+
+    it.each([
+      ['limit=0', 'limit'],
+      ['limit=201', 'limit'],
+      ['limit=ten', 'limit'],
+      ['offset=-1', 'offset'],
+      ['sortBy=name', 'sortBy'],
+      ['sortOrder=up', 'sortOrder'],
+      ['status=open', 'status'],
+      ['atRiskDays=soon', 'atRiskDays'],
+      ['color=blue', 'color'],
+    ])('%s → 400 naming %s', async (query, field) => {
+      const res = await queue.get(`/requests?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
+      expect(res.body.instance).toBe(`/api/v1/requests?${query}`);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('serves the OpenAPI 3.1 document with every route, and the docs page', async () => {
+      const res = await api.call('GET', '/api/v1/openapi.json', { token: null });
+      expect(res.status).toBe(200);
+      expect(res.body.openapi).toBe('3.1.0');
+      for (const route of ROUTES) {
+        expect(res.body.paths[route.path.replace(/:(\w+)/g, '{$1}')]).toHaveProperty(route.method.toLowerCase());
+      }
+      expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+      const docs = await fetch(`${getSystem().gatewayUrl}/api/docs`);
+      expect(docs.status).toBe(200);
+      expect(await docs.text()).toContain('swagger-ui');
+    });
+  });
+}
