@@ -69,10 +69,94 @@ Name of one service's Deployment and Service: "<fullname>-<service>".
 {{- end }}
 
 {{/*
-The api-gateway's setting for an upstream service: "audit-ledger" -> "AUDIT_LEDGER_URL".
+The setting that holds an upstream service's URL: "audit-ledger" -> "AUDIT_LEDGER_URL".
 */}}
 {{- define "dsar.upstreamUrlVariable" -}}
 {{- printf "%s_URL" (. | upper | replace "-" "_") }}
+{{- end }}
+
+{{/*
+In-cluster URL of one service's Service: "http://<fullname>-<service>:<port>".
+Call with (dict "root" $ "name" "<service>"); fails if the service is not in .Values.services.
+*/}}
+{{- define "dsar.serviceUrl" -}}
+{{- $svc := index .root.Values.services .name | default dict }}
+{{- if not $svc.port }}
+{{- fail (printf "services.%s (with a port) is required: another service calls it" .name) }}
+{{- end }}
+{{- printf "http://%s:%v" (include "dsar.serviceFullname" .) $svc.port }}
+{{- end }}
+
+{{/*
+The EnvVar of a caller that points at an upstream service, e.g.
+LIFECYCLE_CLOCK_URL=http://dsar-lifecycle-clock:3002. Call with
+(dict "root" $ "name" "<upstream>" "env" <the caller's services.<caller>.env>);
+renders nothing when the caller's own env sets the variable (that one wins).
+*/}}
+{{- define "dsar.upstreamEnv" -}}
+{{- $variable := include "dsar.upstreamUrlVariable" .name }}
+{{- if not (hasKey (.env | default dict) $variable) }}
+- name: {{ $variable }}
+  value: {{ include "dsar.serviceUrl" (dict "root" .root "name" .name) | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+Checks the api-gateway's authentication settings. A gateway with no way to
+authenticate callers refuses to start, so the chart refuses to render it.
+*/}}
+{{- define "dsar.validateAuth" -}}
+{{- $auth := .Values.auth | default dict }}
+{{- if not (or $auth.existingSecret $auth.jwksUrl) }}
+{{- fail "auth: the api-gateway authenticates every /api/v1 call and needs a way to do it. Set auth.existingSecret (an existing Secret with DSAR_API_KEYS and/or AUTH_JWT_SECRET) or auth.jwksUrl with auth.issuer and auth.audience (OIDC). See docs/operations.md#authentication." }}
+{{- end }}
+{{- if $auth.jwksUrl }}
+{{- if not (regexMatch "^https?://" $auth.jwksUrl) }}
+{{- fail (printf "auth.jwksUrl must be an http(s) URL, got %q" $auth.jwksUrl) }}
+{{- end }}
+{{- $_ := required "auth.issuer: the expected iss of the tokens is required with auth.jwksUrl" $auth.issuer }}
+{{- $_ := required "auth.audience: the expected aud of the tokens is required with auth.jwksUrl" $auth.audience }}
+{{- end }}
+{{- end }}
+
+{{/*
+Authentication and limits of the api-gateway. The Secret keys are optional
+(a Secret may hold API keys, a JWT secret or both); the chart never creates the Secret.
+*/}}
+{{- define "dsar.gatewayAuthEnv" -}}
+{{- $auth := .root.Values.auth }}
+{{- $own := .env | default dict }}
+{{- if $auth.existingSecret }}
+{{- if not (hasKey $own "DSAR_API_KEYS") }}
+- name: DSAR_API_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $auth.existingSecret }}
+      key: {{ $auth.apiKeysKey | default "DSAR_API_KEYS" }}
+      optional: true
+{{- end }}
+{{- if not (hasKey $own "AUTH_JWT_SECRET") }}
+- name: AUTH_JWT_SECRET
+  valueFrom:
+    secretKeyRef:
+      name: {{ $auth.existingSecret }}
+      key: {{ $auth.jwtSecretKey | default "AUTH_JWT_SECRET" }}
+      optional: true
+{{- end }}
+{{- end }}
+{{- range $variable, $value := dict "AUTH_JWKS_URL" $auth.jwksUrl "AUTH_ISSUER" $auth.issuer "AUTH_AUDIENCE" $auth.audience }}
+{{- if and $value (not (hasKey $own $variable)) }}
+- name: {{ $variable }}
+  value: {{ $value | quote }}
+{{- end }}
+{{- end }}
+{{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
+{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs }}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") (not (hasKey $own $variable)) }}
+- name: {{ $variable }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/*
