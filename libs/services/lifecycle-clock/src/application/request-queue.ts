@@ -39,8 +39,10 @@ export class RequestQueue {
       qb.andWhere('r.status IN (:...open)', { open: [...OPEN_STATUSES] });
       qb.andWhere('r.due_at <= :horizon', { horizon: new Date(now.getTime() + query.atRiskDays * 86_400_000) });
     }
+    qb.orderBy(SORT_COLUMNS[sortBy], direction);
+    // Within one status the newest first (or last): useful to a reader, and the order of the status index.
+    if (sortBy === 'status') qb.addOrderBy('r.received_at', direction);
     const [rows, total] = await qb
-      .orderBy(SORT_COLUMNS[sortBy], direction)
       .addOrderBy('r.id', direction)
       .offset(offset)
       .limit(limit)
