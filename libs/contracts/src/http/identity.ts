@@ -36,3 +36,8 @@ export const PUBLIC_API_PREFIX = '/api/v1';
  */
 export const LAST_EVENT_HEADER = 'x-dsar-last-event-id';
 export const AWAIT_EVENT_HEADER = 'x-dsar-await-event';
+
+/** Whether a path segment can be a resource id at all: anything else is simply not found, without asking the database. */
+export function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { CloudEventEnvelope } from '@dsar/contracts';
+import { type CloudEventEnvelope, isUuid } from '@dsar/contracts';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { LedgerEventEntity } from '../infrastructure/ledger-event.entity';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The audit ledger's record of every domain event, per request. */
 @Injectable()
@@ -28,13 +26,13 @@ export class Ledger {
   }
 
   async eventsOf(tenantId: string, requestId: string): Promise<LedgerEventEntity[]> {
-    if (!UUID.test(requestId)) return [];
+    if (!isUuid(requestId)) return [];
     return this.uow.dataSource.getRepository(LedgerEventEntity).find({ where: { tenantId, requestId }, order: { id: 'ASC' } });
   }
 
   /** Waits, up to a bound, until the ledger holds an event; true when it does. */
   async waitForEvent(tenantId: string, eventId: string, timeoutMs: number): Promise<boolean> {
-    if (!UUID.test(eventId)) return false;
+    if (!isUuid(eventId)) return false;
     const repo = this.uow.dataSource.getRepository(LedgerEventEntity);
     const deadline = Date.now() + timeoutMs;
     for (;;) {

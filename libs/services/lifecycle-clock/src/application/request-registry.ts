@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
@@ -74,7 +74,7 @@ export class RequestRegistry {
 
   /** The request if the caller's scope may see it; another tenant's (or workspace's) request does not exist for it. */
   async find(scope: TenantScope, id: string): Promise<RequestEntity | null> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+    if (!isUuid(id)) return null;
     return this.uow.dataSource.getRepository(RequestEntity).findOneBy({
       id,
       tenantId: scope.tenantId,
