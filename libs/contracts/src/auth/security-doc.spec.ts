@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { markdownTableUnder, unquote } from '../docs/markdown-table';
 import { type Permission, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from './roles';
 
 /**
@@ -8,46 +7,11 @@ import { type Permission, PERMISSIONS, ROLE_PERMISSIONS, ROLES } from './roles';
  * grants, so the documentation can never drift from what the gateway enforces.
  */
 
-const DOC = path.resolve(__dirname, '../../../../docs/security.md');
-const HEADING = '## Roles and permissions';
 const GRANTED = 'yes';
 const NOT_GRANTED = '—';
 
-const cellsOf = (line: string): string[] =>
-  line
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split('|')
-    .map((c) => c.trim());
-const unquote = (cell: string): string => cell.replace(/^`(.*)`$/, '$1');
-
-interface RolesTable {
-  header: string[];
-  rows: string[][];
-}
-
-/** The first table of the section, as header cells and body rows (the delimiter row dropped). */
-function rolesTable(markdown: string): RolesTable {
-  const lines = markdown.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim() === HEADING);
-  if (start < 0) throw new Error(`docs/security.md has no "${HEADING}" heading`);
-  const end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l));
-  const section = lines.slice(start + 1, end < 0 ? undefined : end);
-  const first = section.findIndex((l) => l.trim().startsWith('|'));
-  if (first < 0) throw new Error(`docs/security.md has no table under "${HEADING}"`);
-  const table: string[] = [];
-  for (const l of section.slice(first)) {
-    if (!l.trim().startsWith('|')) break;
-    table.push(l);
-  }
-  const [header, delimiter, ...rows] = table.map(cellsOf);
-  if (!delimiter?.every((c) => /^:?-{3,}:?$/.test(c))) throw new Error('the roles table has no delimiter row under its header');
-  return { header, rows };
-}
-
 describe('docs/security.md roles matrix', () => {
-  const table = rolesTable(readFileSync(DOC, 'utf8'));
+  const table = markdownTableUnder('security.md', '## Roles and permissions');
   const roleColumn = (role: string) => table.header.findIndex((h) => unquote(h) === role);
 
   it('has a permission column, a description column and one column per role', () => {

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
+import { markdownTableUnder, unquote } from '../docs/markdown-table';
 import { ErrorCatalog } from './error-catalog';
 
 /**
@@ -8,9 +7,6 @@ import { ErrorCatalog } from './error-catalog';
  * status and retry flag, so clients reading the docs see the codes they get.
  */
 
-const DOC = path.resolve(__dirname, '../../../../docs/errors.md');
-const HEADING = '## Catalog';
-
 interface DocRow {
   code: string;
   name: string;
@@ -18,29 +14,8 @@ interface DocRow {
   retry: string;
 }
 
-const cellsOf = (line: string): string[] =>
-  line
-    .trim()
-    .replace(/^\|/, '')
-    .replace(/\|$/, '')
-    .split('|')
-    .map((c) => c.trim());
-const unquote = (cell: string): string => cell.replace(/^`(.*)`$/, '$1');
-
-function catalogTable(markdown: string): DocRow[] {
-  const lines = markdown.split(/\r?\n/);
-  const start = lines.findIndex((l) => l.trim() === HEADING);
-  if (start < 0) throw new Error(`docs/errors.md has no "${HEADING}" heading`);
-  const end = lines.findIndex((l, i) => i > start && /^#{1,2} /.test(l));
-  const section = lines.slice(start + 1, end < 0 ? undefined : end);
-  const first = section.findIndex((l) => l.trim().startsWith('|'));
-  if (first < 0) throw new Error(`docs/errors.md has no table under "${HEADING}"`);
-  const table: string[][] = [];
-  for (const l of section.slice(first)) {
-    if (!l.trim().startsWith('|')) break;
-    table.push(cellsOf(l));
-  }
-  const [header, , ...rows] = table;
+function catalogTable(): DocRow[] {
+  const { header, rows } = markdownTableUnder('errors.md', '## Catalog');
   if (header.slice(0, 4).join('|') !== 'Code|Name|HTTP|Retry') {
     throw new Error(`the catalog table's columns must start with Code | Name | HTTP | Retry, not ${header.join(' | ')}`);
   }
@@ -48,7 +23,7 @@ function catalogTable(markdown: string): DocRow[] {
 }
 
 describe('docs/errors.md catalog table', () => {
-  const rows = catalogTable(readFileSync(DOC, 'utf8'));
+  const rows = catalogTable();
   const entries = Object.values(ErrorCatalog);
 
   it('has a row for every catalog entry with its code, name, status and retry flag', () => {
