@@ -108,6 +108,34 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
     meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',
   },
+  CLOCK_MODE_NOT_ALLOWED: {
+    code: 'SVC-BE-1502', status: 422, title: 'Clock mode not allowed', retryable: false,
+    meaning: 'The policy pack does not let the clock start in this mode for the jurisdiction; `allowed` lists the modes it permits.',
+  },
+  EXTENSION_NOT_AVAILABLE: {
+    code: 'SVC-BE-1503', status: 422, title: 'Extension not available', retryable: false,
+    meaning: 'The request\'s policy pack allows no extension of the deadline for this request type.',
+  },
+  EXTENSION_EXCEEDS_MAXIMUM: {
+    code: 'SVC-BE-1504', status: 422, title: 'Extension exceeds the maximum', retryable: false,
+    meaning: 'The extension, with those already granted, would exceed the pack\'s maximum total or number of extensions; `maximum` gives the limit.',
+  },
+  EXTENSION_NOTICE_PERIOD_ELAPSED: {
+    code: 'SVC-BE-1505', status: 409, title: 'Extension notice period elapsed', retryable: false,
+    meaning: 'The window in which the requester had to be told of an extension has closed (`noticeDueAt`); a late notice has no legal effect.',
+  },
+  CLOCK_ALREADY_PAUSED: {
+    code: 'SVC-BE-1506', status: 409, title: 'Clock already paused', retryable: false,
+    meaning: 'The request\'s clock is already paused; resume it before pausing it for another reason.',
+  },
+  CLOCK_NOT_PAUSED: {
+    code: 'SVC-BE-1507', status: 409, title: 'Clock not paused', retryable: false,
+    meaning: 'The request\'s clock is running, so there is no pause to end.',
+  },
+  CLOCK_EVENT_OUT_OF_ORDER: {
+    code: 'SVC-BE-1508', status: 422, title: 'Clock event out of order', retryable: false,
+    meaning: 'The time given (`at`) is before the request\'s receipt or its latest clock event, or in the future.',
+  },
 });
 
 export type ErrorName = keyof typeof ErrorCatalog;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { EventTypeDefinition } from './event-catalog';
 import { CLOCK_MODES, REQUEST_TYPES } from '../http/requests';
+import { PAUSE_REASONS, PAUSE_RULES } from '../policy/policy-pack';
 import { Topics } from './topics';
 
 /**
@@ -28,8 +29,69 @@ export const requestCreatedV1 = z.object({
 });
 export type RequestCreatedV1 = z.infer<typeof requestCreatedV1>;
 
+const instant = z.iso.datetime({ offset: true });
+
+/** Identifies the request and the rules its clock runs on; every clock event carries it. */
+const clockSubject = {
+  requestId: z.uuid(),
+  tenantId: z.string().min(1),
+  workspaceId: z.string().min(1).nullable(),
+  jurisdiction: z.string().min(2),
+  policyPack: z.string().min(1),
+  policyVersion: z.string().min(1),
+  /** The principal that acted. */
+  actor: z.string().min(1),
+};
+
+/**
+ * The deadline was extended. The requester must be told, with the reasons,
+ * by `noticeDueAt`; notifier sends that notice from this event.
+ */
+export const deadlineExtendedV1 = z.object({
+  ...clockSubject,
+  /** Days requested, or for a month extension the calendar days it added. */
+  additionalDays: z.number().int(),
+  additionalMonths: z.number().int().nullable(),
+  justification: z.string().min(1),
+  /** The reasons for the delay, as the requester is to be told them. */
+  reason: z.string().nullable(),
+  notifiedAt: instant,
+  noticeDueAt: instant,
+  previousDueAt: instant,
+  dueAt: instant,
+});
+export type DeadlineExtendedV1 = z.infer<typeof deadlineExtendedV1>;
+
+export const clockPausedV1 = z.object({
+  ...clockSubject,
+  reason: z.enum(PAUSE_REASONS),
+  /** What the pack does with a pause for this reason. */
+  rule: z.enum(PAUSE_RULES),
+  pausedAt: instant,
+  /** The earliest the deadline can be while paused (the pause's effect applies when it ends). */
+  dueAt: instant,
+});
+export type ClockPausedV1 = z.infer<typeof clockPausedV1>;
+
+export const clockResumedV1 = z.object({
+  ...clockSubject,
+  reason: z.enum(PAUSE_REASONS),
+  rule: z.enum(PAUSE_RULES),
+  effect: z.enum(['suspended', 'restarted', 'ignored', 'after_deadline']),
+  pausedAt: instant,
+  resumedAt: instant,
+  /** Local days that did not count (suspension). */
+  excludedDays: z.number().int().nonnegative(),
+  previousDueAt: instant,
+  dueAt: instant,
+});
+export type ClockResumedV1 = z.infer<typeof clockResumedV1>;
+
 export const RequestEventTypes = {
   created: 'dsar.request.created.v1',
+  deadlineExtended: 'dsar.request.deadline_extended.v1',
+  clockPaused: 'dsar.request.clock_paused.v1',
+  clockResumed: 'dsar.request.clock_resumed.v1',
 } as const;
 
 export const requestEventDefinitions: EventTypeDefinition[] = [
@@ -39,5 +101,26 @@ export const requestEventDefinitions: EventTypeDefinition[] = [
     schema: requestCreatedV1,
     producer: 'lifecycle-clock',
     description: 'A data subject request was recorded and its legal clock started.',
+  },
+  {
+    type: RequestEventTypes.deadlineExtended,
+    topic: Topics.request,
+    schema: deadlineExtendedV1,
+    producer: 'lifecycle-clock',
+    description: 'The response deadline was extended; the requester must be told, with the reasons, by noticeDueAt.',
+  },
+  {
+    type: RequestEventTypes.clockPaused,
+    topic: Topics.request,
+    schema: clockPausedV1,
+    producer: 'lifecycle-clock',
+    description: 'The legal clock was paused (identity verification, clarification or a fee); rule says what the pause does.',
+  },
+  {
+    type: RequestEventTypes.clockResumed,
+    topic: Topics.request,
+    schema: clockResumedV1,
+    producer: 'lifecycle-clock',
+    description: 'A pause of the legal clock ended; effect and dueAt say how it moved the deadline.',
   },
 ];

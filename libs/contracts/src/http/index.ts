@@ -1,2 +1,4 @@
 export * from './identity';
 export * from './requests';
+export * from './policies';
+export * from './clock';

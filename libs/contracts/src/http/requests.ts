@@ -16,6 +16,7 @@ export const INTAKE_CHANNELS = ['web_form', 'email', 'chat', 'phone', 'postal_ma
 export const REQUESTOR_TYPES = ['subject', 'authorized_agent', 'parent_or_guardian', 'legal_representative', 'other'] as const;
 export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'verified', 'rejected'] as const;
 export const CLOCK_MODES = ['receipt', 'active'] as const;
+export type ClockMode = (typeof CLOCK_MODES)[number];
 
 const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone designator, e.g. 2026-03-01T09:30:00Z');
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -71,6 +72,10 @@ export const intakePayload = z
     requestor: requestor.optional(),
     authority: authority.optional(),
     receivedAt: timestamp.optional().describe('When the service recorded the request; defaults to now, never before intakeSource.receivedAt'),
+    clockMode: z
+      .enum(CLOCK_MODES)
+      .optional()
+      .describe('Where the clock starts: `receipt`, or `active` (after identity verification) where the pack allows it; default the pack\'s (docs/clock.md)'),
   })
   .meta({ id: 'IntakePayload' });
 export type IntakePayload = z.infer<typeof intakePayload>;
@@ -89,6 +94,7 @@ export const newRequestCommand = z.strictObject({
   requestor: requestor.optional(),
   authority: authority.optional(),
   receivedAt: timestamp.optional(),
+  clockMode: z.enum(CLOCK_MODES).optional(),
 });
 export type NewRequestCommand = z.infer<typeof newRequestCommand>;
 

@@ -70,7 +70,9 @@ function rolesWith(permission: string): string {
 function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
-    parameters.push({ name, in: 'path', required: true, schema: { type: 'string', format: 'uuid' } });
+    // Request and appeal ids are UUIDs; other parameters (a pack id) are plain strings.
+    const schema = name === 'id' || (name.endsWith('Id') && name !== 'packId') ? { type: 'string', format: 'uuid' } : { type: 'string' };
+    parameters.push({ name, in: 'path', required: true, schema });
   }
   if (route.query) {
     const q = schemaOf(route.query, 'input', components);
@@ -128,7 +130,11 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
     },
     servers: [{ url: '/api/v1', description: 'This deployment' }],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' }],
+    tags: [
+      { name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' },
+      { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
+      { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },
+    ],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),

@@ -1,10 +1,19 @@
 import type { z } from 'zod';
 import {
   captureAccepted,
+  clockChangeResult,
+  clockExplanation,
+  extensionCommand,
+  pauseCommand,
+  resumeCommand,
   type ErrorName,
   intakeAccepted,
   intakePayload,
   type Permission,
+  policyListQuery,
+  policyPackList,
+  policyPackQuery,
+  policyPackSchema,
   queuePage,
   queueQuery,
   requestDetail,
@@ -44,7 +53,9 @@ export interface GatewayRoute {
 
 /** Errors of a command that carries an Idempotency-Key. */
 const IDEMPOTENCY_ERRORS: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
-const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', ...IDEMPOTENCY_ERRORS];
+const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', ...IDEMPOTENCY_ERRORS];
+/** Errors of a change to a request's clock. */
+const CLOCK_CHANGE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', ...IDEMPOTENCY_ERRORS];
 
 export const ROUTES: readonly GatewayRoute[] = [
   {
@@ -109,6 +120,88 @@ export const ROUTES: readonly GatewayRoute[] = [
     response: { status: 200, schema: timeline, description: 'The timeline, starting with `request_created`.' },
     errors: ['RESOURCE_NOT_FOUND'],
     readYourWrites: true,
+  },
+  {
+    method: 'GET',
+    path: '/requests/:id/clock/explain',
+    service: 'lifecycle-clock',
+    permission: 'requests:read',
+    operationId: 'explainRequestClock',
+    summary: 'How the request\'s deadline was computed',
+    description:
+      'The base deadline, every pause and extension and what it did, the segments of the clock, the acknowledgement, refusal-notice and extension-notice deadlines, the rule applied, and the computation in words. `finalDueAt` is the request\'s `dueAt`. Model: docs/clock.md.',
+    tag: 'Clock',
+    response: { status: 200, schema: clockExplanation, description: 'The clock explanation.' },
+    errors: ['RESOURCE_NOT_FOUND'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/extensions',
+    service: 'lifecycle-clock',
+    permission: 'requests:act',
+    operationId: 'extendRequestDeadline',
+    summary: 'Extend the response deadline',
+    description:
+      'Extends the deadline as the request\'s pinned pack allows: inside its notice window, within its maximum, with reasons where it requires them. Without an amount the extension takes what is left of the maximum. Emits `dsar.request.deadline_extended.v1`, from which the requester is told.',
+    tag: 'Clock',
+    body: extensionCommand,
+    response: { status: 202, schema: clockChangeResult, description: 'The deadline was extended.' },
+    errors: [...CLOCK_CHANGE_ERRORS, 'EXTENSION_NOT_AVAILABLE', 'EXTENSION_EXCEEDS_MAXIMUM', 'EXTENSION_NOTICE_PERIOD_ELAPSED'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/clock/pauses',
+    service: 'lifecycle-clock',
+    permission: 'requests:act',
+    operationId: 'pauseRequestClock',
+    summary: 'Pause the legal clock',
+    description:
+      'Records a pause for identity verification, clarification or a fee that happens outside the workflow endpoints (e.g. a fee asked for by letter). The pack decides what it does: restart, suspend, or nothing (`ignore`). `at` may be in the past, never before the latest clock event.',
+    tag: 'Clock',
+    body: pauseCommand,
+    response: { status: 202, schema: clockChangeResult, description: 'The clock is paused.' },
+    errors: [...CLOCK_CHANGE_ERRORS, 'CLOCK_ALREADY_PAUSED', 'CLOCK_EVENT_OUT_OF_ORDER'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/clock/resume',
+    service: 'lifecycle-clock',
+    permission: 'requests:act',
+    operationId: 'resumeRequestClock',
+    summary: 'End the clock\'s pause',
+    description: 'Ends the open pause (e.g. when the identity document or the payment arrived, `at`), and applies its rule to the deadline.',
+    tag: 'Clock',
+    body: resumeCommand,
+    response: { status: 202, schema: clockChangeResult, description: 'The clock runs again; `dueAt` is the new deadline.' },
+    errors: [...CLOCK_CHANGE_ERRORS, 'CLOCK_NOT_PAUSED', 'CLOCK_EVENT_OUT_OF_ORDER'],
+  },
+  {
+    method: 'GET',
+    path: '/policies',
+    service: 'policy-registry',
+    permission: 'policies:read',
+    operationId: 'listPolicies',
+    summary: 'The policy packs the caller may use',
+    description:
+      'The current version of every policy pack visible to the caller (the built-in packs, sorted by `packId`): the version new requests pin. Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id. Pack format: docs/policy-packs/README.md.',
+    tag: 'Policies',
+    query: policyListQuery,
+    response: { status: 200, schema: policyPackList, description: 'The matching packs; empty when none matches.' },
+    errors: ['REQUEST_VALIDATION_FAILED'],
+  },
+  {
+    method: 'GET',
+    path: '/policies/:packId',
+    service: 'policy-registry',
+    permission: 'policies:read',
+    operationId: 'getPolicyPack',
+    summary: 'A policy pack document',
+    description:
+      'The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The current version unless `version` names a published one (a request pins `policyPack` and `policyVersion`).',
+    tag: 'Policies',
+    query: policyPackQuery,
+    response: { status: 200, schema: policyPackSchema, description: 'The pack document (JSON Schema: docs/policy-packs/policy-pack.schema.json).' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
   },
 ];
 

@@ -1,5 +1,24 @@
 import { Module } from '@nestjs/common';
+import { PoliciesController } from './api/policies.controller';
+import { PolicyCatalog } from './application/policy-catalog';
+import { POLICY_PACK_SOURCES, type PolicyPackSource } from './application/policy-pack-source';
+import { BuiltInPackSource } from './infrastructure/built-in-pack-source';
 
-/** The policy-registry service module; its use cases arrive with their issues. */
-@Module({})
+/**
+ * The policy-registry service module. Pack sources are asked in order: the
+ * built-in packs first; a custom-pack source joins the list when tenants can
+ * register packs.
+ */
+@Module({
+  controllers: [PoliciesController],
+  providers: [
+    BuiltInPackSource,
+    {
+      provide: POLICY_PACK_SOURCES,
+      useFactory: (builtIn: BuiltInPackSource): PolicyPackSource[] => [builtIn],
+      inject: [BuiltInPackSource],
+    },
+    PolicyCatalog,
+  ],
+})
 export class PolicyRegistryModule {}

@@ -68,8 +68,8 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
       );
       expect(captured.status).toBe(202);
       expect(Object.keys(captured.body).sort()).toEqual(['dueAt', 'id', 'receivedAt', 'status']);
-      // 45 calendar days after 1 October (receipt day excluded) is Sunday 15 November, not rolled; end of day PST.
-      expect(captured.body.dueAt).toBe('2026-11-16T07:59:59.999Z');
+      // 45 calendar days with 1 October as day one (11 CCR 7021(b)) is Saturday 14 November, not rolled; end of day PST.
+      expect(captured.body.dueAt).toBe('2026-11-15T07:59:59.999Z');
       const detail = await api.get(`/requests/${captured.body.id}`);
       expect(detail.body).toMatchObject({ jurisdiction: 'US-CA', policyPack: 'us-ca-ccpa', dueAt: captured.body.dueAt });
     });

@@ -42,6 +42,7 @@ export class Intake {
       ...(payload.requestor ? { requestor: payload.requestor } : {}),
       ...(payload.authority ? { authority: payload.authority } : {}),
       ...(payload.receivedAt ? { receivedAt: payload.receivedAt } : {}),
+      ...(payload.clockMode ? { clockMode: payload.clockMode } : {}),
     };
   }
 

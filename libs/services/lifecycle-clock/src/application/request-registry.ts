@@ -5,7 +5,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { initialDueAt, requireJurisdiction } from '../domain/request-deadline';
+import { initialDueAt, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
 
 /** How far a client's clock may run ahead of ours before its timestamps count as "in the future". */
@@ -25,6 +25,7 @@ export class RequestRegistry {
 
   async create(scope: TenantScope, command: NewRequestCommand, now = new Date()): Promise<RequestEntity> {
     const jurisdiction = requireJurisdiction(command.jurisdiction);
+    const clockMode = requireClockMode(jurisdiction, command.clockMode);
     const intakeReceivedAt = new Date(command.intakeSource.receivedAt);
     const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
     checkTimes(intakeReceivedAt, receivedAt, now);
@@ -40,10 +41,11 @@ export class RequestRegistry {
         channel: command.intakeSource.channel,
         receivedAt,
         intakeReceivedAt,
-        clockMode: jurisdiction.pack.clockMode,
+        clockMode,
         policyPack: jurisdiction.pack.packId,
         policyVersion: jurisdiction.pack.version,
-        dueAt: initialDueAt(jurisdiction, command.requestType, intakeReceivedAt),
+        dueAt: initialDueAt(jurisdiction, command.requestType, clockMode, intakeReceivedAt),
+        clockPausedSince: null,
         intakeSource: command.intakeSource,
         requestor: command.requestor ?? null,
         authority: command.authority ?? null,

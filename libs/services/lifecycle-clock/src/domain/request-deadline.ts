@@ -1,6 +1,6 @@
-import { type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
+import { type ClockMode, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { computeBaseDeadline } from './deadline';
+import { computeClock } from './deadline';
 
 /** The pack and calendar of a jurisdiction, or a 422 that lists the supported ones. */
 export function requireJurisdiction(code: string): ResolvedJurisdiction {
@@ -17,7 +17,22 @@ export function requireJurisdiction(code: string): ResolvedJurisdiction {
   return resolved;
 }
 
-/** When a new request is due: the pack's base period for its type, counted from the provenance time. */
-export function initialDueAt(jurisdiction: ResolvedJurisdiction, requestType: RequestType, intakeReceivedAt: Date): Date {
-  return computeBaseDeadline(jurisdiction.pack.periods[requestType], jurisdiction.binding, intakeReceivedAt).dueAt;
+/** The clock mode a new request gets: the one asked for if the pack allows it, else the pack's default. */
+export function requireClockMode(jurisdiction: ResolvedJurisdiction, asked: ClockMode | undefined): ClockMode {
+  const { clockModes, packId } = jurisdiction.pack;
+  if (asked === undefined) return clockModes.default;
+  if (!clockModes.allowed.includes(asked)) {
+    throw new ProblemError(
+      'CLOCK_MODE_NOT_ALLOWED',
+      `${packId} does not let the clock start in mode '${asked}' for ${jurisdiction.binding.code}; allowed: ${clockModes.allowed.join(', ')}.`,
+      [{ field: 'clockMode', message: `must be one of ${clockModes.allowed.join(', ')} for ${jurisdiction.binding.code}` }],
+      { allowed: clockModes.allowed },
+    );
+  }
+  return asked;
+}
+
+/** When a new request is due: the clock engine on the pack's rules with no pause or extension yet. */
+export function initialDueAt(jurisdiction: ResolvedJurisdiction, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): Date {
+  return computeClock({ pack: jurisdiction.pack, binding: jurisdiction.binding, requestType, clockMode, receivedAt: intakeReceivedAt, events: [] }).finalDueAt;
 }

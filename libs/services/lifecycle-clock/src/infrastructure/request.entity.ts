@@ -51,8 +51,13 @@ export class RequestEntity {
   @Column('text', { name: 'policy_version' })
   policyVersion: string;
 
+  /** The deadline from the clock engine (pauses and extensions applied); the queue sorts and filters on it. */
   @Column('timestamptz', { name: 'due_at' })
   dueAt: Date;
+
+  /** Set while the clock is paused: when the pause began. */
+  @Column('timestamptz', { name: 'clock_paused_since', nullable: true })
+  clockPausedSince: Date | null;
 
   @Column('jsonb', { name: 'intake_source' })
   intakeSource: IntakePayload['intakeSource'];

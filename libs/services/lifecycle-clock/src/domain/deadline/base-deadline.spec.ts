@@ -1,6 +1,6 @@
-import { DateTime } from 'luxon';
-import { type JurisdictionBinding, type PeriodRule, builtInPolicyPacks, resolveJurisdiction } from '@dsar/contracts';
+import { type JurisdictionBinding, type PeriodRule, REQUEST_TYPES, builtInPolicyPacks, resolveJurisdiction, ruleFor } from '@dsar/contracts';
 import { computeBaseDeadline, isPublicHoliday, isWorkingDay } from './index';
+import { type Case, expectDeadline } from './deadline-test-kit';
 
 /**
  * Every expected date below was checked against a calendar (GNU date and tzdata)
@@ -18,27 +18,10 @@ const ireland = resolved('IE').binding;
 const euWithoutMemberState = resolved('EU').binding;
 const { pack: ccpa, binding: california } = resolved('US-CA');
 
-const gdprMonth = gdpr.periods.access;
-const ccpa45Days = ccpa.periods.access;
-const ccpaOptOut = ccpa.periods.opt_out;
+const gdprMonth = ruleFor(gdpr, 'access').period;
+const ccpa45Days = ruleFor(ccpa, 'access').period;
+const ccpaOptOut = ruleFor(ccpa, 'opt_out').period;
 
-interface Expected {
-  receiptDay: string;
-  periodEnd: string;
-  lastDay: string;
-}
-
-type Case = [title: string, rule: PeriodRule, binding: JurisdictionBinding, receivedAt: string, expected: Expected];
-
-function expectDeadline(rule: PeriodRule, binding: JurisdictionBinding, receivedAt: string, expected: Expected) {
-  const deadline = computeBaseDeadline(rule, binding, new Date(receivedAt));
-  expect({ receiptDay: deadline.receiptDay, periodEnd: deadline.periodEnd, lastDay: deadline.lastDay }).toEqual(expected);
-  // Whatever the case, the deadline is the last millisecond of lastDay on the local clock.
-  const localDue = DateTime.fromJSDate(deadline.dueAt, { zone: binding.timeZone });
-  expect(localDue.toFormat("yyyy-MM-dd'T'HH:mm:ss.SSS")).toBe(`${expected.lastDay}T23:59:59.999`);
-  expect(DateTime.fromMillis(deadline.dueAt.getTime() + 1, { zone: binding.timeZone }).toISODate()).not.toBe(expected.lastDay);
-  return deadline;
-}
 
 describe('computeBaseDeadline: GDPR month periods from the eu-gdpr pack', () => {
   it.each<Case>([
@@ -59,7 +42,7 @@ describe('computeBaseDeadline: GDPR month periods from the eu-gdpr pack', () => 
   });
 
   it('uses the same rule for every GDPR request type', () => {
-    expect(new Set(Object.values(gdpr.periods).map((p) => JSON.stringify(p)))).toEqual(new Set([JSON.stringify(gdprMonth)]));
+    expect(new Set(REQUEST_TYPES.map((t) => JSON.stringify(ruleFor(gdpr, t).period)))).toEqual(new Set([JSON.stringify(gdprMonth)]));
   });
 });
 
@@ -69,7 +52,7 @@ describe('computeBaseDeadline: the receipt day is the local date in the jurisdic
     ['22:30Z on 31 Mar is 1 Apr in Berlin', gdprMonth, germany, '2026-03-31T22:30:00Z', { receiptDay: '2026-04-01', periodEnd: '2026-05-01', lastDay: '2026-05-04' }],
     ['21:59:59Z on 31 Mar is still 31 Mar in Berlin', gdprMonth, germany, '2026-03-31T21:59:59Z', { receiptDay: '2026-03-31', periodEnd: '2026-04-30', lastDay: '2026-04-30' }],
     // 23:00 PST on 1 March.
-    ['07:00Z on 2 Mar is 1 Mar in Los Angeles', ccpa45Days, california, '2026-03-02T07:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-15', lastDay: '2026-04-15' }],
+    ['07:00Z on 2 Mar is 1 Mar in Los Angeles', ccpa45Days, california, '2026-03-02T07:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' }],
     // 22:00 PDT on 1 July.
     ['05:00Z on 2 Jul is 1 Jul in Los Angeles (business days)', ccpaOptOut, california, '2026-07-02T05:00:00Z', { receiptDay: '2026-07-01', periodEnd: '2026-07-23', lastDay: '2026-07-23' }],
   ])('%s', (_title, rule, binding, receivedAt, expected) => {
@@ -79,9 +62,9 @@ describe('computeBaseDeadline: the receipt day is the local date in the jurisdic
 
 describe('computeBaseDeadline: CCPA periods from the us-ca-ccpa pack', () => {
   it.each<Case>([
-    ['45 days from 1 Mar, receipt day excluded -> Wed 15 Apr', ccpa45Days, california, '2026-03-01T20:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-15', lastDay: '2026-04-15' }],
-    ['45 days ending on Sat 18 Apr does not roll', ccpa45Days, california, '2026-03-04T20:00:00Z', { receiptDay: '2026-03-04', periodEnd: '2026-04-18', lastDay: '2026-04-18' }],
-    ['45 days ending on Independence Day (Sat 4 Jul) does not roll', ccpa45Days, california, '2026-05-20T19:00:00Z', { receiptDay: '2026-05-20', periodEnd: '2026-07-04', lastDay: '2026-07-04' }],
+    ['45 days from 1 Mar, the receipt day being day one (11 CCR 7021(b)) -> Tue 14 Apr', ccpa45Days, california, '2026-03-01T20:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' }],
+    ['45 days ending on Sat 18 Apr does not roll', ccpa45Days, california, '2026-03-05T20:00:00Z', { receiptDay: '2026-03-05', periodEnd: '2026-04-18', lastDay: '2026-04-18' }],
+    ['45 days ending on Independence Day (Sat 4 Jul) does not roll', ccpa45Days, california, '2026-05-21T19:00:00Z', { receiptDay: '2026-05-21', periodEnd: '2026-07-04', lastDay: '2026-07-04' }],
     // 17 Nov - 9 Dec: Thanksgiving (26 Nov) and the day after (27 Nov) are California holidays.
     ['15 business days from Mon 16 Nov skip Thanksgiving -> Wed 9 Dec', ccpaOptOut, california, '2026-11-16T20:00:00Z', { receiptDay: '2026-11-16', periodEnd: '2026-12-09', lastDay: '2026-12-09' }],
     // Fri 3 Jul is the observed Independence Day (4 Jul is a Saturday).
@@ -91,8 +74,8 @@ describe('computeBaseDeadline: CCPA periods from the us-ca-ccpa pack', () => {
   });
 
   it('gives restriction and objection the same 15 business days as opt-out', () => {
-    expect(ccpa.periods.restriction).toEqual(ccpaOptOut);
-    expect(ccpa.periods.objection).toEqual(ccpaOptOut);
+    expect(ruleFor(ccpa, 'restriction').period).toEqual(ccpaOptOut);
+    expect(ruleFor(ccpa, 'objection').period).toEqual(ccpaOptOut);
   });
 });
 
@@ -120,7 +103,7 @@ describe('computeBaseDeadline: dueAt is the end of the last local day, in UTC', 
 
   it.each<[title: string, rule: PeriodRule, binding: JurisdictionBinding, receivedAt: string, lastDay: string, dueAt: string]>([
     ['Berlin in winter (CET)', gdprMonth, germany, '2026-01-31T10:00:00Z', '2026-03-02', '2026-03-02T22:59:59.999Z'],
-    ['Los Angeles in April (PDT)', ccpa45Days, california, '2026-03-01T20:00:00Z', '2026-04-15', '2026-04-16T06:59:59.999Z'],
+    ['Los Angeles in April (PDT)', ccpa45Days, california, '2026-03-01T20:00:00Z', '2026-04-14', '2026-04-15T06:59:59.999Z'],
     ['Berlin on the day summer time starts (Sun 29 Mar 2026)', fourWeeks, germany, '2026-03-01T10:00:00Z', '2026-03-29', '2026-03-29T21:59:59.999Z'],
     ['Berlin on the day summer time ends (Sun 25 Oct 2026)', fourWeeks, germany, '2026-09-27T10:00:00Z', '2026-10-25', '2026-10-25T22:59:59.999Z'],
     ['Los Angeles on the day daylight time starts (Sun 8 Mar 2026)', fourWeeks, california, '2026-02-08T20:00:00Z', '2026-03-08', '2026-03-09T06:59:59.999Z'],
@@ -140,7 +123,7 @@ describe('computeBaseDeadline: every built-in jurisdiction and period', () => {
   const jurisdictions = builtInPolicyPacks().flatMap((pack) => pack.jurisdictions.map((binding) => ({ pack, code: binding.code, binding })));
 
   it.each(jurisdictions)('$code has a known calendar and time zone and a deadline after receipt for each request type', ({ pack, binding }) => {
-    for (const rule of Object.values(pack.periods)) {
+    for (const rule of REQUEST_TYPES.map((t) => ruleFor(pack, t).period)) {
       const deadline = computeBaseDeadline(rule, binding, new Date('2026-12-20T12:00:00Z'));
       expect(deadline.periodEnd > deadline.receiptDay).toBe(true);
       expect(deadline.lastDay >= deadline.periodEnd).toBe(true);

@@ -26,13 +26,14 @@ export function computeBaseDeadline(rule: PeriodRule, binding: JurisdictionBindi
   return { dueAt: endOfLocalDay(lastDay, binding.timeZone), lastDay, periodEnd, receiptDay };
 }
 
-function localDateOf(instant: Date, timeZone: string): string {
+export function localDateOf(instant: Date, timeZone: string): string {
   const local = DateTime.fromJSDate(instant, { zone: timeZone });
   if (!local.isValid) throw new RangeError(`cannot place ${String(instant)} in time zone ${timeZone}: ${local.invalidExplanation ?? local.invalidReason}`);
   return local.toISODate();
 }
 
-function endOfPeriod(rule: PeriodRule, receiptDay: string, holidays: HolidayCalendarRef): string {
+/** The local day a period counted from `receiptDay` ends on, before any roll. */
+export function endOfPeriod(rule: PeriodRule, receiptDay: string, holidays: HolidayCalendarRef): string {
   switch (rule.unit) {
     case 'months':
       // A month period ends on the date corresponding to the receipt day (Reg 1182/71 Art 3(2)(c); the ICO's
@@ -54,7 +55,7 @@ function endOfPeriod(rule: PeriodRule, receiptDay: string, holidays: HolidayCale
 }
 
 /** The day on which the amount-th working day falls, counting the receipt day only when the rule says so and it is a working day. */
-function addWorkingDays(receiptDay: string, amount: number, countReceiptDay: boolean, holidays: HolidayCalendarRef): string {
+export function addWorkingDays(receiptDay: string, amount: number, countReceiptDay: boolean, holidays: HolidayCalendarRef): string {
   let day = receiptDay;
   let counted = countReceiptDay && isWorkingDay(receiptDay, holidays) ? 1 : 0;
   while (counted < amount) {
@@ -64,7 +65,8 @@ function addWorkingDays(receiptDay: string, amount: number, countReceiptDay: boo
   return day;
 }
 
-function rollOffRestDays(periodEnd: string, roll: PeriodRule['roll'], holidays: HolidayCalendarRef): string {
+/** The first day from `periodEnd` on that the roll rule accepts as a last day. */
+export function rollOffRestDays(periodEnd: string, roll: PeriodRule['roll'], holidays: HolidayCalendarRef): string {
   if (roll === 'none') return periodEnd;
   const saturdayIsWorking = roll === 'sunday_holiday';
   let day = periodEnd;
@@ -72,7 +74,7 @@ function rollOffRestDays(periodEnd: string, roll: PeriodRule['roll'], holidays: 
   return day;
 }
 
-function nextDay(date: string): string {
+export function nextDay(date: string): string {
   return parseLocalDate(date).plus({ days: 1 }).toISODate();
 }
 
@@ -85,7 +87,7 @@ function nextDay(date: string): string {
  * midnight is skipped, luxon moves it to the first instant of the new day,
  * which is still the right boundary.
  */
-function endOfLocalDay(date: string, timeZone: string): Date {
+export function endOfLocalDay(date: string, timeZone: string): Date {
   const nextMidnight = DateTime.fromISO(nextDay(date), { zone: timeZone });
   if (!nextMidnight.isValid) throw new RangeError(`cannot place ${date} in time zone ${timeZone}: ${nextMidnight.invalidExplanation ?? nextMidnight.invalidReason}`);
   return new Date(nextMidnight.toMillis() - 1);

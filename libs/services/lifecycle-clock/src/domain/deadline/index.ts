@@ -1,2 +1,17 @@
 export { type BaseDeadline, computeBaseDeadline } from './base-deadline';
 export { type HolidayCalendarRef, isPublicHoliday, isWorkingDay } from './working-days';
+export {
+  appealDueAt,
+  type ClockEvent,
+  type ClockInput,
+  type ClockResult,
+  ClockRuleError,
+  type ClockRuleViolation,
+  type ClockSegment,
+  computeClock,
+  defaultExtension,
+  describePeriod,
+  type ExtensionOutcome,
+  isoDuration,
+  type PauseOutcome,
+} from './clock';

@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  bindingIn,
+  CLOSED_STATUSES,
+  type ClockChangeResult,
+  type ClockExplanation,
+  type ClockPausedV1,
+  type ClockResumedV1,
+  DEFAULT_EXTENSION_JUSTIFICATION,
+  type DeadlineExtendedV1,
+  type ExtensionCommand,
+  isUuid,
+  type PauseCommand,
+  policyPackVersion,
+  type Principal,
+  RequestEventTypes,
+  type RequestType,
+  type ResumeCommand,
+} from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import { scopeOf, type TenantScope } from '@dsar/platform/http';
+import { Outbox } from '@dsar/platform/messaging';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, computeClock, defaultExtension, isoDuration } from '../domain/deadline';
+import { ClockEventEntity } from '../infrastructure/clock-event.entity';
+import { RequestEntity } from '../infrastructure/request.entity';
+
+/** How far a client's clock may run ahead of ours before a time counts as "in the future". */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/**
+ * The legal clock of stored requests: replays a request's clock events on its
+ * pinned pack to explain the deadline, and appends pauses, resumes and
+ * extensions after the engine has accepted them. Every change locks the
+ * request row, so concurrent changes are applied one after the other, and
+ * commits the new event, the new `dueAt` and a domain event together.
+ */
+@Injectable()
+export class RequestClock {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
+  ) {}
+
+  async explain(scope: TenantScope, id: string, now = new Date()): Promise<ClockExplanation> {
+    const row = await this.findOrFail(this.uow.dataSource.manager, scope, id, false);
+    const events = await this.eventsOf(this.uow.dataSource.manager, row.id);
+    const input = clockInputOf(row, events);
+    return explanationOf(row, input, computeClock(input), events, now);
+  }
+
+  async extend(principal: Principal, id: string, command: ExtensionCommand, now = new Date()): Promise<ClockChangeResult> {
+    return this.uow.run(async (tx) => {
+      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
+      const amount = command.additionalDays !== undefined || command.additionalMonths !== undefined
+        ? { additionalDays: command.additionalDays, additionalMonths: command.additionalMonths }
+        : withClockRules(() => defaultExtension(input));
+      const justification = command.justification ?? DEFAULT_EXTENSION_JUSTIFICATION;
+      const event: ClockEvent = { kind: 'extension', at: now, actor: principal.id, justification, reason: command.reason ?? null, ...amount };
+      const { before, after } = this.replayWith(input, event);
+      const granted = after.extensions[after.extensions.length - 1];
+      await this.append(tx, row, events, {
+        kind: 'extension',
+        occurredAt: now,
+        actor: principal.id,
+        additionalDays: granted.additionalDays ?? null,
+        additionalMonths: granted.additionalMonths ?? null,
+        justification,
+        extensionReason: granted.reason,
+      });
+      const data: DeadlineExtendedV1 = {
+        ...this.subject(row, principal),
+        additionalDays: granted.additionalDays ?? daysBetween(granted.previousDueAt, granted.dueAt),
+        additionalMonths: granted.additionalMonths ?? null,
+        justification,
+        reason: granted.reason,
+        notifiedAt: now.toISOString(),
+        noticeDueAt: granted.noticeDueAt.toISOString(),
+        previousDueAt: before.finalDueAt.toISOString(),
+        dueAt: after.finalDueAt.toISOString(),
+      };
+      return this.commit(tx, row, after, before, RequestEventTypes.deadlineExtended, data);
+    });
+  }
+
+  async pause(principal: Principal, id: string, command: PauseCommand, now = new Date()): Promise<ClockChangeResult> {
+    return this.uow.run(async (tx) => {
+      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
+      const at = eventTime(command.at, now);
+      const { before, after } = this.replayWith(input, { kind: 'pause', reason: command.reason, at, actor: principal.id });
+      await this.append(tx, row, events, { kind: 'pause', pauseReason: command.reason, occurredAt: at, actor: principal.id, note: command.note ?? null });
+      const data: ClockPausedV1 = {
+        ...this.subject(row, principal),
+        reason: command.reason,
+        rule: after.rule.pauses[command.reason],
+        pausedAt: at.toISOString(),
+        dueAt: after.finalDueAt.toISOString(),
+      };
+      return this.commit(tx, row, after, before, RequestEventTypes.clockPaused, data);
+    });
+  }
+
+  async resume(principal: Principal, id: string, command: ResumeCommand, now = new Date()): Promise<ClockChangeResult> {
+    return this.uow.run(async (tx) => {
+      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
+      const at = eventTime(command.at, now);
+      const { before, after } = this.replayWith(input, { kind: 'resume', at, actor: principal.id });
+      const ended = after.pauses[after.pauses.length - 1];
+      await this.append(tx, row, events, { kind: 'resume', occurredAt: at, actor: principal.id, note: command.note ?? null });
+      const data: ClockResumedV1 = {
+        ...this.subject(row, principal),
+        reason: ended.reason,
+        rule: ended.rule,
+        effect: ended.effect === 'pending' ? 'ignored' : ended.effect,
+        pausedAt: ended.from.toISOString(),
+        resumedAt: at.toISOString(),
+        excludedDays: ended.excludedDays,
+        previousDueAt: before.finalDueAt.toISOString(),
+        dueAt: after.finalDueAt.toISOString(),
+      };
+      return this.commit(tx, row, after, before, RequestEventTypes.clockResumed, data);
+    });
+  }
+
+  private async lockForChange(tx: EntityManager, scope: TenantScope, id: string) {
+    const row = await this.findOrFail(tx, scope, id, true);
+    if ((CLOSED_STATUSES as readonly string[]).includes(row.status)) {
+      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `Request ${id} is ${row.status}: the clock of a closed request no longer changes.`, undefined, {
+        currentStatus: row.status,
+        allowedActions: [],
+      });
+    }
+    const events = await this.eventsOf(tx, row.id);
+    return { row, events, input: clockInputOf(row, events) };
+  }
+
+  /** The clock before and after one more event; a rule the event breaks becomes the matching problem response. */
+  private replayWith(input: ClockInput, event: ClockEvent): { before: ClockResult; after: ClockResult } {
+    const before = computeClock(input);
+    const after = withClockRules(() => computeClock({ ...input, events: [...input.events, event] }));
+    return { before, after };
+  }
+
+  private async append(tx: EntityManager, row: RequestEntity, existing: ClockEventEntity[], fields: Partial<ClockEventEntity>): Promise<void> {
+    await tx.insert(ClockEventEntity, {
+      id: randomUUID(),
+      tenantId: row.tenantId,
+      requestId: row.id,
+      seq: existing.length + 1,
+      pauseReason: null,
+      additionalDays: null,
+      additionalMonths: null,
+      justification: null,
+      extensionReason: null,
+      note: null,
+      ...fields,
+    });
+  }
+
+  private async commit(tx: EntityManager, row: RequestEntity, after: ClockResult, before: ClockResult, type: string, data: DeadlineExtendedV1 | ClockPausedV1 | ClockResumedV1): Promise<ClockChangeResult> {
+    const event = await this.outbox.record(tx, { type, subject: row.id, tenantId: row.tenantId, data });
+    row.dueAt = after.finalDueAt;
+    row.clockPausedSince = after.pausedSince;
+    row.lastEventId = event.id;
+    await tx.save(row);
+    return { id: row.id, status: row.status as ClockChangeResult['status'], dueAt: row.dueAt.toISOString(), previousDueAt: before.finalDueAt.toISOString(), clockState: after.state };
+  }
+
+  private subject(row: RequestEntity, principal: Principal) {
+    return {
+      requestId: row.id,
+      tenantId: row.tenantId,
+      workspaceId: row.workspaceId,
+      jurisdiction: row.jurisdiction,
+      policyPack: row.policyPack,
+      policyVersion: row.policyVersion,
+      actor: principal.id,
+    };
+  }
+
+  private async findOrFail(manager: EntityManager, scope: TenantScope, id: string, lock: boolean): Promise<RequestEntity> {
+    const row = isUuid(id)
+      ? await manager.findOne(RequestEntity, {
+          where: { id, tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
+          ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+        })
+      : null;
+    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
+    return row;
+  }
+
+  private eventsOf(manager: EntityManager, requestId: string): Promise<ClockEventEntity[]> {
+    return manager.find(ClockEventEntity, { where: { requestId }, order: { seq: 'ASC' } });
+  }
+}
+
+/** The engine's input for a stored request: its pinned pack version, its jurisdiction's calendar, its clock events. */
+export function clockInputOf(row: RequestEntity, events: readonly ClockEventEntity[]): ClockInput {
+  const pack = policyPackVersion(row.policyPack, row.policyVersion);
+  const binding = pack && bindingIn(pack, row.jurisdiction);
+  if (!pack || !binding) {
+    throw new ProblemError('INTERNAL_ERROR', `Request ${row.id} is pinned to policy pack ${row.policyPack} ${row.policyVersion} for ${row.jurisdiction}, which this release does not ship.`);
+  }
+  return {
+    pack,
+    binding,
+    requestType: row.requestType as RequestType,
+    clockMode: row.clockMode,
+    receivedAt: row.intakeReceivedAt,
+    events: events.map(toClockEvent),
+  };
+}
+
+function toClockEvent(e: ClockEventEntity): ClockEvent {
+  switch (e.kind) {
+    case 'pause':
+      if (!e.pauseReason) throw new Error(`clock event ${e.id} is a pause without a reason`);
+      return { kind: 'pause', reason: e.pauseReason, at: e.occurredAt, actor: e.actor };
+    case 'resume':
+      return { kind: 'resume', at: e.occurredAt, actor: e.actor };
+    case 'extension':
+      return {
+        kind: 'extension',
+        at: e.occurredAt,
+        actor: e.actor,
+        ...(e.additionalDays !== null ? { additionalDays: e.additionalDays } : {}),
+        ...(e.additionalMonths !== null ? { additionalMonths: e.additionalMonths } : {}),
+        justification: e.justification ?? DEFAULT_EXTENSION_JUSTIFICATION,
+        reason: e.extensionReason,
+      };
+  }
+}
+
+/** A time the caller gave for a pause or resume (default now); never in the future. */
+function eventTime(given: string | undefined, now: Date): Date {
+  const at = given ? new Date(given) : now;
+  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+    throw new ProblemError('CLOCK_EVENT_OUT_OF_ORDER', `'at' (${at.toISOString()}) is in the future.`, [{ field: 'at', message: 'must not be in the future' }]);
+  }
+  // Within the allowed skew a time ahead of ours is taken as now, so the clock's events never run ahead of it.
+  return at.getTime() > now.getTime() ? now : at;
+}
+
+const FIELD_VIOLATIONS = new Set(['EXTENSION_UNIT_MISMATCH', 'EXTENSION_AMOUNT_REQUIRED', 'EXTENSION_REASON_REQUIRED']);
+
+/** Runs engine code, turning a broken pack rule into the problem response of the catalog. */
+function withClockRules<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!(error instanceof ClockRuleError)) throw error;
+    if (FIELD_VIOLATIONS.has(error.violation)) {
+      const field = typeof error.details.field === 'string' ? error.details.field : 'body';
+      throw new ProblemError('REQUEST_VALIDATION_FAILED', error.message, [{ field, message: error.message }]);
+    }
+    const name = error.violation as Exclude<typeof error.violation, 'EXTENSION_UNIT_MISMATCH' | 'EXTENSION_AMOUNT_REQUIRED' | 'EXTENSION_REASON_REQUIRED'>;
+    throw new ProblemError(name, error.message, undefined, error.details);
+  }
+}
+
+function daysBetween(from: Date, to: Date): number {
+  return Math.round((to.getTime() - from.getTime()) / (24 * 3600 * 1000));
+}
+
+/** `GET /requests/:id/clock/explain`. */
+export function explanationOf(row: RequestEntity, input: ClockInput, clock: ClockResult, events: readonly ClockEventEntity[], now: Date): ClockExplanation {
+  const iso = (d: Date) => d.toISOString();
+  // Pauses come out of the engine in the order their pause events were stored; the notes ride along.
+  const pauseEvents = events.filter((e) => e.kind === 'pause');
+  const resumeEvents = events.filter((e) => e.kind === 'resume');
+  return {
+    requestId: row.id,
+    jurisdiction: row.jurisdiction,
+    requestType: input.requestType,
+    baseDeadline: iso(clock.baseDeadline),
+    finalDueAt: iso(clock.finalDueAt),
+    policyPack: input.pack.packId,
+    policyVersion: input.pack.version,
+    extensions: clock.extensions.map((e) => ({
+      additionalDays: e.additionalDays ?? daysBetween(e.previousDueAt, e.dueAt),
+      ...(e.additionalMonths !== undefined ? { additionalMonths: e.additionalMonths } : {}),
+      justification: e.justification,
+      reason: e.reason,
+      notifiedAt: iso(e.at),
+      noticeDueAt: iso(e.noticeDueAt),
+      previousDueAt: iso(e.previousDueAt),
+      dueAt: iso(e.dueAt),
+      actor: e.actor,
+    })),
+    pauses: clock.pauses.map((p, i) => ({
+      duration: isoDuration(p.from, p.to ?? now),
+      note: pauseEvents[i]?.note ?? null,
+      resumeNote: resumeEvents[i]?.note ?? null,
+      reason: p.reason,
+      rule: p.rule,
+      effect: p.effect,
+      excludedDays: p.excludedDays,
+      from: iso(p.from),
+      to: p.to ? iso(p.to) : null,
+      actor: p.actor,
+    })),
+    clock: {
+      clockMode: input.clockMode,
+      dueAt: iso(clock.finalDueAt),
+      receivedAt: iso(input.receivedAt),
+      state: clock.state,
+      pausedSince: clock.pausedSince ? iso(clock.pausedSince) : null,
+      startedAt: iso(clock.startedAt),
+      timeZone: input.binding.timeZone,
+      lastDay: clock.lastDay,
+      segments: clock.segments.map((s) => ({
+        actor: s.actor,
+        countsTowardDeadline: s.countsTowardDeadline,
+        from: iso(s.from),
+        to: s.to ? iso(s.to) : null,
+        policyVersion: s.policyVersion,
+        reason: s.reason,
+        ...(s.rule ? { rule: s.rule } : {}),
+      })),
+    },
+    deadlines: {
+      acknowledgementDueAt: clock.acknowledgementDueAt ? iso(clock.acknowledgementDueAt) : null,
+      refusalNoticeDueAt: iso(clock.refusalNoticeDueAt),
+      extensionNoticeDueAt: clock.extensionNoticeDueAt ? iso(clock.extensionNoticeDueAt) : null,
+    },
+    rule: clock.rule,
+    steps: [...clock.steps],
+  };
+}
