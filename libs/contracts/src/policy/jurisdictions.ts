@@ -19,14 +19,18 @@ export function builtInPolicyPacks(): readonly PolicyPack[] {
   return builtIn;
 }
 
-/** The newest version of each built-in pack: what new requests pin. */
-export function currentPolicyPacks(): PolicyPack[] {
-  const newest = new Map<string, PolicyPack>();
-  for (const pack of builtInPolicyPacks()) {
-    const held = newest.get(pack.packId);
-    if (!held || compareVersions(pack.version, held.version) > 0) newest.set(pack.packId, pack);
+/** The newest version of each built-in pack: what new requests pin. Computed once; every intake resolves through it. */
+let current: readonly PolicyPack[] | undefined;
+export function currentPolicyPacks(): readonly PolicyPack[] {
+  if (!current) {
+    const newest = new Map<string, PolicyPack>();
+    for (const pack of builtInPolicyPacks()) {
+      const held = newest.get(pack.packId);
+      if (!held || compareVersions(pack.version, held.version) > 0) newest.set(pack.packId, pack);
+    }
+    current = [...newest.values()].sort((x, y) => x.packId.localeCompare(y.packId));
   }
-  return [...newest.values()].sort((a, b) => a.packId.localeCompare(b.packId));
+  return current;
 }
 
 /** A built-in pack at the exact version a request pinned; undefined when no such version shipped. */

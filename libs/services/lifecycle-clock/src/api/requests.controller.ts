@@ -1,7 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
-import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestQueue } from '../application/request-queue';
@@ -37,8 +36,7 @@ export class RequestsController {
 
   @Get(':id')
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const row = await this.registry.find(scopeOf(principal), id);
-    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
+    const row = await this.registry.require(scopeOf(principal), id);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
     return detailOf(row);
   }

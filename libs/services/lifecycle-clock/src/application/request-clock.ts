@@ -11,7 +11,6 @@ import {
   DEFAULT_EXTENSION_JUSTIFICATION,
   type DeadlineExtendedV1,
   type ExtensionCommand,
-  isUuid,
   type PauseCommand,
   policyPackVersion,
   type Principal,
@@ -24,11 +23,10 @@ import { scopeOf, type TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, computeClock, defaultExtension, isoDuration } from '../domain/deadline';
+import { isInFuture } from '../domain/clock-skew';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
-import { RequestEntity } from '../infrastructure/request.entity';
-
-/** How far a client's clock may run ahead of ours before a time counts as "in the future". */
-const CLOCK_SKEW_MS = 5 * 60_000;
+import type { RequestEntity } from '../infrastructure/request.entity';
+import { RequestRegistry } from './request-registry';
 
 /**
  * The legal clock of stored requests: replays a request's clock events on its
@@ -42,10 +40,11 @@ export class RequestClock {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
+    private readonly registry: RequestRegistry,
   ) {}
 
   async explain(scope: TenantScope, id: string, now = new Date()): Promise<ClockExplanation> {
-    const row = await this.findOrFail(this.uow.dataSource.manager, scope, id, false);
+    const row = await this.registry.require(scope, id);
     const events = await this.eventsOf(this.uow.dataSource.manager, row.id);
     const input = clockInputOf(row, events);
     return explanationOf(row, input, computeClock(input), events, now);
@@ -125,7 +124,7 @@ export class RequestClock {
   }
 
   private async lockForChange(tx: EntityManager, scope: TenantScope, id: string) {
-    const row = await this.findOrFail(tx, scope, id, true);
+    const row = await this.registry.require(scope, id, { manager: tx, lock: true });
     if ((CLOSED_STATUSES as readonly string[]).includes(row.status)) {
       throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `Request ${id} is ${row.status}: the clock of a closed request no longer changes.`, undefined, {
         currentStatus: row.status,
@@ -180,17 +179,6 @@ export class RequestClock {
     };
   }
 
-  private async findOrFail(manager: EntityManager, scope: TenantScope, id: string, lock: boolean): Promise<RequestEntity> {
-    const row = isUuid(id)
-      ? await manager.findOne(RequestEntity, {
-          where: { id, tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
-          ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-        })
-      : null;
-    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
-    return row;
-  }
-
   private eventsOf(manager: EntityManager, requestId: string): Promise<ClockEventEntity[]> {
     return manager.find(ClockEventEntity, { where: { requestId }, order: { seq: 'ASC' } });
   }
@@ -236,7 +224,7 @@ function toClockEvent(e: ClockEventEntity): ClockEvent {
 /** A time the caller gave for a pause or resume (default now); never in the future. */
 function eventTime(given: string | undefined, now: Date): Date {
   const at = given ? new Date(given) : now;
-  if (at.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+  if (isInFuture(at, now)) {
     throw new ProblemError('CLOCK_EVENT_OUT_OF_ORDER', `'at' (${at.toISOString()}) is in the future.`, [{ field: 'at', message: 'must not be in the future' }]);
   }
   // Within the allowed skew a time ahead of ours is taken as now, so the clock's events never run ahead of it.

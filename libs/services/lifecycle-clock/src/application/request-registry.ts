@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { isInFuture } from '../domain/clock-skew';
 import { initialDueAt, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
-
-/** How far a client's clock may run ahead of ours before its timestamps count as "in the future". */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * Records new requests: the aggregate row, its pinned policy and due time,
@@ -74,23 +73,32 @@ export class RequestRegistry {
     });
   }
 
-  /** The request if the caller's scope may see it; another tenant's (or workspace's) request does not exist for it. */
-  async find(scope: TenantScope, id: string): Promise<RequestEntity | null> {
+  /**
+   * The request if the caller's scope may see it; another tenant's (or workspace's) request does not exist for it.
+   * Inside a transaction, `lock` holds the row until it commits, so changes to one request run one after the other.
+   */
+  async find(scope: TenantScope, id: string, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<RequestEntity | null> {
     if (!isUuid(id)) return null;
-    return this.uow.dataSource.getRepository(RequestEntity).findOneBy({
-      id,
-      tenantId: scope.tenantId,
-      ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
+    return (options.manager ?? this.uow.dataSource.manager).findOne(RequestEntity, {
+      where: { id, tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
+      ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+  }
+
+  /** Like `find`, answering 404 when the caller's scope has no such request. */
+  async require(scope: TenantScope, id: string, options: { manager?: EntityManager; lock?: boolean } = {}): Promise<RequestEntity> {
+    const row = await this.find(scope, id, options);
+    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
+    return row;
   }
 }
 
 function checkTimes(intakeReceivedAt: Date, receivedAt: Date, now: Date): void {
   const errors = [];
-  if (intakeReceivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+  if (isInFuture(intakeReceivedAt, now)) {
     errors.push({ field: 'intakeSource.receivedAt', message: 'must not be in the future' });
   }
-  if (receivedAt.getTime() > now.getTime() + CLOCK_SKEW_MS) {
+  if (isInFuture(receivedAt, now)) {
     errors.push({ field: 'receivedAt', message: 'must not be in the future' });
   }
   if (receivedAt.getTime() < intakeReceivedAt.getTime()) {

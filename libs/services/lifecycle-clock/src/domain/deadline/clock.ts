@@ -274,7 +274,7 @@ class ClockReplay {
     } else if (open.rule === 'suspend') {
       effect = 'suspended';
       this.running.suspended.push([open.day, day]);
-      excludedDays = this.countExcluded(open.day, day);
+      excludedDays = this.countExcludedFor(this.rule.period.unit, open.day, day);
     } else {
       effect = 'restarted';
       nextReason = 'restart';
@@ -429,8 +429,9 @@ class ClockReplay {
   }
 
   /** A period from the current start with suspensions (notice windows, refusal notices). */
-  private stretched(period: PeriodRule): Deadline {
-    return this.finish(this.stretch(endOfPeriod(period, this.running.startDay, this.holidays), period.unit, this.running.suspended), period.roll);
+  private stretched(period: PeriodRule, moreSuspended: ReadonlyArray<readonly [string, string]> = []): Deadline {
+    const end = endOfPeriod(period, this.running.startDay, this.holidays);
+    return this.finish(this.stretch(end, period.unit, [...this.running.suspended, ...moreSuspended]), period.roll);
   }
 
   /**
@@ -439,11 +440,8 @@ class ClockReplay {
    */
   private noticeWindow(ext: ExtensionRule, asOfDay?: string): Deadline {
     const open = this.openPause;
-    const openSpan: Array<readonly [string, string]> =
-      open && asOfDay && open.rule === 'suspend' && !open.afterDeadline && asOfDay >= open.day ? [[open.day, asOfDay]] : [];
-    const period = ext.noticeWithin;
-    const end = this.stretch(endOfPeriod(period, this.running.startDay, this.holidays), period.unit, [...this.running.suspended, ...openSpan]);
-    return this.finish(end, period.roll);
+    const openSpan = open && asOfDay && open.rule === 'suspend' && !open.afterDeadline && asOfDay >= open.day ? [[open.day, asOfDay] as const] : [];
+    return this.stretched(ext.noticeWithin, openSpan);
   }
 
   /** What a refused extension reports: the pack's limits and what is already granted. */
@@ -464,10 +462,6 @@ class ClockReplay {
       shifted = unit === 'business_days' ? addWorkingDays(shifted, excluded, false, this.holidays) : plusCalendar(shifted, 0, excluded);
     }
     return shifted;
-  }
-
-  private countExcluded(from: string, to: string): number {
-    return this.countExcludedFor(this.rule.period.unit, from, to);
   }
 
   private countExcludedFor(unit: PeriodRule['unit'], from: string, to: string): number {
