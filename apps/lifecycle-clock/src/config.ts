@@ -1,4 +1,15 @@
-import { DEFAULT_SERVICE_PORTS, serviceConfigSchema } from '@dsar/platform/config';
+import { z } from 'zod';
+import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 
-/** Settings of the lifecycle-clock process; see the configuration table in the README. */
-export const configSchema = serviceConfigSchema(DEFAULT_SERVICE_PORTS['lifecycle-clock']);
+/** Settings of the lifecycle-clock process (its database and bus, and the deadline monitor); see the configuration table in the README. */
+export const configSchema = z
+  .object({
+    ...commonFields,
+    ...httpFields,
+    PORT: httpFields.PORT.default(DEFAULT_SERVICE_PORTS['lifecycle-clock']),
+    ...databaseFields,
+    ...busFields,
+    ...lifecycleFields,
+  })
+  .superRefine(requireDriverSettings, everyProblem);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
+import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
 /**
@@ -18,6 +19,7 @@ export const embeddedConfigSchema = z
     ...databaseFields,
     ...busFields,
     ...gatewayFields,
+    ...lifecycleFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);

@@ -1,34 +1,18 @@
-import { createTestDatabase, createTestTopics, distributedTestConfig, testHostConfig } from '@dsar/platform/testing';
+import { testHostConfig } from '@dsar/platform/testing';
 import { API_KEYS_JSON, gatewayIntakeScenarios, KEYS } from './e2e/gateway-intake.scenarios';
 import { ApiClient, intake } from './e2e/api-client';
+import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 import { type RunningSystem, startSystem } from './system';
 import { apiKeyListSchema } from '@dsar/platform/auth';
 
 const apiKeys = apiKeyListSchema.parse(JSON.parse(API_KEYS_JSON));
-const gatewaySettings = { DSAR_API_KEYS: apiKeys, HTTP_BODY_LIMIT: '100kb' };
 
 describe('gateway and intake in embedded mode (PGlite, in-memory bus)', () => {
-  let system: RunningSystem;
-  beforeAll(async () => {
-    system = await startSystem({ ...testHostConfig({ DATA_DIR: 'memory://gateway-intake', HTTP_BODY_LIMIT: '100kb' }), ...gatewaySettings });
-  });
-  afterAll(async () => system?.close());
-  gatewayIntakeScenarios(() => system);
+  withEmbeddedSystem('gateway-intake', gatewayIntakeScenarios, { HTTP_BODY_LIMIT: '100kb' });
 });
 
 describe('gateway and intake in distributed mode (PostgreSQL, Kafka)', () => {
-  let system: RunningSystem;
-  let db: Awaited<ReturnType<typeof createTestDatabase>>;
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    const prefix = await createTestTopics();
-    system = await startSystem({ ...distributedTestConfig(db.url, prefix, { HTTP_BODY_LIMIT: '100kb', OUTBOX_POLL_MS: 250 }), ...gatewaySettings });
-  });
-  afterAll(async () => {
-    await system?.close();
-    await db?.drop();
-  });
-  gatewayIntakeScenarios(() => system);
+  withDistributedSystem(gatewayIntakeScenarios, { HTTP_BODY_LIMIT: '100kb' });
 });
 
 describe('rate limit', () => {

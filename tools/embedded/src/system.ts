@@ -6,7 +6,7 @@ import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsa
 import { auditLedgerService } from '@dsar/services/audit-ledger';
 import { fulfilmentDeliveryService } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
-import { lifecycleClockService } from '@dsar/services/lifecycle-clock';
+import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { notifierService } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
 import { verificationService } from '@dsar/services/verification';
@@ -22,7 +22,21 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
   notifierService,
 ];
 
-export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>>;
+/** Runner settings; lifecycle-clock's deadline monitor is off unless DEADLINE_MONITOR_INTERVAL_MS is given (the CLI's config gives it). */
+export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> & Partial<LifecycleConfig>;
+
+export interface SystemOptions {
+  /** Event types beyond the product's (tests). */
+  catalog?: EventCatalog;
+  /** The time the deadline monitor takes as now (tests move it). */
+  now?: () => Date;
+}
+
+/** The domain services configured for this run. */
+function domainServices(config: SystemConfig, options: SystemOptions): ServiceDefinition[] {
+  const lifecycle = lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config, options.now));
+  return DOMAIN_SERVICES.map((s) => (s.name === lifecycle.name ? lifecycle : s));
+}
 
 export interface RunningSystem {
   readonly gatewayUrl: string;
@@ -45,7 +59,7 @@ async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings;
  * loopback port, the gateway listens on PORT. Consumers join before any relay
  * publishes, so no event goes out before its consumers listen.
  */
-export async function startSystem(config: SystemConfig, options: { catalog?: EventCatalog } = {}): Promise<RunningSystem> {
+export async function startSystem(config: SystemConfig, options: SystemOptions = {}): Promise<RunningSystem> {
   const services = new Map<string, HostedService>();
   const started: HostedService[] = [];
   const close = async () => {
@@ -54,7 +68,7 @@ export async function startSystem(config: SystemConfig, options: { catalog?: Eve
   };
   try {
     const { auth, devToken } = await embeddedAuth(config);
-    for (const definition of DOMAIN_SERVICES) {
+    for (const definition of domainServices(config, options)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
       const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams });
       started.push(hosted);

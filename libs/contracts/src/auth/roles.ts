@@ -6,7 +6,7 @@ export const ROLES = ['admin', 'operator', 'auditor', 'intake'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = {
-  'requests:create': 'Submit new requests (intake and capture).',
+  'requests:create': 'Submit new requests (intake and capture) and appeals against their outcome.',
   'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
   'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals.',
   'audit:export': 'Export a request\'s audit chain.',

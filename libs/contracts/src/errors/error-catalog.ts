@@ -104,6 +104,18 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1401', status: 409, title: 'Lifecycle transition disallowed', retryable: false,
     meaning: 'The action is not allowed in the request\'s current status; detail names the status and the allowed actions.',
   },
+  AUTHORITY_NOT_SUBMITTED: {
+    code: 'SVC-BE-1402', status: 409, title: 'Authority not submitted', retryable: false,
+    meaning: 'Authority evidence can be approved or rejected only while it is `submitted`; `authorityStatus` gives its status.',
+  },
+  APPEAL_ALREADY_DECIDED: {
+    code: 'SVC-BE-1403', status: 409, title: 'Appeal already decided', retryable: false,
+    meaning: 'The appeal has a decision; a decision is final. The requester may file a new appeal.',
+  },
+  APPEAL_ALREADY_OPEN: {
+    code: 'SVC-BE-1404', status: 409, title: 'Appeal already open', retryable: false,
+    meaning: 'The request has an appeal waiting for its decision (`appealId`); decide it before another is filed.',
+  },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
     meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',

@@ -1,7 +1,8 @@
 import { EventCatalog } from './event-catalog';
+import { lifecycleEventDefinitions } from './lifecycle-events';
 import { requestEventDefinitions } from './request-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
-  return new EventCatalog([...requestEventDefinitions]);
+  return new EventCatalog([...requestEventDefinitions, ...lifecycleEventDefinitions]);
 }

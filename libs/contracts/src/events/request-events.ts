@@ -31,11 +31,16 @@ export type RequestCreatedV1 = z.infer<typeof requestCreatedV1>;
 
 const instant = z.iso.datetime({ offset: true });
 
-/** Identifies the request and the rules its clock runs on; every clock event carries it. */
-const clockSubject = {
+/** Which request an event is about, and whose: every request event starts with these. */
+export const requestSubject = {
   requestId: z.uuid(),
   tenantId: z.string().min(1),
   workspaceId: z.string().min(1).nullable(),
+};
+
+/** Identifies the request and the rules its clock runs on; every clock event carries it. */
+const clockSubject = {
+  ...requestSubject,
   jurisdiction: z.string().min(2),
   policyPack: z.string().min(1),
   policyVersion: z.string().min(1),

@@ -1,9 +1,8 @@
 import { z } from 'zod';
+import { text, timestamp } from './fields';
+import { lifecycleResult } from './lifecycle';
 import { PAUSE_REASONS, PAUSE_RULES, requestRule } from '../policy/policy-pack';
-import { CLOCK_MODES, REQUEST_STATUSES, REQUEST_TYPES } from './requests';
-
-const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone designator, e.g. 2026-03-01T09:30:00Z');
-const text = (max: number) => z.string().trim().min(1).max(max);
+import { CLOCK_MODES, REQUEST_TYPES } from './requests';
 
 /** Justification recorded when the caller gives none: the pack's own extension rule. */
 export const DEFAULT_EXTENSION_JUSTIFICATION = 'policy_extension';
@@ -43,18 +42,15 @@ export const resumeCommand = z
 export type ResumeCommand = z.infer<typeof resumeCommand>;
 
 /** The lifecycle response of the spec, with what the clock did. */
-export const clockChangeResult = z
-  .object({
-    id: z.uuid(),
-    status: z.enum(REQUEST_STATUSES),
-    dueAt: timestamp,
+export const clockChangeResult = lifecycleResult
+  .extend({
     previousDueAt: timestamp,
     clockState: z.enum(['running', 'paused']),
   })
   .meta({ id: 'ClockChangeResult' });
 export type ClockChangeResult = z.infer<typeof clockChangeResult>;
 
-export const SEGMENT_REASONS = ['base', 'resumed', 'restart', ...PAUSE_REASONS, 'extension', 'roll'] as const;
+export const SEGMENT_REASONS = ['base', 'resumed', 'restart', 'reopen', ...PAUSE_REASONS, 'extension', 'roll'] as const;
 
 export const clockSegment = z
   .object({

@@ -2,3 +2,5 @@ export * from './identity';
 export * from './requests';
 export * from './policies';
 export * from './clock';
+export * from './lifecycle';
+export * from './appeals';

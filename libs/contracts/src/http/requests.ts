@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { text, timestamp } from './fields';
+import { appealView } from './appeals';
 
 /**
  * HTTP contracts of the request resources: the one definition that the
@@ -18,8 +20,6 @@ export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'veri
 export const CLOCK_MODES = ['receipt', 'active'] as const;
 export type ClockMode = (typeof CLOCK_MODES)[number];
 
-const timestamp = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp with a zone designator, e.g. 2026-03-01T09:30:00Z');
-const text = (max: number) => z.string().trim().min(1).max(max);
 
 /** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
 export const evidenceReference = z
@@ -115,7 +115,11 @@ export const requestDetail = z
     intakeSource,
     requestor: requestor.nullable(),
     authority: authority.nullable(),
-    appeals: z.array(z.record(z.string(), z.unknown())),
+    appeals: z.array(appealView).describe('Appeals against the outcome, oldest first'),
+    acknowledgedAt: timestamp.nullable().describe('When the requester was told of receipt'),
+    acknowledgementDueAt: timestamp.nullable().describe('When the pack requires the acknowledgement by; null where it requires none'),
+    statusReason: z.string().nullable().describe('Why the request is refused or closed (docs/lifecycle.md lists the reasons)'),
+    statusChangedAt: timestamp.describe('When the request entered its current status'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

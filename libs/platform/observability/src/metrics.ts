@@ -54,6 +54,18 @@ export class Metrics {
     labelNames: ['service', 'topic', 'reason'] as const,
   });
 
+  readonly deadlineAlerts = new Counter({
+    name: 'dsar_deadline_alerts_total',
+    help: 'Deadline alerts the deadline monitor emitted.',
+    labelNames: ['service', 'deadline', 'alert'] as const,
+  });
+
+  readonly deadlineScanFailures = new Counter({
+    name: 'dsar_deadline_scan_failures_total',
+    help: 'Deadline monitor scans that failed (the next scan tries again).',
+    labelNames: ['service'] as const,
+  });
+
   private constructor() {
     const probes = this.backlogProbes;
     const readAll = async () => {

@@ -100,6 +100,11 @@ export function schemaOf(queryRunner: QueryRunner): string {
   return quoteIdent(schemaOfOptions(queryRunner.connection.options));
 }
 
+/** A table of the service's schema, quoted for raw SQL: `"lifecycle_clock"."requests"`. */
+export function qualifiedTable(dataSource: DataSource, table: string): string {
+  return `${quoteIdent(schemaOfOptions(dataSource.options))}.${quoteIdent(table)}`;
+}
+
 function schemaOfOptions(options: DataSourceOptions): string {
   const schema = (options as PostgresConnectionOptions).schema;
   if (!schema) throw new Error('A service DataSource must name its schema');

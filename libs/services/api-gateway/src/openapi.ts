@@ -132,6 +132,8 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
     security: [{ bearerAuth: [] }],
     tags: [
       { name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' },
+      { name: 'Lifecycle', description: 'The request workflow: acknowledgement, clarification, refusal, closure, requestor and authority (docs/lifecycle.md).' },
+      { name: 'Appeals', description: 'Appeals against a request\'s outcome and their decisions (docs/lifecycle.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },
     ],

@@ -1,6 +1,21 @@
 import type { z } from 'zod';
 import {
+  acknowledgementCommand,
+  appealAccepted,
+  appealCommand,
+  appealDecided,
+  appealDecisionCommand,
+  appealList,
+  authorityApproveCommand,
+  authorityRejectCommand,
+  authoritySubmitCommand,
   captureAccepted,
+  clarificationReceiveCommand,
+  clarificationRequestCommand,
+  closureCommand,
+  lifecycleResult,
+  refusalCommand,
+  requestorCommand,
   clockChangeResult,
   clockExplanation,
   extensionCommand,
@@ -56,6 +71,33 @@ const IDEMPOTENCY_ERRORS: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY
 const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', ...IDEMPOTENCY_ERRORS];
 /** Errors of a change to a request's clock. */
 const CLOCK_CHANGE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', ...IDEMPOTENCY_ERRORS];
+/** Errors of a workflow command (docs/lifecycle.md). */
+const LIFECYCLE_ERRORS: ErrorName[] = CLOCK_CHANGE_ERRORS;
+
+/** A workflow command on one request, answered with the spec's lifecycle response. */
+function lifecycleRoute(
+  path: string,
+  operationId: string,
+  summary: string,
+  description: string,
+  body: z.ZodType,
+  errors: ErrorName[] = [],
+  method: HttpMethod = 'POST',
+): GatewayRoute {
+  return {
+    method,
+    path: `/requests/:id${path}`,
+    service: 'lifecycle-clock',
+    permission: 'requests:act',
+    operationId,
+    summary,
+    description,
+    tag: 'Lifecycle',
+    body,
+    response: { status: 202, schema: lifecycleResult, description: 'The request\'s status and due time after the step.' },
+    errors: [...LIFECYCLE_ERRORS, ...errors],
+  };
+}
 
 export const ROUTES: readonly GatewayRoute[] = [
   {
@@ -174,6 +216,114 @@ export const ROUTES: readonly GatewayRoute[] = [
     body: resumeCommand,
     response: { status: 202, schema: clockChangeResult, description: 'The clock runs again; `dueAt` is the new deadline.' },
     errors: [...CLOCK_CHANGE_ERRORS, 'CLOCK_NOT_PAUSED', 'CLOCK_EVENT_OUT_OF_ORDER'],
+  },
+  lifecycleRoute(
+    '/acknowledgements',
+    'acknowledgeRequest',
+    'Record that the requester was told of receipt',
+    'Once per request, in any open status; a `received` request moves to `in_progress`. Stops the acknowledgement deadline the pack may set (`acknowledgementDueAt`).',
+    acknowledgementCommand,
+  ),
+  lifecycleRoute(
+    '/clarifications/request',
+    'requestClarification',
+    'Ask the requester to clarify the request',
+    'From `received` or `in_progress` to `clarification_pending`. The clock pauses for clarification and the pack decides what the pause does (docs/clock.md); a clock already paused (e.g. for a fee) stays as it is.',
+    clarificationRequestCommand,
+    ['CLOCK_EVENT_OUT_OF_ORDER'],
+  ),
+  lifecycleRoute(
+    '/clarifications/receive',
+    'receiveClarification',
+    'Record the requester\'s clarification',
+    'From `clarification_pending` back to `in_progress`; the clock resumes at `receivedAt` (default now).',
+    clarificationReceiveCommand,
+    ['CLOCK_EVENT_OUT_OF_ORDER'],
+  ),
+  lifecycleRoute(
+    '/refusals',
+    'refuseRequest',
+    'Refuse the request',
+    'From any open status to `refused`, with a reason from the documented list (docs/lifecycle.md), the message the requester is told and the internal rationale.',
+    refusalCommand,
+  ),
+  lifecycleRoute(
+    '/closures',
+    'closeRequest',
+    'Close the request',
+    'From any other status to `closed`. An open request closed without a reason is `withdrawn`; a fulfilled or refused one is `completed`.',
+    closureCommand,
+  ),
+  lifecycleRoute(
+    '/requestor',
+    'replaceRequestor',
+    'Replace the requestor snapshot',
+    'Replaces the requestor as a whole (`type` required) on an open request.',
+    requestorCommand,
+    [],
+    'PUT',
+  ),
+  lifecycleRoute(
+    '/authority/submit',
+    'submitAuthority',
+    'Submit evidence of the requestor\'s authority',
+    'Records the evidence that the requestor may act for the data subject (e.g. a power of attorney), replacing any earlier submission; `status` is normally `submitted`.',
+    authoritySubmitCommand,
+  ),
+  lifecycleRoute(
+    '/authority/approve',
+    'approveAuthority',
+    'Approve submitted authority evidence',
+    'Submitted evidence becomes `verified` (with `verifiedAt`). Evidence in any other status answers 409 `AUTHORITY_NOT_SUBMITTED`.',
+    authorityApproveCommand,
+    ['AUTHORITY_NOT_SUBMITTED'],
+  ),
+  lifecycleRoute(
+    '/authority/reject',
+    'rejectAuthority',
+    'Reject submitted authority evidence',
+    'Submitted evidence becomes `rejected`. Evidence in any other status answers 409 `AUTHORITY_NOT_SUBMITTED`.',
+    authorityRejectCommand,
+    ['AUTHORITY_NOT_SUBMITTED'],
+  ),
+  {
+    method: 'POST',
+    path: '/requests/:id/appeals',
+    service: 'lifecycle-clock',
+    permission: 'requests:create',
+    operationId: 'fileAppeal',
+    summary: 'Appeal the outcome of a request',
+    description:
+      'Only for a `refused`, `fulfilled` or `closed` request, one open appeal at a time. Only `message` and `grounds` are accepted; anything else is a 400. The appeal must be decided by its `dueAt`, on the pack\'s appeal clock (docs/lifecycle.md).',
+    tag: 'Appeals',
+    body: appealCommand,
+    response: { status: 202, schema: appealAccepted, description: 'The appeal was filed.' },
+    errors: [...LIFECYCLE_ERRORS, 'APPEAL_ALREADY_OPEN'],
+  },
+  {
+    method: 'GET',
+    path: '/requests/:id/appeals',
+    service: 'lifecycle-clock',
+    permission: 'requests:read',
+    operationId: 'listAppeals',
+    summary: 'The appeals of a request, oldest first',
+    tag: 'Appeals',
+    response: { status: 200, schema: appealList, description: 'The appeals, with their decisions.' },
+    errors: ['RESOURCE_NOT_FOUND'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/appeals/:appealId/decide',
+    service: 'lifecycle-clock',
+    permission: 'requests:act',
+    operationId: 'decideAppeal',
+    summary: 'Decide an appeal',
+    description:
+      '`approve` and `partial` reopen the request (`in_progress`) on the pack\'s appeal clock; `deny` leaves it as it is. A decision is final: deciding again answers 409 `APPEAL_ALREADY_DECIDED`.',
+    tag: 'Appeals',
+    body: appealDecisionCommand,
+    response: { status: 202, schema: appealDecided, description: 'The appeal was decided.' },
+    errors: [...LIFECYCLE_ERRORS, 'APPEAL_ALREADY_DECIDED'],
   },
   {
     method: 'GET',

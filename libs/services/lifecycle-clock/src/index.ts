@@ -1,21 +1,35 @@
 import type { ServiceDefinition } from '@dsar/platform/host';
+import type { DeadlineMonitorSettings } from './application/deadline-monitor';
+import { AppealEntity } from './infrastructure/appeal.entity';
+import { ClockEventEntity } from './infrastructure/clock-event.entity';
+import { DeadlineAlertEntity } from './infrastructure/deadline-alert.entity';
 import { Requests1763700000100 } from './infrastructure/migrations/1763700000100-requests';
 import { RequestIntake1763700000110 } from './infrastructure/migrations/1763700000110-request-intake';
 import { RequestClock1763700000120 } from './infrastructure/migrations/1763700000120-request-clock';
-import { ClockEventEntity } from './infrastructure/clock-event.entity';
+import { RequestLifecycle1763700000130 } from './infrastructure/migrations/1763700000130-request-lifecycle';
 import { RequestEntity } from './infrastructure/request.entity';
+import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
+import { deadlineMonitorSettingsFrom } from './lifecycle-settings';
 
 export { LifecycleClockModule } from './lifecycle-clock.module';
 export { RequestRegistry } from './application/request-registry';
 export { RequestClock } from './application/request-clock';
+export { RequestLifecycle } from './application/request-lifecycle';
+export { DeadlineMonitor, type DeadlineMonitorSettings } from './application/deadline-monitor';
 export { RequestEntity } from './infrastructure/request.entity';
+export { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleFields } from './lifecycle-settings';
 
-/** lifecycle-clock owns the request aggregate, its status changes and its legal clock. */
-export const lifecycleClockService: ServiceDefinition = {
-  name: 'lifecycle-clock',
-  module: LifecycleClockModule,
-  persistence: true,
-  entities: [RequestEntity, ClockEventEntity],
-  migrations: [Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120],
-};
+/** lifecycle-clock with its deadline monitor on the given settings (the app and the embedded runner pass their configuration). */
+export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings): ServiceDefinition {
+  return {
+    name: 'lifecycle-clock',
+    module: LifecycleClockModule.withMonitor(monitor),
+    persistence: true,
+    entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity],
+    migrations: [Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130],
+  };
+}
+
+/** lifecycle-clock owns the request aggregate, its status changes and its legal clock. This definition's deadline monitor is off. */
+export const lifecycleClockService: ServiceDefinition = lifecycleClockServiceWith(deadlineMonitorSettingsFrom({}));

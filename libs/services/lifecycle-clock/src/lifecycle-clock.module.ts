@@ -1,9 +1,27 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { AppealsController } from './api/appeals.controller';
 import { ClockController } from './api/clock.controller';
+import { LifecycleController } from './api/lifecycle.controller';
 import { RequestsController } from './api/requests.controller';
+import { DEADLINE_MONITOR_SETTINGS, DeadlineMonitor, type DeadlineMonitorSettings } from './application/deadline-monitor';
+import { RequestAppeals } from './application/request-appeals';
 import { RequestClock } from './application/request-clock';
+import { RequestLifecycle } from './application/request-lifecycle';
 import { RequestQueue } from './application/request-queue';
 import { RequestRegistry } from './application/request-registry';
 
-@Module({ controllers: [RequestsController, ClockController], providers: [RequestRegistry, RequestQueue, RequestClock], exports: [RequestRegistry, RequestClock] })
-export class LifecycleClockModule {}
+@Module({
+  controllers: [RequestsController, ClockController, LifecycleController, AppealsController],
+  providers: [RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals],
+  exports: [RequestRegistry, RequestClock, RequestLifecycle],
+})
+export class LifecycleClockModule {
+  /** The module with its deadline monitor, on the given settings. */
+  static withMonitor(settings: DeadlineMonitorSettings): DynamicModule {
+    return {
+      module: LifecycleClockModule,
+      providers: [{ provide: DEADLINE_MONITOR_SETTINGS, useValue: settings }, DeadlineMonitor],
+      exports: [DeadlineMonitor],
+    };
+  }
+}

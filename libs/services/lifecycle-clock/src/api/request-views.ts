@@ -1,11 +1,11 @@
-import { OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus } from '@dsar/contracts';
+import { type AppealView, OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
 import type { RequestEntity } from '../infrastructure/request.entity';
 
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
 /** The request as `GET /requests/:id` shows it. */
-export function detailOf(row: RequestEntity): RequestDetail {
+export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDetail {
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -22,7 +22,11 @@ export function detailOf(row: RequestEntity): RequestDetail {
     intakeSource: row.intakeSource,
     requestor: row.requestor ?? null,
     authority: row.authority ?? null,
-    appeals: [],
+    appeals,
+    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    acknowledgementDueAt: row.acknowledgementDueAt?.toISOString() ?? null,
+    statusReason: row.statusReason,
+    statusChangedAt: row.statusChangedAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -3,10 +3,10 @@ import type { Response } from 'express';
 import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
+import { RequestAppeals } from '../application/request-appeals';
 import { RequestQueue } from '../application/request-queue';
 import { RequestRegistry } from '../application/request-registry';
 import { detailOf, queuePageOf } from './request-views';
-
 
 /** lifecycle-clock's internal API for the request aggregate (the gateway exposes it under /api/v1). */
 @Controller('internal/v1/requests')
@@ -14,6 +14,7 @@ export class RequestsController {
   constructor(
     private readonly registry: RequestRegistry,
     private readonly queue: RequestQueue,
+    private readonly appeals: RequestAppeals,
   ) {}
 
   /** Creates a request from a normalized intake (intake-gateway calls this). */
@@ -38,6 +39,6 @@ export class RequestsController {
   async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
     const row = await this.registry.require(scopeOf(principal), id);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
-    return detailOf(row);
+    return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
   }
 }

@@ -3,7 +3,6 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   bindingIn,
-  CLOSED_STATUSES,
   type ClockChangeResult,
   type ClockExplanation,
   type ClockPausedV1,
@@ -11,6 +10,8 @@ import {
   DEFAULT_EXTENSION_JUSTIFICATION,
   type DeadlineExtendedV1,
   type ExtensionCommand,
+  type LifecycleAction,
+  type PauseReason,
   type PauseCommand,
   policyPackVersion,
   type Principal,
@@ -26,6 +27,7 @@ import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, com
 import { isInFuture } from '../domain/clock-skew';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';
+import { requireAllowed } from './lifecycle-guard';
 import { RequestRegistry } from './request-registry';
 
 /**
@@ -50,9 +52,11 @@ export class RequestClock {
     return explanationOf(row, input, computeClock(input), events, now);
   }
 
-  async extend(principal: Principal, id: string, command: ExtensionCommand, now = new Date()): Promise<ClockChangeResult> {
+  async extend(principal: Principal, id: string, command: ExtensionCommand, at?: Date): Promise<ClockChangeResult> {
     return this.uow.run(async (tx) => {
-      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
+      const row = await this.lockOpen(tx, principal, id, 'extend_deadline');
+      const now = at ?? new Date();
+      const { events, input } = await this.load(tx, row);
       const amount = command.additionalDays !== undefined || command.additionalMonths !== undefined
         ? { additionalDays: command.additionalDays, additionalMonths: command.additionalMonths }
         : withClockRules(() => defaultExtension(input));
@@ -84,55 +88,88 @@ export class RequestClock {
     });
   }
 
-  async pause(principal: Principal, id: string, command: PauseCommand, now = new Date()): Promise<ClockChangeResult> {
+  async pause(principal: Principal, id: string, command: PauseCommand, now?: Date): Promise<ClockChangeResult> {
     return this.uow.run(async (tx) => {
-      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
-      const at = eventTime(command.at, now);
-      const { before, after } = this.replayWith(input, { kind: 'pause', reason: command.reason, at, actor: principal.id });
-      await this.append(tx, row, events, { kind: 'pause', pauseReason: command.reason, occurredAt: at, actor: principal.id, note: command.note ?? null });
-      const data: ClockPausedV1 = {
-        ...this.subject(row, principal),
-        reason: command.reason,
-        rule: after.rule.pauses[command.reason],
-        pausedAt: at.toISOString(),
-        dueAt: after.finalDueAt.toISOString(),
-      };
-      return this.commit(tx, row, after, before, RequestEventTypes.clockPaused, data);
+      const row = await this.lockOpen(tx, principal, id, 'pause_clock');
+      // Without `at`, the pause happens when the row is locked: after every clock event committed before it.
+      return this.pauseLocked(tx, row, principal, { reason: command.reason, at: eventTime(command.at, now ?? new Date()), note: command.note ?? null });
     });
   }
 
-  async resume(principal: Principal, id: string, command: ResumeCommand, now = new Date()): Promise<ClockChangeResult> {
+  async resume(principal: Principal, id: string, command: ResumeCommand, now?: Date): Promise<ClockChangeResult> {
     return this.uow.run(async (tx) => {
-      const { row, events, input } = await this.lockForChange(tx, scopeOf(principal), id);
-      const at = eventTime(command.at, now);
-      const { before, after } = this.replayWith(input, { kind: 'resume', at, actor: principal.id });
-      const ended = after.pauses[after.pauses.length - 1];
-      await this.append(tx, row, events, { kind: 'resume', occurredAt: at, actor: principal.id, note: command.note ?? null });
-      const data: ClockResumedV1 = {
-        ...this.subject(row, principal),
-        reason: ended.reason,
-        rule: ended.rule,
-        effect: ended.effect === 'pending' ? 'ignored' : ended.effect,
-        pausedAt: ended.from.toISOString(),
-        resumedAt: at.toISOString(),
-        excludedDays: ended.excludedDays,
-        previousDueAt: before.finalDueAt.toISOString(),
-        dueAt: after.finalDueAt.toISOString(),
-      };
-      return this.commit(tx, row, after, before, RequestEventTypes.clockResumed, data);
+      const row = await this.lockOpen(tx, principal, id, 'resume_clock');
+      return this.resumeLocked(tx, row, principal, { at: eventTime(command.at, now ?? new Date()), note: command.note ?? null });
     });
   }
 
-  private async lockForChange(tx: EntityManager, scope: TenantScope, id: string) {
-    const row = await this.registry.require(scope, id, { manager: tx, lock: true });
-    if ((CLOSED_STATUSES as readonly string[]).includes(row.status)) {
-      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `Request ${id} is ${row.status}: the clock of a closed request no longer changes.`, undefined, {
-        currentStatus: row.status,
-        allowedActions: [],
-      });
-    }
+  /** The clock's state right now, for a row the caller has locked: running, or paused and why. */
+  async stateOf(tx: EntityManager, row: RequestEntity): Promise<{ paused: false } | { paused: true; reason: PauseReason }> {
+    const { input } = await this.load(tx, row);
+    const clock = computeClock(input);
+    const open = clock.pauses.find((p) => p.to === null);
+    return open ? { paused: true, reason: open.reason } : { paused: false };
+  }
+
+  /** Pauses the clock inside the caller's transaction, on a row it has locked (workflow steps pause with their transition). */
+  async pauseLocked(tx: EntityManager, row: RequestEntity, principal: Principal, pause: { reason: PauseReason; at: Date; note: string | null }): Promise<ClockChangeResult> {
+    const { events, input } = await this.load(tx, row);
+    const { before, after } = this.replayWith(input, { kind: 'pause', reason: pause.reason, at: pause.at, actor: principal.id });
+    await this.append(tx, row, events, { kind: 'pause', pauseReason: pause.reason, occurredAt: pause.at, actor: principal.id, note: pause.note });
+    const data: ClockPausedV1 = {
+      ...this.subject(row, principal),
+      reason: pause.reason,
+      rule: after.rule.pauses[pause.reason],
+      pausedAt: pause.at.toISOString(),
+      dueAt: after.finalDueAt.toISOString(),
+    };
+    return this.commit(tx, row, after, before, RequestEventTypes.clockPaused, data);
+  }
+
+  /** Ends the open pause inside the caller's transaction, on a row it has locked. */
+  async resumeLocked(tx: EntityManager, row: RequestEntity, principal: Principal, resume: { at: Date; note: string | null }): Promise<ClockChangeResult> {
+    const { events, input } = await this.load(tx, row);
+    const { before, after } = this.replayWith(input, { kind: 'resume', at: resume.at, actor: principal.id });
+    const ended = after.pauses[after.pauses.length - 1];
+    await this.append(tx, row, events, { kind: 'resume', occurredAt: resume.at, actor: principal.id, note: resume.note });
+    const data: ClockResumedV1 = {
+      ...this.subject(row, principal),
+      reason: ended.reason,
+      rule: ended.rule,
+      effect: ended.effect === 'pending' ? 'ignored' : ended.effect,
+      pausedAt: ended.from.toISOString(),
+      resumedAt: resume.at.toISOString(),
+      excludedDays: ended.excludedDays,
+      previousDueAt: before.finalDueAt.toISOString(),
+      dueAt: after.finalDueAt.toISOString(),
+    };
+    return this.commit(tx, row, after, before, RequestEventTypes.clockResumed, data);
+  }
+
+  /**
+   * Starts the appeal clock of a request an approved appeal reopens, inside the caller's transaction.
+   * The reopening's own event (dsar.request.reopened.v1) tells the world; this returns the new deadline.
+   */
+  async reopenLocked(tx: EntityManager, row: RequestEntity, principal: Principal, at: Date): Promise<{ previousDueAt: Date; dueAt: Date }> {
+    const { events, input } = await this.load(tx, row);
+    const { before, after } = this.replayWith(input, { kind: 'reopen', at, actor: principal.id });
+    await this.append(tx, row, events, { kind: 'reopen', occurredAt: at, actor: principal.id });
+    row.dueAt = after.finalDueAt;
+    row.clockPausedSince = after.pausedSince;
+    row.acknowledgementDueAt = after.acknowledgementDueAt;
+    return { previousDueAt: before.finalDueAt, dueAt: after.finalDueAt };
+  }
+
+  /** The locked row of an open request: the clock of a finished request no longer changes. */
+  private async lockOpen(tx: EntityManager, principal: Principal, id: string, action: LifecycleAction): Promise<RequestEntity> {
+    const row = await this.registry.require(scopeOf(principal), id, { manager: tx, lock: true });
+    requireAllowed(row, action);
+    return row;
+  }
+
+  private async load(tx: EntityManager, row: RequestEntity) {
     const events = await this.eventsOf(tx, row.id);
-    return { row, events, input: clockInputOf(row, events) };
+    return { events, input: clockInputOf(row, events) };
   }
 
   /** The clock before and after one more event; a rule the event breaks becomes the matching problem response. */
@@ -208,6 +245,8 @@ function toClockEvent(e: ClockEventEntity): ClockEvent {
       return { kind: 'pause', reason: e.pauseReason, at: e.occurredAt, actor: e.actor };
     case 'resume':
       return { kind: 'resume', at: e.occurredAt, actor: e.actor };
+    case 'reopen':
+      return { kind: 'reopen', at: e.occurredAt, actor: e.actor };
     case 'extension':
       return {
         kind: 'extension',
@@ -222,7 +261,7 @@ function toClockEvent(e: ClockEventEntity): ClockEvent {
 }
 
 /** A time the caller gave for a pause or resume (default now); never in the future. */
-function eventTime(given: string | undefined, now: Date): Date {
+export function eventTime(given: string | undefined, now: Date): Date {
   const at = given ? new Date(given) : now;
   if (isInFuture(at, now)) {
     throw new ProblemError('CLOCK_EVENT_OUT_OF_ORDER', `'at' (${at.toISOString()}) is in the future.`, [{ field: 'at', message: 'must not be in the future' }]);

@@ -7,7 +7,7 @@ import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { isInFuture } from '../domain/clock-skew';
-import { initialDueAt, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
+import { initialDeadlines, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
 
 /**
@@ -28,6 +28,7 @@ export class RequestRegistry {
     const intakeReceivedAt = new Date(command.intakeSource.receivedAt);
     const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
     checkTimes(intakeReceivedAt, receivedAt, now);
+    const deadlines = initialDeadlines(jurisdiction, command.requestType, clockMode, intakeReceivedAt);
     return this.uow.run(async (tx) => {
       const row = tx.create(RequestEntity, {
         id: randomUUID(),
@@ -43,7 +44,12 @@ export class RequestRegistry {
         clockMode,
         policyPack: jurisdiction.pack.packId,
         policyVersion: jurisdiction.pack.version,
-        dueAt: initialDueAt(jurisdiction, command.requestType, clockMode, intakeReceivedAt),
+        dueAt: deadlines.dueAt,
+        acknowledgementDueAt: deadlines.acknowledgementDueAt,
+        acknowledgedAt: null,
+        statusReason: null,
+        statusChangedAt: receivedAt,
+        openAppealId: null,
         clockPausedSince: null,
         intakeSource: command.intakeSource,
         requestor: command.requestor ?? null,
@@ -71,6 +77,11 @@ export class RequestRegistry {
       await tx.save(row);
       return row;
     });
+  }
+
+  /** The manager of plain reads, outside any transaction. */
+  get manager(): EntityManager {
+    return this.uow.dataSource.manager;
   }
 
   /**

@@ -32,7 +32,8 @@ export function requireClockMode(jurisdiction: ResolvedJurisdiction, asked: Cloc
   return asked;
 }
 
-/** When a new request is due: the clock engine on the pack's rules with no pause or extension yet. */
-export function initialDueAt(jurisdiction: ResolvedJurisdiction, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): Date {
-  return computeClock({ pack: jurisdiction.pack, binding: jurisdiction.binding, requestType, clockMode, receivedAt: intakeReceivedAt, events: [] }).finalDueAt;
+/** A new request's deadlines: the clock engine on the pack's rules with no pause or extension yet. */
+export function initialDeadlines(jurisdiction: ResolvedJurisdiction, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
+  const clock = computeClock({ pack: jurisdiction.pack, binding: jurisdiction.binding, requestType, clockMode, receivedAt: intakeReceivedAt, events: [] });
+  return { dueAt: clock.finalDueAt, acknowledgementDueAt: clock.acknowledgementDueAt };
 }

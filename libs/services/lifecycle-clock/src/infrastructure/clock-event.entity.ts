@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PauseReason } from '@dsar/contracts';
 
-export type ClockEventKind = 'pause' | 'resume' | 'extension';
+export type ClockEventKind = 'pause' | 'resume' | 'extension' | 'reopen';
 
 /**
  * One thing that happened to a request's clock. The rows of a request, in

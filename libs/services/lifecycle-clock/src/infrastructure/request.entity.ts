@@ -68,6 +68,25 @@ export class RequestEntity {
   @Column('jsonb', { nullable: true })
   authority: IntakePayload['authority'] | null;
 
+  /** When the requester was told of receipt; an acknowledgement happens once. */
+  @Column('timestamptz', { name: 'acknowledged_at', nullable: true })
+  acknowledgedAt: Date | null;
+
+  /** The pack's acknowledgement deadline, where it has one; the deadline monitor watches it until acknowledgedAt is set. */
+  @Column('timestamptz', { name: 'acknowledgement_due_at', nullable: true })
+  acknowledgementDueAt: Date | null;
+
+  /** Why the request is refused or closed (a refusal or closure reason); null while open or fulfilled. */
+  @Column('text', { name: 'status_reason', nullable: true })
+  statusReason: string | null;
+
+  @Column('timestamptz', { name: 'status_changed_at' })
+  statusChangedAt: Date;
+
+  /** The appeal waiting for its decision, if any: a request has one open appeal at a time. */
+  @Column('uuid', { name: 'open_appeal_id', nullable: true })
+  openAppealId: string | null;
+
   /** The newest domain event of this request: readers of derived views wait until they have seen it. */
   @Column('uuid', { name: 'last_event_id', nullable: true })
   lastEventId: string | null;

@@ -1,5 +1,5 @@
 import { type ClockMode, type RequestType, resolveJurisdiction } from '@dsar/contracts';
-import { type ClockEvent, computeClock, defaultExtension, isoDuration } from './index';
+import { appealDecisionDueAt, type ClockEvent, computeClock, defaultExtension, isoDuration } from './index';
 import { violationOf } from './deadline-test-kit';
 
 /**
@@ -192,3 +192,53 @@ describe('computeClock: order and pause rules', () => {
     expect(isoDuration(new Date('2026-06-03T10:00:00Z'), new Date('2026-06-08T15:30:00Z'))).toBe('P5DT5H30M');
   });
 });
+
+describe('computeClock: a request reopened on appeal runs on the appeal clock', () => {
+  const reopen = (at: string): ClockEvent => ({ kind: 'reopen', at: new Date(at), actor: 'key:operator' });
+
+  it('US-VA: the 60-day appeal period from the reopening day (Mon 4 May 2026 -> Fri 3 Jul), and the appeal rule allows no extension', () => {
+    const events = [extension('2026-01-20T15:00:00Z', { additionalDays: 45 }), reopen('2026-05-04T15:00:00Z')];
+    const clock = clockOf('US-VA', '2026-01-05T15:00:00Z', events);
+    expect(clock.lastDay).toBe('2026-07-03');
+    expect(clock.finalDueAt).toEqual(new Date('2026-07-04T03:59:59.999Z'));
+    expect(clock.startedAt).toEqual(new Date('2026-05-04T15:00:00Z'));
+    expect(clock.rule).toMatchObject({ period: { amount: 60, unit: 'calendar_days' }, extension: null, acknowledgement: null });
+    expect(clock.extensionNoticeDueAt).toBeNull();
+    expect(clock.segments.filter((s) => s.countsTowardDeadline).map((s) => s.reason)).toEqual(['reopen']);
+    expect(violationOf(() => clockOf('US-VA', '2026-01-05T15:00:00Z', [...events, extension('2026-05-05T15:00:00Z', { additionalDays: 10 })]))).toBe('EXTENSION_NOT_AVAILABLE');
+  });
+
+  it('US-CO: 45 days (Thu 18 Jun), and the appeal extension of 60 more days counted from the reopening (Mon 17 Aug)', () => {
+    const events = [reopen('2026-05-04T15:00:00Z')];
+    expect(clockOf('US-CO', '2026-01-05T15:00:00Z', events).lastDay).toBe('2026-06-18');
+    const extended = clockOf('US-CO', '2026-01-05T15:00:00Z', [...events, extension('2026-05-10T15:00:00Z', { additionalDays: 60 })]);
+    expect(extended.lastDay).toBe('2026-08-17');
+    expect(defaultExtension({ ...inputOf('US-CO', '2026-01-05T15:00:00Z'), events })).toEqual({ additionalDays: 60 });
+  });
+
+  it('EU (DE) has no appeal period: the request type\'s month runs again from Wed 10 Jun -> Fri 10 Jul, and its extension is available again', () => {
+    const events = [extension('2026-03-20T10:00:00Z', { additionalMonths: 2 }), reopen('2026-06-10T10:00:00Z')];
+    const clock = clockOf('DE', '2026-03-03T10:00:00Z', events);
+    expect(clock.lastDay).toBe('2026-07-10');
+    expect(clock.rule.basis).toBe('service_target');
+    expect(clock.extensionUsed).toEqual({ days: 0, months: 0, count: 0 });
+    expect(clockOf('DE', '2026-03-03T10:00:00Z', [...events, extension('2026-06-20T10:00:00Z', { additionalMonths: 2 })]).lastDay).toBe('2026-09-10');
+  });
+
+  it('a reopening ends a pause left open when the request closed', () => {
+    const clock = clockOf('GB', '2026-06-01T09:00:00Z', [pause('verification', '2026-06-02T09:00:00Z'), reopen('2026-06-20T09:00:00Z')]);
+    expect(clock.state).toBe('running');
+    expect(clock.pauses).toEqual([expect.objectContaining({ reason: 'verification', to: new Date('2026-06-20T09:00:00Z') })]);
+    expect(clock.lastDay).toBe('2026-07-20'); // Sat 20 Jun + 1 month = Mon 20 Jul
+  });
+
+  it('an appeal is due on the appeal clock from its receipt: US-VA 60 days, DE the month of its requests', () => {
+    expect(appealDecisionDueAt(inputOf('US-VA', '2026-01-05T15:00:00Z'), new Date('2026-05-04T15:00:00Z'))).toEqual(new Date('2026-07-04T03:59:59.999Z'));
+    expect(appealDecisionDueAt(inputOf('DE', '2026-03-03T10:00:00Z'), new Date('2026-06-10T10:00:00Z'))).toEqual(new Date('2026-07-10T21:59:59.999Z'));
+  });
+});
+
+function inputOf(code: string, receivedAt: string) {
+  const found = resolveJurisdiction(code)!;
+  return { pack: found.pack, binding: found.binding, requestType: 'access' as RequestType, clockMode: 'receipt' as ClockMode, receivedAt: new Date(receivedAt), events: [] as ClockEvent[] };
+}

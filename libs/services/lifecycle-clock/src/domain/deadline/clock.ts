@@ -26,7 +26,9 @@ export type ClockEvent =
       readonly additionalMonths?: number;
       readonly justification: string;
       readonly reason?: string | null;
-    };
+    }
+  /** An approved appeal reopened the request: the pack's appeal period runs from here, with its own extension rule. */
+  | { readonly kind: 'reopen'; readonly at: Date; readonly actor: string };
 
 export interface ClockInput {
   readonly pack: PolicyPack;
@@ -65,7 +67,7 @@ export interface ExtensionOutcome {
   readonly dueAt: Date;
 }
 
-export type SegmentReason = 'base' | 'resumed' | 'restart' | PauseReason | 'extension' | 'roll';
+export type SegmentReason = 'base' | 'resumed' | 'restart' | 'reopen' | PauseReason | 'extension' | 'roll';
 
 export interface ClockSegment {
   readonly reason: SegmentReason;
@@ -90,7 +92,10 @@ export interface ClockResult {
   readonly pausedSince: Date | null;
   /** When the period currently runs from (the receipt, or the end of the latest restarting pause). */
   readonly startedAt: Date;
+  /** The rule the clock runs on now: the request type's, or after a reopening the appeal clock's. */
   readonly rule: RequestRule;
+  /** Extension granted since the clock (re)started, against the rule's maximum. */
+  readonly extensionUsed: { readonly days: number; readonly months: number; readonly count: number };
   readonly pauses: readonly PauseOutcome[];
   readonly extensions: readonly ExtensionOutcome[];
   readonly segments: readonly ClockSegment[];
@@ -160,17 +165,18 @@ export function computeClock(input: ClockInput): ClockResult {
 
 /** What an extension would add if the caller names no amount: what is left of the pack's maximum. */
 export function defaultExtension(input: ClockInput): { additionalDays?: number; additionalMonths?: number } {
-  const rule = effectiveRule(input);
+  const clock = computeClock(input);
+  const rule = clock.rule;
   const ext = requireExtensionRule(rule, input.pack);
   const max = ext.maxTotal;
   if (!max) {
     const field = rule.period.unit === 'months' ? 'additionalMonths' : 'additionalDays';
     throw new ClockRuleError('EXTENSION_AMOUNT_REQUIRED', `${input.pack.packId} sets no maximum extension, so there is no default: give ${field}.`, { field });
   }
-  const used = computeClock(input).extensions.reduce((sum, e) => sum + (max.unit === 'months' ? (e.additionalMonths ?? 0) : (e.additionalDays ?? 0)), 0);
+  const used = max.unit === 'months' ? clock.extensionUsed.months : clock.extensionUsed.days;
   const left = max.amount - used;
   if (left <= 0) {
-    const count = input.events.filter((e) => e.kind === 'extension').length;
+    const count = clock.extensionUsed.count;
     throw new ClockRuleError('EXTENSION_EXCEEDS_MAXIMUM', `The pack's maximum extension of ${describeAmount(max.amount, max.unit)} is used up.`, {
       maximum: max,
       maxCount: ext.maxCount,
@@ -181,9 +187,35 @@ export function defaultExtension(input: ClockInput): { additionalDays?: number; 
 }
 
 /** The rules of the request type, with clock mode `active` making a verification pause restart the period. */
-function effectiveRule(input: ClockInput): RequestRule {
+function effectiveRule(input: Pick<ClockInput, 'pack' | 'requestType' | 'clockMode'>): RequestRule {
   const rule = ruleFor(input.pack, input.requestType);
   return input.clockMode === 'active' ? { ...rule, pauses: { ...rule.pauses, verification: 'restart' } } : rule;
+}
+
+/**
+ * The clock of a request reopened on appeal, and of the appeal itself: the pack's appeal period and
+ * extension. A pack without an appeal rule (no statutory appeal to the controller) gives the request
+ * type's own period and extension, as a service target. Pauses follow the request type's rules;
+ * there is no second acknowledgement.
+ */
+export function appealClockRule(pack: PolicyPack, requestRule: RequestRule): RequestRule {
+  const appeal = pack.appeal;
+  return {
+    ...requestRule,
+    basis: appeal ? requestRule.basis : 'service_target',
+    period: appeal?.response ?? requestRule.period,
+    extension: appeal ? appeal.extension : requestRule.extension,
+    acknowledgement: null,
+    refusalNotice: null,
+  };
+}
+
+/** When an appeal received at `at` must be decided, on the appeal clock (`appealClockRule`). */
+export function appealDecisionDueAt(input: Pick<ClockInput, 'pack' | 'binding' | 'requestType' | 'clockMode'>, at: Date): Date {
+  const { period } = appealClockRule(input.pack, effectiveRule(input));
+  const { timeZone, holidays } = input.binding;
+  const end = endOfPeriod(period, localDateOf(at, timeZone), holidays);
+  return endOfLocalDay(rollOffRestDays(end, period.roll, holidays), timeZone);
 }
 
 function requireExtensionRule(rule: RequestRule, pack: PolicyPack): ExtensionRule {
@@ -192,7 +224,7 @@ function requireExtensionRule(rule: RequestRule, pack: PolicyPack): ExtensionRul
 }
 
 class ClockReplay {
-  private readonly rule: RequestRule;
+  private rule: RequestRule;
   private readonly holidays: HolidayCalendarRef;
   private readonly zone: string;
   private readonly version: string;
@@ -233,6 +265,7 @@ class ClockReplay {
       previousAt = event.at;
       if (event.kind === 'pause') this.pause(event);
       else if (event.kind === 'resume') this.resume(event);
+      else if (event.kind === 'reopen') this.reopen(event);
       else this.extend(event);
     }
     return this.result(base.dueAt);
@@ -296,6 +329,22 @@ class ClockReplay {
         : effect === 'restarted'
           ? `${capitalize(open.reason)} pause ${span} restarted the clock: the period runs again from ${this.show(day)} → it ends ${this.show(after.periodEnd)}${this.rollText(after)}.`
           : `${capitalize(open.reason)} pause ${span} did not move the deadline (last day ${this.show(before.lastDay)}).`,
+    );
+  }
+
+  /** An approved appeal: the appeal clock runs in full from the reopening day; what went before no longer counts. */
+  private reopen(event: Extract<ClockEvent, { kind: 'reopen' }>): void {
+    // A request closed while paused (e.g. verification rejected) ends that pause when it reopens.
+    if (this.openPause) this.resume({ kind: 'resume', at: event.at, actor: event.actor });
+    this.closeRunningSegment(event.at);
+    for (let i = 0; i < this.segments.length; i++) this.segments[i] = { ...this.segments[i], countsTowardDeadline: false };
+    const day = localDateOf(event.at, this.zone);
+    this.rule = appealClockRule(this.input.pack, effectiveRule(this.input));
+    Object.assign(this.running, { startDay: day, startedAt: event.at, suspended: [], extensionDays: 0, extensionMonths: 0, extensionCount: 0 });
+    this.segmentStart = { at: event.at, reason: 'reopen', actor: event.actor };
+    const after = this.deadline(this.running);
+    this.steps.push(
+      `Reopened on appeal ${this.show(day)}: ${this.input.pack.appeal ? 'the pack\'s appeal period' : 'the pack has no appeal period, so the request type\'s own period'} (${describePeriod(this.rule.period)}) runs from then → it ends ${this.show(after.periodEnd)}${this.rollText(after)}.`,
     );
   }
 
@@ -378,6 +427,7 @@ class ClockReplay {
       pausedSince: open?.at ?? null,
       startedAt: this.running.startedAt,
       rule: this.rule,
+      extensionUsed: { days: this.running.extensionDays, months: this.running.extensionMonths, count: this.running.extensionCount },
       pauses: this.pauses,
       extensions: this.extensions,
       segments: this.segments,

@@ -1,6 +1,8 @@
 export { type BaseDeadline, computeBaseDeadline } from './base-deadline';
 export { type HolidayCalendarRef, isPublicHoliday, isWorkingDay } from './working-days';
 export {
+  appealClockRule,
+  appealDecisionDueAt,
   appealDueAt,
   type ClockEvent,
   type ClockInput,

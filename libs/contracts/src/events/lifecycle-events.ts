@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import type { EventTypeDefinition } from './event-catalog';
+import { APPEAL_DECISIONS } from '../http/appeals';
+import { CLOSURE_REASONS, LIFECYCLE_ACTIONS, REFUSAL_REASONS } from '../http/lifecycle';
+import { AUTHORITY_STATUSES, INTAKE_CHANNELS, REQUEST_STATUSES, REQUESTOR_TYPES } from '../http/requests';
+import { requestSubject } from './request-events';
+import { Topics } from './topics';
+
+/**
+ * Facts of the request workflow, owned by lifecycle-clock: one event per
+ * status change or record change, so the timeline and the audit chain show
+ * every step. Messages and rationales stay in lifecycle-clock (they may hold
+ * personal data); events say that they exist, not what they say.
+ */
+const instant = z.iso.datetime({ offset: true });
+
+/** Every workflow event carries the request, the move and the deadline after it. */
+const transition = {
+  ...requestSubject,
+  /** The principal that acted (`system` for the deadline monitor). */
+  actor: z.string().min(1),
+  action: z.enum(LIFECYCLE_ACTIONS),
+  fromStatus: z.enum(REQUEST_STATUSES),
+  status: z.enum(REQUEST_STATUSES),
+  occurredAt: instant,
+  dueAt: instant,
+};
+
+export const requestAcknowledgedV1 = z.object({
+  ...transition,
+  channel: z.enum(INTAKE_CHANNELS),
+  /** The pack's acknowledgement deadline, where it has one. */
+  acknowledgementDueAt: instant.nullable(),
+  hasMessage: z.boolean(),
+});
+export type RequestAcknowledgedV1 = z.infer<typeof requestAcknowledgedV1>;
+
+export const clarificationRequestedV1 = z.object({
+  ...transition,
+  channel: z.enum(INTAKE_CHANNELS),
+  /** True when the clarification paused the legal clock (see dsar.request.clock_paused.v1 for the rule). */
+  clockPaused: z.boolean(),
+});
+export type ClarificationRequestedV1 = z.infer<typeof clarificationRequestedV1>;
+
+export const clarificationReceivedV1 = z.object({
+  ...transition,
+  receivedAt: instant,
+  clockResumed: z.boolean(),
+  hasMessage: z.boolean(),
+});
+export type ClarificationReceivedV1 = z.infer<typeof clarificationReceivedV1>;
+
+export const verificationRequestedV1 = z.object({ ...transition, clockPaused: z.boolean() });
+export type VerificationRequestedV1 = z.infer<typeof verificationRequestedV1>;
+
+export const requestVerifiedV1 = z.object({ ...transition, clockResumed: z.boolean() });
+export type RequestVerifiedV1 = z.infer<typeof requestVerifiedV1>;
+
+export const requestRefusedV1 = z.object({ ...transition, reason: z.enum(REFUSAL_REASONS) });
+export type RequestRefusedV1 = z.infer<typeof requestRefusedV1>;
+
+export const requestFulfilledV1 = z.object({ ...transition });
+export type RequestFulfilledV1 = z.infer<typeof requestFulfilledV1>;
+
+export const requestClosedV1 = z.object({ ...transition, reason: z.enum(CLOSURE_REASONS) });
+export type RequestClosedV1 = z.infer<typeof requestClosedV1>;
+
+export const requestReopenedV1 = z.object({ ...transition, appealId: z.uuid(), previousDueAt: instant });
+export type RequestReopenedV1 = z.infer<typeof requestReopenedV1>;
+
+export const requestorReplacedV1 = z.object({
+  ...transition,
+  requestorType: z.enum(REQUESTOR_TYPES),
+  previousRequestorType: z.enum(REQUESTOR_TYPES).nullable(),
+});
+export type RequestorReplacedV1 = z.infer<typeof requestorReplacedV1>;
+
+export const authoritySubmittedV1 = z.object({
+  ...transition,
+  authorityStatus: z.enum(AUTHORITY_STATUSES),
+  evidenceCount: z.number().int().nonnegative(),
+});
+export type AuthoritySubmittedV1 = z.infer<typeof authoritySubmittedV1>;
+
+export const authorityReviewedV1 = z.object({
+  ...transition,
+  authorityStatus: z.enum(['verified', 'rejected']),
+  hasReason: z.boolean(),
+});
+export type AuthorityReviewedV1 = z.infer<typeof authorityReviewedV1>;
+
+export const appealSubmittedV1 = z.object({ ...transition, appealId: z.uuid(), appealDueAt: instant });
+export type AppealSubmittedV1 = z.infer<typeof appealSubmittedV1>;
+
+export const appealDecidedV1 = z.object({
+  ...transition,
+  appealId: z.uuid(),
+  decision: z.enum(APPEAL_DECISIONS),
+  /** True when the decision reopened the request (see dsar.request.reopened.v1). */
+  reopened: z.boolean(),
+});
+export type AppealDecidedV1 = z.infer<typeof appealDecidedV1>;
+
+/** The deadline monitor's facts: which deadline, how far off, for an open request. */
+const deadlineFacts = {
+  ...requestSubject,
+  status: z.enum(REQUEST_STATUSES),
+  /** `response`: the request's dueAt; `acknowledgement`: the pack's acknowledgement deadline. */
+  deadline: z.enum(['response', 'acknowledgement']),
+  dueAt: instant,
+  detectedAt: instant,
+};
+
+export const deadlineApproachingV1 = z.object({
+  ...deadlineFacts,
+  /** The configured warning threshold that was crossed, in days before dueAt. */
+  thresholdDays: z.number().int().positive(),
+});
+export type DeadlineApproachingV1 = z.infer<typeof deadlineApproachingV1>;
+
+export const deadlineBreachedV1 = z.object({ ...deadlineFacts });
+export type DeadlineBreachedV1 = z.infer<typeof deadlineBreachedV1>;
+
+export const LifecycleEventTypes = {
+  acknowledged: 'dsar.request.acknowledged.v1',
+  clarificationRequested: 'dsar.request.clarification_requested.v1',
+  clarificationReceived: 'dsar.request.clarification_received.v1',
+  verificationRequested: 'dsar.request.verification_requested.v1',
+  verified: 'dsar.request.verified.v1',
+  refused: 'dsar.request.refused.v1',
+  fulfilled: 'dsar.request.fulfilled.v1',
+  closed: 'dsar.request.closed.v1',
+  reopened: 'dsar.request.reopened.v1',
+  requestorReplaced: 'dsar.request.requestor_replaced.v1',
+  authoritySubmitted: 'dsar.request.authority_submitted.v1',
+  authorityApproved: 'dsar.request.authority_approved.v1',
+  authorityRejected: 'dsar.request.authority_rejected.v1',
+  appealSubmitted: 'dsar.request.appeal_submitted.v1',
+  appealDecided: 'dsar.request.appeal_decided.v1',
+  deadlineApproaching: 'dsar.request.deadline_approaching.v1',
+  deadlineBreached: 'dsar.request.deadline_breached.v1',
+} as const;
+
+const define = (type: string, schema: z.ZodType, description: string): EventTypeDefinition => ({ type, topic: Topics.request, schema, producer: 'lifecycle-clock', description });
+
+export const lifecycleEventDefinitions: EventTypeDefinition[] = [
+  define(LifecycleEventTypes.acknowledged, requestAcknowledgedV1, 'The requester was told that the request was received; a received request is now in progress.'),
+  define(LifecycleEventTypes.clarificationRequested, clarificationRequestedV1, 'The requester was asked to clarify the request; the clock pauses as the pack says.'),
+  define(LifecycleEventTypes.clarificationReceived, clarificationReceivedV1, 'The requester\'s clarification arrived; the request is in progress again and the clock resumed.'),
+  define(LifecycleEventTypes.verificationRequested, verificationRequestedV1, 'Identity verification was started; the request waits for it (verification_pending).'),
+  define(LifecycleEventTypes.verified, requestVerifiedV1, 'Identity verification was approved; the request is in progress and the clock resumed.'),
+  define(LifecycleEventTypes.refused, requestRefusedV1, 'The request was refused, with one of the documented reasons (identity_not_verified when verification failed).'),
+  define(LifecycleEventTypes.fulfilled, requestFulfilledV1, 'The request was fulfilled; the requester is to be told.'),
+  define(LifecycleEventTypes.closed, requestClosedV1, 'The request was closed (withdrawn when it was still open).'),
+  define(LifecycleEventTypes.reopened, requestReopenedV1, 'An approved appeal reopened the request; dueAt is the appeal clock\'s deadline.'),
+  define(LifecycleEventTypes.requestorReplaced, requestorReplacedV1, 'The requestor snapshot was replaced (the new details stay in lifecycle-clock).'),
+  define(LifecycleEventTypes.authoritySubmitted, authoritySubmittedV1, 'Evidence of the requestor\'s authority to act for the data subject was submitted.'),
+  define(LifecycleEventTypes.authorityApproved, authorityReviewedV1, 'Submitted authority evidence was approved (authority verified).'),
+  define(LifecycleEventTypes.authorityRejected, authorityReviewedV1, 'Submitted authority evidence was rejected.'),
+  define(LifecycleEventTypes.appealSubmitted, appealSubmittedV1, 'The requester appealed the outcome; appealDueAt is when it must be decided.'),
+  define(LifecycleEventTypes.appealDecided, appealDecidedV1, 'An appeal was decided; approve and partial reopen the request.'),
+  define(LifecycleEventTypes.deadlineApproaching, deadlineApproachingV1, 'An open request\'s response or acknowledgement deadline is within a warning threshold (default 7 and 2 days). Once per request, deadline, threshold and due date.'),
+  define(LifecycleEventTypes.deadlineBreached, deadlineBreachedV1, 'An open request\'s response or acknowledgement deadline passed without it being met. Once per request, deadline and due date.'),
+];

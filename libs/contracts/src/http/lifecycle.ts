@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { text, timestamp } from './fields';
+import { INTAKE_CHANNELS, REQUEST_STATUSES, requestor, authority } from './requests';
+
+/**
+ * HTTP contracts of the request workflow: the commands that move a request
+ * through its statuses, their common answer, and appeals. The state machine
+ * behind them is in lifecycle-clock; docs/lifecycle.md draws it.
+ */
+
+/**
+ * Everything that can be done to a request, by name. A 409
+ * `LIFECYCLE_TRANSITION_DISALLOWED` lists the ones its status allows.
+ */
+export const LIFECYCLE_ACTIONS = [
+  'acknowledge',
+  'request_clarification',
+  'receive_clarification',
+  'request_verification',
+  'approve_verification',
+  'reject_verification',
+  'fulfil',
+  'refuse',
+  'close',
+  'replace_requestor',
+  'submit_authority',
+  'approve_authority',
+  'reject_authority',
+  'extend_deadline',
+  'pause_clock',
+  'resume_clock',
+  'appeal',
+  'decide_appeal',
+] as const;
+export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+
+/** Why a request was refused (docs/lifecycle.md explains each and where the law allows it). */
+export const REFUSAL_REASONS = [
+  'manifestly_unfounded',
+  'excessive',
+  'identity_not_verified',
+  'no_data_held',
+  'exemption_applies',
+  'outside_jurisdiction',
+  'duplicate',
+  'other',
+] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
+
+/** Why a request was closed. An open request closed without a reason was withdrawn; a finished one is `completed`. */
+export const CLOSURE_REASONS = ['withdrawn', 'completed', 'duplicate', 'requester_unresponsive', 'transferred', 'other'] as const;
+export type ClosureReason = (typeof CLOSURE_REASONS)[number];
+
+/** Channels the service can reach a requester on: the intake channels. */
+const channel = z.enum(INTAKE_CHANNELS).describe('How the requester was (or is to be) told; default the request\'s intake channel');
+
+export const acknowledgementCommand = z
+  .strictObject({
+    channel: channel.optional(),
+    message: text(10_000).optional().describe('The acknowledgement as sent to the requester'),
+  })
+  .meta({ id: 'AcknowledgementCommand' });
+export type AcknowledgementCommand = z.infer<typeof acknowledgementCommand>;
+
+export const clarificationRequestCommand = z
+  .strictObject({
+    message: text(10_000).describe('What the requester is asked to clarify, as sent to them'),
+    channel: channel.optional(),
+  })
+  .meta({ id: 'ClarificationRequestCommand' });
+export type ClarificationRequestCommand = z.infer<typeof clarificationRequestCommand>;
+
+export const clarificationReceiveCommand = z
+  .strictObject({
+    message: text(100_000).optional().describe('The requester\'s answer'),
+    receivedAt: timestamp.optional().describe('When the answer arrived; default now; the clock resumes then. Not in the future, not before the clarification was asked for'),
+  })
+  .meta({ id: 'ClarificationReceiveCommand' });
+export type ClarificationReceiveCommand = z.infer<typeof clarificationReceiveCommand>;
+
+export const refusalCommand = z
+  .strictObject({
+    reason: z.enum(REFUSAL_REASONS).describe('Why the request is refused (docs/lifecycle.md)'),
+    message: text(10_000).describe('The refusal as the requester is told it'),
+    rationale: text(10_000).describe('The controller\'s internal rationale, kept for the record and a regulator'),
+  })
+  .meta({ id: 'RefusalCommand' });
+export type RefusalCommand = z.infer<typeof refusalCommand>;
+
+export const closureCommand = z
+  .strictObject({
+    reason: z.enum(CLOSURE_REASONS).optional().describe('Default `withdrawn` for an open request, `completed` for a fulfilled or refused one'),
+    message: text(10_000).optional(),
+  })
+  .meta({ id: 'ClosureCommand' });
+export type ClosureCommand = z.infer<typeof closureCommand>;
+
+/** `PUT /requests/:id/requestor`: the new snapshot, replacing the old one whole. */
+export const requestorCommand = requestor;
+export type RequestorCommand = z.infer<typeof requestorCommand>;
+
+/** `POST /requests/:id/authority/submit`: evidence that the requestor may act for the data subject. */
+export const authoritySubmitCommand = authority;
+export type AuthoritySubmitCommand = z.infer<typeof authoritySubmitCommand>;
+
+export const authorityApproveCommand = z
+  .strictObject({ note: text(2000).optional() })
+  .meta({ id: 'AuthorityApproveCommand' });
+export type AuthorityApproveCommand = z.infer<typeof authorityApproveCommand>;
+
+export const authorityRejectCommand = z
+  .strictObject({ reason: text(2000).optional().describe('Why the evidence does not show authority') })
+  .meta({ id: 'AuthorityRejectCommand' });
+export type AuthorityRejectCommand = z.infer<typeof authorityRejectCommand>;
+
+/** What the verification service tells lifecycle-clock (internal API). */
+export const verificationTransitionCommand = z.strictObject({
+  /** Whether the legal clock pauses while identity is checked (the verification case's `pauseClock`); default true. */
+  pauseClock: z.boolean().optional(),
+  at: timestamp.optional(),
+});
+export type VerificationTransitionCommand = z.infer<typeof verificationTransitionCommand>;
+
+/** The spec's lifecycle response. */
+export const lifecycleResult = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(REQUEST_STATUSES),
+    dueAt: timestamp,
+  })
+  .meta({ id: 'LifecycleResult' });
+export type LifecycleResult = z.infer<typeof lifecycleResult>;
+

@@ -1,0 +1,30 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { appealCommand, appealDecisionCommand, type Principal } from '@dsar/contracts';
+import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
+import { Idempotent } from '@dsar/platform/idempotency';
+import { RequestAppeals } from '../application/request-appeals';
+
+/** Appeals against a request's outcome (public under /api/v1/requests/:id/appeals). */
+@Controller('internal/v1/requests/:id/appeals')
+export class AppealsController {
+  constructor(private readonly appeals: RequestAppeals) {}
+
+  @Post()
+  @HttpCode(202)
+  @Idempotent()
+  file(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.appeals.file(principal, id, parseInput(appealCommand, body));
+  }
+
+  @Get()
+  list(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.appeals.list(scopeOf(principal), id);
+  }
+
+  @Post(':appealId/decide')
+  @HttpCode(202)
+  @Idempotent()
+  decide(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('appealId') appealId: string, @Body() body: unknown) {
+    return this.appeals.decide(principal, id, appealId, parseInput(appealDecisionCommand, body));
+  }
+}

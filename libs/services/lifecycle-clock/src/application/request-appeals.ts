@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  type AppealAccepted,
+  type AppealCommand,
+  type AppealDecided,
+  type AppealDecisionCommand,
+  type AppealView,
+  isUuid,
+  LifecycleEventTypes,
+  type Principal,
+} from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import type { TenantScope } from '@dsar/platform/http';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { appealDecisionDueAt } from '../domain/deadline';
+import { REOPENED_STATUS } from '../domain/lifecycle/state-machine';
+import { AppealEntity } from '../infrastructure/appeal.entity';
+import type { RequestEntity } from '../infrastructure/request.entity';
+import { clockInputOf, RequestClock } from './request-clock';
+import { RequestLifecycle } from './request-lifecycle';
+import { RequestRegistry } from './request-registry';
+
+/**
+ * Appeals against a request's outcome. An appeal can be filed against a
+ * refused, fulfilled or closed request, one at a time; it must be decided by
+ * the pack's appeal deadline. `approve` and `partial` reopen the request on
+ * the appeal clock; a decision is final.
+ */
+@Injectable()
+export class RequestAppeals {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly registry: RequestRegistry,
+    private readonly lifecycle: RequestLifecycle,
+    private readonly clock: RequestClock,
+  ) {}
+
+  async file(principal: Principal, id: string, command: AppealCommand, now?: Date): Promise<AppealAccepted> {
+    const appealId = randomUUID();
+    await this.lifecycle.step(principal, id, 'appeal', now, async ({ tx, row, principal: actor, now }) => {
+      const dueAt = appealDecisionDueAt(clockInputOf(row, []), now);
+      await tx.insert(AppealEntity, {
+        id: appealId,
+        tenantId: row.tenantId,
+        requestId: row.id,
+        message: command.message,
+        grounds: command.grounds ?? null,
+        status: 'appeal_submitted',
+        appealedStatus: row.status,
+        submittedBy: actor.id,
+        createdAt: now,
+        dueAt,
+        decision: null,
+        explanation: null,
+        decidedBy: null,
+        decidedAt: null,
+      });
+      row.openAppealId = appealId;
+      return { type: LifecycleEventTypes.appealSubmitted, facts: { appealId, appealDueAt: dueAt.toISOString() } };
+    });
+    return { appealId, requestId: id, status: 'appeal_submitted' };
+  }
+
+  async list(scope: TenantScope, id: string): Promise<AppealView[]> {
+    const row = await this.registry.require(scope, id);
+    return this.viewsOf(this.uow.dataSource.manager, row.id);
+  }
+
+  async viewsOf(manager: EntityManager, requestId: string): Promise<AppealView[]> {
+    const appeals = await manager.find(AppealEntity, { where: { requestId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return appeals.map(appealViewOf);
+  }
+
+  async decide(principal: Principal, id: string, appealId: string, command: AppealDecisionCommand, now?: Date): Promise<AppealDecided> {
+    let appeal: AppealEntity | null = null;
+    const lookUp = async (row: RequestEntity, tx: EntityManager) => {
+      appeal = isUuid(appealId) ? await tx.findOne(AppealEntity, { where: { id: appealId, requestId: row.id } }) : null;
+      if (!appeal) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} has no appeal ${appealId}.`);
+      if (appeal.status === 'appeal_decided') {
+        throw new ProblemError('APPEAL_ALREADY_DECIDED', `Appeal ${appealId} was decided (${appeal.decision}) at ${appeal.decidedAt?.toISOString()}; a decision is final.`, undefined, {
+          decision: appeal.decision,
+          decidedAt: appeal.decidedAt?.toISOString(),
+        });
+      }
+    };
+    await this.lifecycle.step(
+      principal,
+      id,
+      'decide_appeal',
+      now,
+      async ({ tx, row, principal: actor, now }) => {
+        const decided: AppealEntity | null = appeal;
+        if (!decided) throw new Error(`appeal ${appealId} was not looked up`); // lookUp ran first, on the same locked row
+        Object.assign(decided, { status: 'appeal_decided', decision: command.decision, explanation: command.explanation ?? null, decidedBy: actor.id, decidedAt: now });
+        await tx.save(decided);
+        row.openAppealId = null;
+        const reopens = command.decision !== 'deny';
+        const decidedEvent = {
+          type: LifecycleEventTypes.appealDecided,
+          facts: { appealId, decision: command.decision, reopened: reopens },
+          details: { decision: command.decision, explanation: command.explanation ?? null },
+        };
+        if (!reopens) return decidedEvent;
+        const { previousDueAt } = await this.clock.reopenLocked(tx, row, actor, now);
+        return {
+          ...decidedEvent,
+          to: REOPENED_STATUS,
+          followUps: [{ type: LifecycleEventTypes.reopened, facts: { appealId, previousDueAt: previousDueAt.toISOString() } }],
+        };
+      },
+      lookUp,
+    );
+    return { appealId, decision: command.decision, requestId: id, status: 'appeal_decided' };
+  }
+}
+
+export function appealViewOf(a: AppealEntity): AppealView {
+  return {
+    id: a.id,
+    message: a.message,
+    grounds: a.grounds,
+    status: a.status,
+    createdAt: a.createdAt.toISOString(),
+    dueAt: a.dueAt.toISOString(),
+    ...(a.decision ? { decision: a.decision, explanation: a.explanation, decidedAt: a.decidedAt?.toISOString() } : {}),
+  };
+}

@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import {
+  type AcknowledgementCommand,
+  type AuthorityRejectCommand,
+  type AuthoritySubmitCommand,
+  type ClarificationReceiveCommand,
+  type ClarificationRequestCommand,
+  type ClosureCommand,
+  type ClosureReason,
+  type LifecycleAction,
+  LifecycleEventTypes,
+  type LifecycleResult,
+  OPEN_STATUSES,
+  type Principal,
+  type RefusalCommand,
+  type RequestorCommand,
+  type RequestStatus,
+  type VerificationTransitionCommand,
+} from '@dsar/contracts';
+import { scopeOf } from '@dsar/platform/http';
+import { Outbox } from '@dsar/platform/messaging';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { nextStatus } from '../domain/lifecycle/state-machine';
+import type { RequestEntity } from '../infrastructure/request.entity';
+import { RequestTransitionEntity, type TransitionDetails } from '../infrastructure/request-transition.entity';
+import { lifecycleStateOf, requireAllowed } from './lifecycle-guard';
+import { eventTime, RequestClock } from './request-clock';
+import { RequestRegistry } from './request-registry';
+
+/** What one step produces beside the status change: its event and what to keep of the command. */
+export interface StepOutcome {
+  type: string;
+  /** Event facts beyond the common transition facts. */
+  facts: Record<string, unknown>;
+  /** The command's words and choices, kept in request_transitions. */
+  details?: TransitionDetails;
+  /** Where the step leads when the command decides it (an appeal decision); default the state machine's. */
+  to?: RequestStatus;
+  /** Further events of the same step (an approved appeal also reopens the request). */
+  followUps?: StepOutcome[];
+}
+
+/** The context a step runs in: the locked row (change it in place), the transaction, who acts, and when. */
+export interface StepContext {
+  tx: EntityManager;
+  row: RequestEntity;
+  principal: Principal;
+  now: Date;
+  from: RequestStatus;
+  to: RequestStatus;
+}
+
+/**
+ * The request workflow. Each command locks the request row, asks the state
+ * machine whether its action is allowed (409 with the allowed actions if not),
+ * makes its change (pausing or resuming the clock as the pack says), and
+ * commits the new status, a transition record and a domain event together.
+ * The row lock makes concurrent commands on one request run one after the
+ * other: the second sees the first's status, so of two conflicting commands
+ * exactly one wins.
+ */
+@Injectable()
+export class RequestLifecycle {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
+    private readonly registry: RequestRegistry,
+    private readonly clock: RequestClock,
+  ) {}
+
+  acknowledge(principal: Principal, id: string, command: AcknowledgementCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'acknowledge', now, async ({ row, now }) => {
+      const channel = command.channel ?? row.channel;
+      row.acknowledgedAt = now;
+      return {
+        type: LifecycleEventTypes.acknowledged,
+        facts: { channel, acknowledgementDueAt: row.acknowledgementDueAt?.toISOString() ?? null, hasMessage: command.message !== undefined },
+        details: { channel, message: command.message ?? null },
+      };
+    });
+  }
+
+  requestClarification(principal: Principal, id: string, command: ClarificationRequestCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'request_clarification', now, async ({ tx, row, now }) => {
+      const channel = command.channel ?? row.channel;
+      // A clock already stopped (e.g. for a fee) stays as it is; otherwise the clarification pauses it.
+      const clockPaused = !(await this.clock.stateOf(tx, row)).paused;
+      if (clockPaused) await this.clock.pauseLocked(tx, row, principal, { reason: 'clarification', at: now, note: null });
+      return { type: LifecycleEventTypes.clarificationRequested, facts: { channel, clockPaused }, details: { channel, message: command.message } };
+    });
+  }
+
+  receiveClarification(principal: Principal, id: string, command: ClarificationReceiveCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'receive_clarification', now, async ({ tx, row, now }) => {
+      const receivedAt = eventTime(command.receivedAt, now);
+      const clockResumed = await this.resumeIfPausedFor(tx, row, principal, 'clarification', receivedAt);
+      return {
+        type: LifecycleEventTypes.clarificationReceived,
+        facts: { receivedAt: receivedAt.toISOString(), clockResumed, hasMessage: command.message !== undefined },
+        details: { message: command.message ?? null, receivedAt: receivedAt.toISOString() },
+      };
+    });
+  }
+
+  requestVerification(principal: Principal, id: string, command: VerificationTransitionCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'request_verification', now, async ({ tx, row, now }) => {
+      const at = eventTime(command.at, now);
+      let clockPaused = false;
+      if (command.pauseClock !== false) {
+        // Asking for identity while waiting for a clarification ends that wait: the identity check is what holds the request now.
+        await this.resumeIfPausedFor(tx, row, principal, 'clarification', at);
+        clockPaused = !(await this.clock.stateOf(tx, row)).paused;
+        if (clockPaused) await this.clock.pauseLocked(tx, row, principal, { reason: 'verification', at, note: null });
+      }
+      return { type: LifecycleEventTypes.verificationRequested, facts: { clockPaused }, details: { pauseClock: command.pauseClock ?? true } };
+    });
+  }
+
+  approveVerification(principal: Principal, id: string, command: VerificationTransitionCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'approve_verification', now, async ({ tx, row, now }) => {
+      const clockResumed = await this.resumeIfPausedFor(tx, row, principal, 'verification', eventTime(command.at, now));
+      return { type: LifecycleEventTypes.verified, facts: { clockResumed } };
+    });
+  }
+
+  rejectVerification(principal: Principal, id: string, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'reject_verification', now, async ({ row }) => {
+      row.statusReason = 'identity_not_verified';
+      return { type: LifecycleEventTypes.refused, facts: { reason: 'identity_not_verified' } };
+    });
+  }
+
+  fulfil(principal: Principal, id: string, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'fulfil', now, async () => ({ type: LifecycleEventTypes.fulfilled, facts: {} }));
+  }
+
+  refuse(principal: Principal, id: string, command: RefusalCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'refuse', now, async ({ row }) => {
+      row.statusReason = command.reason;
+      return { type: LifecycleEventTypes.refused, facts: { reason: command.reason }, details: { reason: command.reason, message: command.message, rationale: command.rationale } };
+    });
+  }
+
+  close(principal: Principal, id: string, command: ClosureCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'close', now, async ({ row, from }) => {
+      const reason: ClosureReason = command.reason ?? ((OPEN_STATUSES as readonly string[]).includes(from) ? 'withdrawn' : 'completed');
+      row.statusReason = reason;
+      return { type: LifecycleEventTypes.closed, facts: { reason }, details: { reason, message: command.message ?? null } };
+    });
+  }
+
+  replaceRequestor(principal: Principal, id: string, command: RequestorCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'replace_requestor', now, async ({ row }) => {
+      const previousRequestorType = row.requestor?.type ?? null;
+      row.requestor = command;
+      return { type: LifecycleEventTypes.requestorReplaced, facts: { requestorType: command.type, previousRequestorType } };
+    });
+  }
+
+  submitAuthority(principal: Principal, id: string, command: AuthoritySubmitCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'submit_authority', now, async ({ row }) => {
+      row.authority = command;
+      return { type: LifecycleEventTypes.authoritySubmitted, facts: { authorityStatus: command.status, evidenceCount: command.evidenceArtifacts.length } };
+    });
+  }
+
+  approveAuthority(principal: Principal, id: string, note: string | undefined, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'approve_authority', now, async ({ row, now }) => {
+      row.authority = { ...submittedAuthority(row), status: 'verified', verifiedAt: now.toISOString() };
+      return { type: LifecycleEventTypes.authorityApproved, facts: { authorityStatus: 'verified', hasReason: note !== undefined }, details: { note: note ?? null } };
+    });
+  }
+
+  rejectAuthority(principal: Principal, id: string, command: AuthorityRejectCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'reject_authority', now, async ({ row }) => {
+      const { verifiedAt: _dropped, ...evidence } = submittedAuthority(row);
+      row.authority = { ...evidence, status: 'rejected' };
+      return { type: LifecycleEventTypes.authorityRejected, facts: { authorityStatus: 'rejected', hasReason: command.reason !== undefined }, details: { reason: command.reason ?? null } };
+    });
+  }
+
+  /**
+   * Runs one workflow step in its own transaction: lock, check, change, record.
+   * `check` runs on the locked row before the state machine (appeals look up the appeal first).
+   */
+  async step(
+    principal: Principal,
+    id: string,
+    action: LifecycleAction,
+    /** When the step happens; default the moment the row is locked, so steps on one request are in time order. */
+    at: Date | undefined,
+    change: (ctx: StepContext) => Promise<StepOutcome>,
+    check?: (row: RequestEntity, tx: EntityManager) => Promise<void>,
+  ): Promise<LifecycleResult> {
+    return this.uow.run(async (tx) => {
+      const row = await this.registry.require(scopeOf(principal), id, { manager: tx, lock: true });
+      const now = at ?? new Date();
+      await check?.(row, tx);
+      requireAllowed(row, action);
+      const from = row.status as RequestStatus;
+      const planned = nextStatus(lifecycleStateOf(row), action);
+      const outcome = await change({ tx, row, principal, now, from, to: planned });
+      const to = outcome.to ?? planned;
+      for (const o of [outcome, ...(outcome.followUps ?? [])]) await this.record(tx, row, principal, action, from, to, now, o);
+      if (to !== from) {
+        row.status = to;
+        row.statusChangedAt = now;
+        if ((OPEN_STATUSES as readonly string[]).includes(to)) row.statusReason = null;
+      }
+      await tx.save(row);
+      return { id: row.id, status: row.status as RequestStatus, dueAt: row.dueAt.toISOString() };
+    });
+  }
+
+  /** Commits one event of a step, with its transition record. */
+  private async record(tx: EntityManager, row: RequestEntity, principal: Principal, action: LifecycleAction, from: RequestStatus, to: RequestStatus, now: Date, outcome: StepOutcome): Promise<void> {
+    const data = {
+      requestId: row.id,
+      tenantId: row.tenantId,
+      workspaceId: row.workspaceId,
+      actor: principal.id,
+      action,
+      fromStatus: from,
+      status: to,
+      occurredAt: now.toISOString(),
+      dueAt: row.dueAt.toISOString(),
+      ...outcome.facts,
+    };
+    const event = await this.outbox.record(tx, { type: outcome.type, subject: row.id, tenantId: row.tenantId, data });
+    await tx.insert(RequestTransitionEntity, {
+      id: randomUUID(),
+      tenantId: row.tenantId,
+      requestId: row.id,
+      action,
+      fromStatus: from,
+      toStatus: to,
+      actor: principal.id,
+      occurredAt: now,
+      details: outcome.details ?? {},
+      eventId: event.id,
+    });
+    row.lastEventId = event.id;
+  }
+
+  /** Ends the clock's pause if it is one for `reason`; true when it did. */
+  private async resumeIfPausedFor(tx: EntityManager, row: RequestEntity, principal: Principal, reason: 'clarification' | 'verification', at: Date): Promise<boolean> {
+    const state = await this.clock.stateOf(tx, row);
+    if (!state.paused || state.reason !== reason) return false;
+    await this.clock.resumeLocked(tx, row, principal, { at, note: null });
+    return true;
+  }
+}
+
+/** The authority evidence a review acts on; the state machine only allows a review of submitted evidence. */
+function submittedAuthority(row: RequestEntity): NonNullable<RequestEntity['authority']> {
+  if (!row.authority) throw new Error(`request ${row.id} has no authority evidence to review`);
+  return row.authority;
+}
