@@ -105,6 +105,8 @@ export class RequestClock {
 
   /** The clock's state right now, for a row the caller has locked: running, or paused and why. */
   async stateOf(tx: EntityManager, row: RequestEntity): Promise<{ paused: false } | { paused: true; reason: PauseReason }> {
+    // Every clock change keeps clockPausedSince in step with the events, so a running clock needs no replay.
+    if (!row.clockPausedSince) return { paused: false };
     const { input } = await this.load(tx, row);
     const clock = computeClock(input);
     const open = clock.pauses.find((p) => p.to === null);
