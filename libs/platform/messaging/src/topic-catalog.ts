@@ -55,7 +55,9 @@ export async function ensureTopics(
     const missing = topics.filter((t) => !present.has(t.name));
     if (missing.length > 0) {
       await admin.createTopics({
-        waitForLeaders: true,
+        // kafkajs's own wait gives up on the first UNKNOWN_TOPIC_OR_PARTITION a
+        // freshly started broker answers while the topic propagates; wait here instead.
+        waitForLeaders: false,
         topics: missing.map((t) => ({
           topic: t.name,
           numPartitions: t.partitions,
@@ -63,6 +65,7 @@ export async function ensureTopics(
           configEntries: Object.entries(t.config).map(([name, value]) => ({ name, value })),
         })),
       });
+      await waitForLeaders(admin, missing.map((t) => t.name));
     }
     const existing = topics.filter((t) => present.has(t.name));
     const mismatched: string[] = [];
@@ -76,5 +79,20 @@ export async function ensureTopics(
     return { created: missing.map((t) => t.name), existing: existing.map((t) => t.name), mismatched };
   } finally {
     await admin.disconnect();
+  }
+}
+
+/** Waits until every partition of the topics has a leader; metadata errors of a topic still propagating are retried. */
+async function waitForLeaders(admin: Admin, names: string[], timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    try {
+      const meta = await admin.fetchTopicMetadata({ topics: names });
+      if (meta.topics.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+    }
+    if (Date.now() >= deadline) throw new Error(`Topics ${names.join(', ')} have no leader after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, delay));
   }
 }
