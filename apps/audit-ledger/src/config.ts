@@ -1,4 +1,15 @@
-import { DEFAULT_SERVICE_PORTS, serviceConfigSchema } from '@dsar/platform/config';
+import { z } from 'zod';
+import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { auditFields } from '@dsar/services/audit-ledger';
 
-/** Settings of the audit-ledger process; see the configuration table in the README. */
-export const configSchema = serviceConfigSchema(DEFAULT_SERVICE_PORTS['audit-ledger']);
+/** Settings of the audit-ledger process (its database and bus, and the signed checkpoints); see the configuration table in the README. */
+export const configSchema = z
+  .object({
+    ...commonFields,
+    ...httpFields,
+    PORT: httpFields.PORT.default(DEFAULT_SERVICE_PORTS['audit-ledger']),
+    ...databaseFields,
+    ...busFields,
+    ...auditFields,
+  })
+  .superRefine(requireDriverSettings, everyProblem);

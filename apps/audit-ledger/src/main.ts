@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { loadConfig } from '@dsar/platform/config';
 import { exitOnStartupFailure, runService } from '@dsar/platform/host';
-import { auditLedgerService } from '@dsar/services/audit-ledger';
+import { auditLedgerServiceWith, checkpointSettingsFrom } from '@dsar/services/audit-ledger';
 import { configSchema } from './config';
 
 async function main(): Promise<void> {
-  await runService(auditLedgerService, loadConfig('audit-ledger', configSchema));
+  const config = loadConfig('audit-ledger', configSchema);
+  await runService(auditLedgerServiceWith(checkpointSettingsFrom(config)), config);
 }
 
 main().catch(exitOnStartupFailure('audit-ledger'));

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
+import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
@@ -9,7 +10,8 @@ import { requireAuthSettings } from '@dsar/platform/auth';
  * process. The defaults need nothing installed: PGlite under DATA_DIR and the
  * in-memory bus. The same process can run against PostgreSQL and Kafka by
  * setting DB_DRIVER and BUS_DRIVER. With no authentication configured it makes
- * a development admin key (DATA_DIR/dev-token).
+ * a development admin key (DATA_DIR/dev-token), and without an audit signing
+ * key a development one (DATA_DIR/audit-signing-key.pem).
  */
 export const embeddedConfigSchema = z
   .object({
@@ -20,6 +22,7 @@ export const embeddedConfigSchema = z
     ...busFields,
     ...gatewayFields,
     ...lifecycleFields,
+    ...auditFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);

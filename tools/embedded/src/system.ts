@@ -3,7 +3,7 @@ import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
 import { gatewayHostConfig, type HostConfig, type HostedService, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
 import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
-import { auditLedgerService } from '@dsar/services/audit-ledger';
+import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import { fulfilmentDeliveryService } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
@@ -22,8 +22,13 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
   notifierService,
 ];
 
-/** Runner settings; lifecycle-clock's deadline monitor is off unless DEADLINE_MONITOR_INTERVAL_MS is given (the CLI's config gives it). */
-export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> & Partial<LifecycleConfig>;
+/**
+ * Runner settings. lifecycle-clock's deadline monitor and audit-ledger's
+ * signed checkpoints are off unless their intervals are given (the runner's
+ * config gives them); without a configured signing key, checkpoints are
+ * signed with a key kept in DATA_DIR.
+ */
+export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> & Partial<LifecycleConfig> & Partial<AuditConfig>;
 
 export interface SystemOptions {
   /** Event types beyond the product's (tests). */
@@ -33,9 +38,16 @@ export interface SystemOptions {
 }
 
 /** The domain services configured for this run. */
-function domainServices(config: SystemConfig, options: SystemOptions): ServiceDefinition[] {
-  const lifecycle = lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config, options.now));
-  return DOMAIN_SERVICES.map((s) => (s.name === lifecycle.name ? lifecycle : s));
+async function domainServices(config: SystemConfig, options: SystemOptions): Promise<ServiceDefinition[]> {
+  const configured = [lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config, options.now)), auditLedgerServiceWith(await checkpointSettings(config, options))];
+  return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
+}
+
+/** Checkpoints on the configured key, or on the development key kept in DATA_DIR. */
+async function checkpointSettings(config: SystemConfig, options: SystemOptions) {
+  const settings = checkpointSettingsFrom(config, options.now);
+  if (settings.signingKeyPem || !settings.intervalMs) return settings;
+  return { ...settings, signingKeyPem: (await ensureDevSigningKey(config.DATA_DIR)).pem };
 }
 
 export interface RunningSystem {
@@ -68,7 +80,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
   };
   try {
     const { auth, devToken } = await embeddedAuth(config);
-    for (const definition of domainServices(config, options)) {
+    for (const definition of await domainServices(config, options)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
       const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams });
       started.push(hosted);

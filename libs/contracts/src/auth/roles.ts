@@ -10,7 +10,7 @@ export const PERMISSIONS = {
   'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
   'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals.',
   'audit:export': 'Export a request\'s audit chain.',
-  'audit:verify': 'Verify a request\'s audit chain.',
+  'audit:verify': 'Verify a request\'s audit chain and read the tenant\'s signed checkpoints.',
   'policies:read': 'List policy packs and proposals.',
   'policies:manage': 'Register, activate and upgrade policy packs.',
   'retention:read': 'Read retention policies.',

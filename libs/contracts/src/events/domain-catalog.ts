@@ -1,8 +1,9 @@
+import { auditEventDefinitions } from './audit-events';
 import { EventCatalog } from './event-catalog';
 import { lifecycleEventDefinitions } from './lifecycle-events';
 import { requestEventDefinitions } from './request-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
-  return new EventCatalog([...requestEventDefinitions, ...lifecycleEventDefinitions]);
+  return new EventCatalog([...requestEventDefinitions, ...lifecycleEventDefinitions, ...auditEventDefinitions]);
 }

@@ -8,6 +8,11 @@ export interface EventTypeDefinition<TData = unknown> {
   /** The service that owns (and alone publishes) the event. */
   readonly producer: string;
   readonly description: string;
+  /**
+   * Top-level `data` fields that may hold personal data (free text written
+   * by people). The audit ledger keeps them only as salted hashes.
+   */
+  readonly personalData?: readonly string[];
 }
 
 /**

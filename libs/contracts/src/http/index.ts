@@ -4,3 +4,4 @@ export * from './policies';
 export * from './clock';
 export * from './lifecycle';
 export * from './appeals';
+export * from './audit';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text, timestamp } from './fields';
+import { intParam, text, timestamp } from './fields';
 import { appealView } from './appeals';
 
 /**
@@ -129,12 +129,6 @@ export type RequestDetail = z.infer<typeof requestDetail>;
 export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] as const;
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 
-const intParam = (min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(min).max(max));
 
 export const queueQuery = z
   .strictObject({

@@ -40,10 +40,40 @@ export async function callService(service: string, baseUrl: string, call: Intern
     });
     return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
   } catch (e) {
-    const name = (e as Error).name;
-    if (name === 'TimeoutError' || name === 'AbortError') {
-      throw new ProblemError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time.`);
-    }
-    throw new ProblemError('SERVICE_UNAVAILABLE', `The ${service} service is not reachable.`, undefined, {}, { 'Retry-After': '5' });
+    throw unreachable(service, e);
   }
+}
+
+export interface StreamedResponse {
+  status: number;
+  headers: Headers;
+  /** The body as it arrives; read it to the end or cancel it. */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/**
+ * Like `callService`, for an answer that may be long (a file): the timeout
+ * covers the wait for the response headers only, and the body is handed on
+ * unread, to be streamed.
+ */
+export async function openServiceStream(service: string, baseUrl: string, call: InternalCall): Promise<StreamedResponse> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(new DOMException('headers timeout', 'TimeoutError')), call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+  try {
+    const res = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers: call.headers, body: call.body, redirect: 'manual', signal: abort.signal });
+    return { status: res.status, headers: res.headers, body: res.body };
+  } catch (e) {
+    throw unreachable(service, e);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** 504 for a call that ran out of time, 503 for a service that could not be reached. */
+function unreachable(service: string, e: unknown): ProblemError {
+  const name = (e as Error).name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new ProblemError('UPSTREAM_TIMEOUT', `The ${service} service did not answer in time.`);
+  }
+  return new ProblemError('SERVICE_UNAVAILABLE', `The ${service} service is not reachable.`, undefined, {}, { 'Retry-After': '5' });
 }

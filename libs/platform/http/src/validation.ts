@@ -59,3 +59,9 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
     errors,
   );
 }
+
+/** The first of the media types an Accept header names (parameters and q-values aside), if any. */
+export function acceptedMediaType(accept: string | undefined, mediaTypes: readonly string[]): string | undefined {
+  const named = (accept ?? '').split(',').map((part) => part.split(';')[0].trim().toLowerCase());
+  return mediaTypes.find((t) => named.includes(t));
+}

@@ -66,6 +66,22 @@ export class Metrics {
     labelNames: ['service'] as const,
   });
 
+  readonly auditAppends = new Counter({
+    name: 'dsar_audit_appends_total',
+    help: 'Entries the audit ledger appended to request chains.',
+    labelNames: ['event_type'] as const,
+  });
+
+  readonly auditCheckpoints = new Counter({
+    name: 'dsar_audit_checkpoints_total',
+    help: 'Signed audit checkpoints made.',
+  });
+
+  readonly auditCheckpointFailures = new Counter({
+    name: 'dsar_audit_checkpoint_failures_total',
+    help: 'Scheduled audit checkpoint runs that failed (the next run tries again).',
+  });
+
   private constructor() {
     const probes = this.backlogProbes;
     const readAll = async () => {

@@ -100,9 +100,14 @@ export function schemaOf(queryRunner: QueryRunner): string {
   return quoteIdent(schemaOfOptions(queryRunner.connection.options));
 }
 
+/** The service's schema, quoted for raw SQL: `"audit_ledger"`. */
+export function qualifiedSchema(dataSource: DataSource): string {
+  return quoteIdent(schemaOfOptions(dataSource.options));
+}
+
 /** A table of the service's schema, quoted for raw SQL: `"lifecycle_clock"."requests"`. */
 export function qualifiedTable(dataSource: DataSource, table: string): string {
-  return `${quoteIdent(schemaOfOptions(dataSource.options))}.${quoteIdent(table)}`;
+  return `${qualifiedSchema(dataSource)}.${quoteIdent(table)}`;
 }
 
 function schemaOfOptions(options: DataSourceOptions): string {

@@ -8,7 +8,7 @@ import {
   type Principal,
   PUBLIC_API_PREFIX,
 } from '@dsar/contracts';
-import { callService, identityHeaders, type InternalResponse } from '@dsar/platform/http';
+import { callService, identityHeaders, type InternalResponse, openServiceStream } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import type { GatewayRoute } from './routes';
@@ -49,6 +49,17 @@ export interface ForwardedResponse {
   body: Buffer;
 }
 
+/** A file the service streams; the gateway pipes it to the client. */
+export interface ForwardedStream {
+  status: number;
+  headers: Record<string, string>;
+  stream: ReadableStream<Uint8Array>;
+}
+
+function isHeaders(value: Record<string, string> | ForwardedResponse): value is Record<string, string> {
+  return !Buffer.isBuffer((value as ForwardedResponse).body);
+}
+
 /**
  * Calls the owning service for a public route: the caller's identity goes as
  * headers the service trusts (tokens never leave the gateway), with the
@@ -62,6 +73,34 @@ export class Forwarder {
   ) {}
 
   async forward(req: ForwardRequest): Promise<ForwardedResponse> {
+    const headers = await this.headersFor(req);
+    if (!isHeaders(headers)) return headers;
+    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, headers, req.body));
+  }
+
+  /**
+   * A route's streamed file (`route.file`): the service's body is passed on as
+   * it arrives. Any other answer (a problem) is read and returned as usual.
+   */
+  async forwardFile(req: ForwardRequest, accept: string): Promise<ForwardedResponse | ForwardedStream> {
+    const headers = await this.headersFor(req);
+    if (!isHeaders(headers)) return headers;
+    headers.accept = accept;
+    const res = await openServiceStream(req.route.service, this.upstreams[req.route.service], {
+      method: req.route.method,
+      path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
+      headers,
+      timeoutMs: this.settings.upstreamTimeoutMs,
+    });
+    if (res.status === req.route.file?.status && res.body) {
+      return { status: res.status, headers: this.passedHeaders(res.headers, Object.keys(req.route.file.headers)), stream: res.body };
+    }
+    const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
+    return this.reply({ status: res.status, headers: res.headers, body });
+  }
+
+  /** The headers of the call to the owning service; or, for a derived view, the owner's refusal (404 for another tenant's request). */
+  private async headersFor(req: ForwardRequest): Promise<Record<string, string> | ForwardedResponse> {
     const headers = this.baseHeaders(req);
     if (req.route.readYourWrites) {
       // The view lives in another service and may lag: read the request from its owner first
@@ -77,7 +116,7 @@ export class Forwarder {
       headers[IDEMPOTENCY_KEY_HEADER] = req.idempotencyKey;
       if (req.fingerprint) headers[IDEMPOTENCY_FINGERPRINT_HEADER] = req.fingerprint;
     }
-    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, headers, req.body));
+    return headers;
   }
 
   private baseHeaders(req: ForwardRequest): Record<string, string> {
@@ -100,11 +139,16 @@ export class Forwarder {
   }
 
   private reply(res: InternalResponse): ForwardedResponse {
+    const headers = this.passedHeaders(res.headers);
+    return { status: res.status, headers, body: publicProblem(headers['content-type'], res.body) };
+  }
+
+  private passedHeaders(from: Headers, extra: readonly string[] = []): Record<string, string> {
     const headers: Record<string, string> = {};
-    for (const name of PASSED_RESPONSE_HEADERS) {
-      const v = res.headers.get(name);
+    for (const name of [...PASSED_RESPONSE_HEADERS, ...extra]) {
+      const v = from.get(name);
       if (v !== null) headers[name] = v;
     }
-    return { status: res.status, headers, body: publicProblem(headers['content-type'], res.body) };
+    return headers;
   }
 }

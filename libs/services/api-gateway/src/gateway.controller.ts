@@ -1,9 +1,12 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { All, Controller, Inject, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, type Principal, rolesAllow } from '@dsar/contracts';
 import { AuthenticationError, Authenticator } from '@dsar/platform/auth';
 import { ProblemError } from '@dsar/platform/errors';
-import { strictJsonBody } from '@dsar/platform/http';
+import { acceptedMediaType, strictJsonBody } from '@dsar/platform/http';
 import { parseIdempotencyKey, requestFingerprint } from '@dsar/platform/idempotency';
 import { requestIdOf } from '@dsar/platform/observability';
 import { Forwarder } from './forwarder';
@@ -50,7 +53,7 @@ export class GatewayController {
     const body = route.body ? await this.readBody(req) : undefined;
     const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
     const pathAndQuery = req.originalUrl.replace(/^\/api\/v1/, '');
-    const answer = await this.forwarder.forward({
+    const forward = {
       route,
       pathAndQuery,
       principal,
@@ -60,9 +63,18 @@ export class GatewayController {
       fingerprint: idempotencyKey !== undefined ? requestFingerprint(route.method, apiPath, body?.parsed) : undefined,
       contentType: body ? 'application/json' : undefined,
       body: body?.raw,
-    });
+    };
+    const accept = req.headers.accept;
+    const wantsFile = route.file !== undefined && accept !== undefined && acceptedMediaType(accept, route.file.mediaTypes) !== undefined;
+    const answer = wantsFile ? await this.forwarder.forwardFile(forward, accept) : await this.forwarder.forward(forward);
     for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
-    res.status(answer.status).end(answer.body);
+    res.status(answer.status);
+    if ('stream' in answer) {
+      // Once the file has started, a failure can only cut the response short.
+      await pipeline(Readable.fromWeb(answer.stream as WebReadableStream), res).catch(() => res.destroy());
+      return;
+    }
+    res.end(answer.body);
   }
 
   private async authenticate(req: Request): Promise<Principal> {

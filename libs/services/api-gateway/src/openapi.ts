@@ -67,6 +67,14 @@ function rolesWith(permission: string): string {
     .join(', ');
 }
 
+function fileResponse(file: NonNullable<GatewayRoute['file']>): Record<string, unknown> {
+  return {
+    description: `${file.description} Sent when \`Accept\` names ${file.mediaTypes.map((t) => `\`${t}\``).join(' or ')}.`,
+    headers: Object.fromEntries(Object.entries(file.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+    content: Object.fromEntries(file.mediaTypes.map((t) => [t, { schema: { type: 'string' } }])),
+  };
+}
+
 function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
@@ -103,6 +111,7 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
         description: route.response.description,
         content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } },
       },
+      ...(route.file ? { [String(route.file.status)]: fileResponse(route.file) } : {}),
       ...errorResponses(route),
     },
   };
@@ -135,6 +144,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Lifecycle', description: 'The request workflow: acknowledgement, clarification, refusal, closure, requestor and authority (docs/lifecycle.md).' },
       { name: 'Appeals', description: 'Appeals against a request\'s outcome and their decisions (docs/lifecycle.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
+      { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },
     ],
     paths,

@@ -6,6 +6,16 @@ import {
   appealDecided,
   appealDecisionCommand,
   appealList,
+  AUDIT_EXPORT_MEDIA_TYPES,
+  AUDIT_HEAD_SEQUENCE_HEADER,
+  AUDIT_ROOT_HASH_HEADER,
+  auditCheckpointDetail,
+  auditCheckpointList,
+  auditCheckpointQuery,
+  auditExport,
+  auditExportQuery,
+  auditVerifyCommand,
+  auditVerifyResult,
   authorityApproveCommand,
   authorityRejectCommand,
   authoritySubmitCommand,
@@ -64,6 +74,12 @@ export interface GatewayRoute {
    * the newest event id) and has the view wait until it has caught up.
    */
   readYourWrites?: boolean;
+  /**
+   * The route also answers with a streamed file when the client's Accept
+   * names one of these media types; the gateway passes the stream through
+   * without holding it.
+   */
+  file?: { status: number; mediaTypes: readonly string[]; description: string; headers: Readonly<Record<string, string>> };
 }
 
 /** Errors of a command that carries an Idempotency-Key. */
@@ -162,6 +178,70 @@ export const ROUTES: readonly GatewayRoute[] = [
     response: { status: 200, schema: timeline, description: 'The timeline, starting with `request_created`.' },
     errors: ['RESOURCE_NOT_FOUND'],
     readYourWrites: true,
+  },
+  {
+    method: 'GET',
+    path: '/requests/:id/audit/export',
+    service: 'audit-ledger',
+    permission: 'audit:export',
+    operationId: 'exportAuditChain',
+    summary: 'Export a request\'s audit chain',
+    description:
+      'The request\'s hash chain up to its head, with `rootHash` (the head\'s hash). As JSON (202): `events` holds the entries; with `format=csv`, `content` also holds the CSV file. With `Accept: application/x-ndjson` or `text/csv`: a streamed file (200), one entry per line or row, with the head in `X-Audit-Root-Hash`. Checking an export with openssl and jq: docs/audit.md.',
+    tag: 'Audit',
+    query: auditExportQuery,
+    response: { status: 202, schema: auditExport, description: 'The chain as JSON.' },
+    file: {
+      status: 200,
+      mediaTypes: Object.values(AUDIT_EXPORT_MEDIA_TYPES),
+      description: 'The chain as a streamed file: JSON Lines (each line the RFC 8785 JSON of one entry) or CSV (RFC 4180, header row).',
+      headers: {
+        [AUDIT_ROOT_HASH_HEADER]: 'The hash of the chain head the file ends with.',
+        [AUDIT_HEAD_SEQUENCE_HEADER]: 'The sequence of that head.',
+      },
+    },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
+    readYourWrites: true,
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/audit/verify',
+    service: 'audit-ledger',
+    permission: 'audit:verify',
+    operationId: 'verifyAuditChain',
+    summary: 'Verify a request\'s audit chain against a hash you hold',
+    description:
+      'Recomputes the chain from its start up to `sequence` and compares the entry there with `hash` (and `prevHash`). `status` is `verified`, `tampered` (the stored chain no longer holds together), `hash_mismatch` (it does, but not with your hash), `sequence_not_found` or `purged`; `mismatches` lists each finding with its event id (docs/audit.md#verify).',
+    tag: 'Audit',
+    body: auditVerifyCommand,
+    response: { status: 202, schema: auditVerifyResult, description: 'The verification\'s outcome.' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
+    readYourWrites: true,
+  },
+  {
+    method: 'GET',
+    path: '/audit/checkpoints',
+    service: 'audit-ledger',
+    permission: 'audit:verify',
+    operationId: 'listAuditCheckpoints',
+    summary: 'The tenant\'s signed audit checkpoints, newest first',
+    description: 'Each is a Merkle root over the chain heads that changed since the one before, linked to its root and signed with Ed25519 (docs/audit.md#checkpoints). Not for callers confined to one workspace.',
+    tag: 'Audit',
+    query: auditCheckpointQuery,
+    response: { status: 200, schema: auditCheckpointList, description: 'The checkpoints.' },
+    errors: ['REQUEST_VALIDATION_FAILED'],
+  },
+  {
+    method: 'GET',
+    path: '/audit/checkpoints/:checkpointId',
+    service: 'audit-ledger',
+    permission: 'audit:verify',
+    operationId: 'getAuditCheckpoint',
+    summary: 'A signed audit checkpoint with its leaves',
+    description: 'The checkpoint and the chain heads it covers, in Merkle order, to recompute its root.',
+    tag: 'Audit',
+    response: { status: 200, schema: auditCheckpointDetail, description: 'The checkpoint and its leaves.' },
+    errors: ['RESOURCE_NOT_FOUND'],
   },
   {
     method: 'GET',

@@ -1,17 +1,30 @@
 import type { ServiceDefinition } from '@dsar/platform/host';
+import type { CheckpointSettings } from './application/checkpoint-publisher';
 import { AuditLedgerModule } from './audit-ledger.module';
-import { LedgerEventEntity } from './infrastructure/ledger-event.entity';
+import { checkpointSettingsFrom } from './audit-settings';
 import { LedgerEvents1763700000200 } from './infrastructure/migrations/1763700000200-ledger-events';
+import { AuditChain1763700000210 } from './infrastructure/migrations/1763700000210-audit-chain';
 
 export { AuditLedgerModule } from './audit-ledger.module';
-export { Ledger } from './application/ledger';
-export { LedgerEventEntity } from './infrastructure/ledger-event.entity';
+export { Ledger, type ChainView } from './application/ledger';
+export { CheckpointPublisher, type CheckpointSettings } from './application/checkpoint-publisher';
+export { ChainVerification } from './application/chain-verification';
+export { ChainExport } from './application/chain-export';
+export { type AuditConfig, auditFields, checkpointSettingsFrom, ensureDevSigningKey, newSigningKeyPem } from './audit-settings';
+export { type ChainEntry, chainEntry, entryHash, GENESIS_HASH } from './domain/chain';
+export { ChainVerifier } from './domain/chain-verifier';
+export { checkpointSignatureValid, statementText } from './domain/checkpoint-signature';
+export { leafHash, merkleRoot } from './domain/merkle';
 
-/** audit-ledger keeps the record of every domain event of every request. */
-export const auditLedgerService: ServiceDefinition = {
-  name: 'audit-ledger',
-  module: AuditLedgerModule,
-  persistence: true,
-  entities: [LedgerEventEntity],
-  migrations: [LedgerEvents1763700000200],
-};
+/** audit-ledger with signed checkpoints on the given settings (the app and the embedded runner pass their configuration). */
+export function auditLedgerServiceWith(checkpoints: CheckpointSettings): ServiceDefinition {
+  return {
+    name: 'audit-ledger',
+    module: AuditLedgerModule.withCheckpoints(checkpoints),
+    persistence: true,
+    migrations: [LedgerEvents1763700000200, AuditChain1763700000210],
+  };
+}
+
+/** audit-ledger keeps a hash chain of every domain event of every request. This definition makes no checkpoints. */
+export const auditLedgerService: ServiceDefinition = auditLedgerServiceWith(checkpointSettingsFrom({}));

@@ -11,7 +11,7 @@ const AWAIT_EVENT_MS = 3000;
 export class TimelineController {
   constructor(private readonly ledger: Ledger) {}
 
-  /** Every domain event of the request, oldest first. */
+  /** Every domain event of the request, oldest first: the entries of its audit chain. */
   @Get(':id/timeline')
   async timeline(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Headers(AWAIT_EVENT_HEADER) awaitEvent?: string): Promise<Timeline> {
     if (awaitEvent) await this.ledger.waitForEvent(principal.tenantId, awaitEvent, AWAIT_EVENT_MS);
@@ -19,7 +19,7 @@ export class TimelineController {
     if (events.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
     return {
       requestId: id,
-      events: events.map((e) => ({ id: e.eventId, eventType: timelineEventType(e.eventType), createdAt: e.occurredAt.toISOString(), payload: e.payload })),
+      events: events.map((e) => ({ id: e.eventId, eventType: timelineEventType(e.eventType), createdAt: e.occurredAt, payload: e.payload })),
     };
   }
 }

@@ -1,44 +1,98 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { type CloudEventEnvelope, isUuid } from '@dsar/contracts';
-import { UnitOfWork } from '@dsar/platform/persistence';
-import { LedgerEventEntity } from '../infrastructure/ledger-event.entity';
+import { type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
+import { Metrics } from '@dsar/platform/observability';
+import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
+import { type ChainEntry, GENESIS_HASH } from '../domain/chain';
+import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
+import { type AppendResult, appendEvent } from '../infrastructure/chain-append';
 
-/** The audit ledger's record of every domain event, per request. */
+/** Entries read per query when walking a chain: memory stays bounded whatever its length. */
+const PAGE = 2000;
+
+/** What a reader of one chain sees: its head and, when retention purged its start, where it begins. */
+export interface ChainView {
+  head: ChainHead;
+  purgedPrefix?: AuditPurgedPrefix;
+}
+
+/** The audit ledger: one hash chain per request, appended to from every domain event. */
 @Injectable()
 export class Ledger {
-  constructor(private readonly uow: UnitOfWork) {}
+  readonly store: AuditStore;
 
-  /** Appends an event; runs inside the consumer's unit of work, beside its inbox row. */
-  async append(event: CloudEventEnvelope): Promise<void> {
-    await this.uow.run(async (tx) => {
-      await tx.save(
-        tx.create(LedgerEventEntity, {
-        tenantId: event.tenantid,
-        requestId: event.subject,
-        eventId: event.id,
-        eventType: event.type,
-        source: event.source,
-        occurredAt: new Date(event.time),
-          payload: event.data,
-        }),
-      );
-    });
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly catalog: EventCatalog,
+  ) {
+    this.store = new AuditStore(qualifiedSchema(uow.dataSource));
   }
 
-  async eventsOf(tenantId: string, requestId: string): Promise<LedgerEventEntity[]> {
-    if (!isUuid(requestId)) return [];
-    return this.uow.dataSource.getRepository(LedgerEventEntity).find({ where: { tenantId, requestId }, order: { id: 'ASC' } });
+  get dataSource(): UnitOfWork['dataSource'] {
+    return this.uow.dataSource;
+  }
+
+  /** Appends an event to its request's chain; runs inside the consumer's unit of work, beside its inbox row. */
+  async append(event: CloudEventEnvelope, recordedAt = new Date()): Promise<AppendResult> {
+    const result = await this.uow.run((tx) => appendEvent(this.store, tx, event, this.catalog.get(event.type)?.personalData, recordedAt));
+    if (!result.duplicate) Metrics.get().auditAppends.inc({ event_type: event.type });
+    return result;
+  }
+
+  /** The chain's head and purge state; undefined when the ledger holds nothing for the request. */
+  async view(tenantId: string, requestId: string): Promise<ChainView | undefined> {
+    if (!isUuid(requestId)) return undefined;
+    const ds = this.uow.dataSource;
+    const head = await this.store.head(ds, tenantId, requestId);
+    if (!head) return undefined;
+    return { head, purgedPrefix: await this.store.purgedPrefix(ds, tenantId, requestId) };
+  }
+
+  /** The chain's entries after `afterSequence` through `throughSequence`, oldest first, a page at a time. */
+  async *entries(tenantId: string, requestId: string, throughSequence: number, afterSequence = 0): AsyncGenerator<ChainEntry[]> {
+    for (let after = afterSequence; after < throughSequence; ) {
+      const page = await this.store.entries(this.uow.dataSource, tenantId, requestId, after, throughSequence, PAGE);
+      if (page.length === 0) return;
+      yield page;
+      after = page[page.length - 1].sequence;
+    }
+  }
+
+  /** Every entry the chain holds, oldest first (the timeline). */
+  async eventsOf(tenantId: string, requestId: string): Promise<ChainEntry[]> {
+    const view = await this.view(tenantId, requestId);
+    if (!view) return [];
+    const all: ChainEntry[] = [];
+    for await (const page of this.entries(tenantId, requestId, view.head.sequence)) all.push(...page);
+    return all;
+  }
+
+  /**
+   * The retention purge: replaces the chain's entries up to `throughSequence`
+   * by a purge checkpoint holding the hash of the last one, so the rest of
+   * the chain still verifies. Returns the entries deleted. The retention job
+   * calls it once an entry's retention period is over and no hold applies.
+   */
+  async purgeThrough(tenantId: string, requestId: string, throughSequence: number, now = new Date()): Promise<number> {
+    return this.uow.run(async (tx) => {
+      const head = await this.store.lockHead(tx, tenantId, requestId, GENESIS_HASH);
+      const purged = await this.store.purgedPrefix(tx, tenantId, requestId);
+      if (throughSequence > head.sequence) throw new RangeError(`The chain of ${requestId} ends at ${head.sequence}; cannot purge through ${throughSequence}.`);
+      if (purged && throughSequence <= purged.throughSequence) return 0;
+      const [last] = await this.store.entries(tx, tenantId, requestId, throughSequence - 1, throughSequence, 1);
+      if (!last) throw new Error(`Entry ${throughSequence} of ${requestId} is missing; the chain needs verifying before it is purged.`);
+      return this.store.purgePrefix(tx, tenantId, requestId, { throughSequence, hash: last.hash, purgedAt: now.toISOString() });
+    });
   }
 
   /** Waits, up to a bound, until the ledger holds an event; true when it does. */
   async waitForEvent(tenantId: string, eventId: string, timeoutMs: number): Promise<boolean> {
     if (!isUuid(eventId)) return false;
-    const repo = this.uow.dataSource.getRepository(LedgerEventEntity);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (await repo.existsBy({ tenantId, eventId })) return true;
+      if (await this.store.hasEventOf(this.uow.dataSource, tenantId, eventId)) return true;
       if (Date.now() >= deadline) return false;
-      await new Promise((r) => setTimeout(r, 25));
+      await sleep(25);
     }
   }
 }

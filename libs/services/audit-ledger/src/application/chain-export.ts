@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { stringify } from 'csv-stringify/sync';
+import type { AuditEntry, AuditExport, AuditExportFormat } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import { type ChainEntry, entryFields } from '../domain/chain';
+import { canonicalJson } from '../domain/hashing';
+import { type ChainView, Ledger } from './ledger';
+
+/** CSV columns, in order; `payload` holds the RFC 8785 JSON of the payload. */
+const CSV_COLUMNS = ['sequence', 'eventId', 'eventType', 'occurredAt', 'recordedAt', 'actor', 'source', 'tenantId', 'requestId', 'payload', 'prevHash', 'hash'] as const;
+
+/** RFC 4180: CRLF after every record, fields quoted when they hold a comma, quote or line break. */
+function csvRows(rows: readonly (readonly string[])[]): string {
+  return stringify(rows as string[][], { record_delimiter: 'windows' });
+}
+
+const CSV_HEADER = csvRows([CSV_COLUMNS]);
+
+function csvEntries(entries: readonly ChainEntry[]): string {
+  return csvRows(entries.map((e) => CSV_COLUMNS.map((c) => (c === 'payload' ? canonicalJson(e.payload) : String(e[c])))));
+}
+
+/** A streamed export: what the response headers say, and the file's text a page at a time. */
+export interface ExportStream {
+  view: ChainView;
+  chunks: AsyncGenerator<string>;
+}
+
+/**
+ * `GET /requests/:id/audit/export`: the chain as of its head when the export
+ * starts (later appends are not included, so the root hash always matches
+ * the last entry), as a JSON body or a streamed JSON Lines or CSV file.
+ */
+@Injectable()
+export class ChainExport {
+  constructor(private readonly ledger: Ledger) {}
+
+  async snapshot(tenantId: string, requestId: string, format: AuditExportFormat): Promise<AuditExport> {
+    const view = await this.requireView(tenantId, requestId);
+    const events: AuditEntry[] = [];
+    let content = format === 'csv' ? CSV_HEADER : undefined;
+    for await (const page of this.ledger.entries(tenantId, requestId, view.head.sequence, view.purgedPrefix?.throughSequence ?? 0)) {
+      events.push(...page.map(entryFields));
+      if (content !== undefined) content += csvEntries(page);
+    }
+    return {
+      requestId,
+      format,
+      events,
+      rootHash: view.head.hash,
+      headSequence: view.head.sequence,
+      purgedPrefix: view.purgedPrefix ?? null,
+      ...(content !== undefined ? { content } : {}),
+    };
+  }
+
+  /** Checks the chain exists first, so a missing one is a 404 rather than an empty file. */
+  async stream(tenantId: string, requestId: string, format: AuditExportFormat): Promise<ExportStream> {
+    const view = await this.requireView(tenantId, requestId);
+    const ledger = this.ledger;
+    async function* chunks(): AsyncGenerator<string> {
+      if (format === 'csv') yield CSV_HEADER;
+      for await (const page of ledger.entries(tenantId, requestId, view.head.sequence, view.purgedPrefix?.throughSequence ?? 0)) {
+        yield format === 'csv' ? csvEntries(page) : page.map((e) => `${canonicalJson(entryFields(e))}\n`).join('');
+      }
+    }
+    return { view, chunks: chunks() };
+  }
+
+  private async requireView(tenantId: string, requestId: string): Promise<ChainView> {
+    const view = await this.ledger.view(tenantId, requestId);
+    if (!view) throw new ProblemError('RESOURCE_NOT_FOUND', `No audit chain for request ${requestId}.`);
+    return view;
+  }
+}

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { AuditEventTypes, type CloudEventEnvelope, LifecycleEventTypes, RequestEventTypes } from '@dsar/contracts';
+import { type HostedService, hostService } from '@dsar/platform/host';
+import { createTestDatabase, testHostConfig } from '@dsar/platform/testing';
+import { ChainVerification } from './application/chain-verification';
+import { ChainExport } from './application/chain-export';
+import { CheckpointPublisher } from './application/checkpoint-publisher';
+import { Ledger } from './application/ledger';
+import { checkpointSettingsFrom, newSigningKeyPem } from './audit-settings';
+import { checkpointSignatureValid } from './domain/checkpoint-signature';
+import { leafHash, merkleRoot } from './domain/merkle';
+import { auditLedgerServiceWith } from './index';
+import { LedgerEvents1763700000200 } from './infrastructure/migrations/1763700000200-ledger-events';
+
+/** The audit chain on a real PostgreSQL database: concurrency, idempotency, the trigger, tampering, purge, checkpoints. */
+describe('audit chain on PostgreSQL', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let service: HostedService;
+  let ledger: Ledger;
+  let owner: Client;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const checkpoints = { ...checkpointSettingsFrom({ AUDIT_SIGNING_KEY: newSigningKeyPem() }), maxLeaves: 3 };
+    service = await hostService(auditLedgerServiceWith(checkpoints), testHostConfig({ DB_DRIVER: 'postgres', DATABASE_URL: db.url, DB_MIGRATIONS: 'run', DB_POOL_SIZE: 10 }));
+    ledger = service.app.get(Ledger);
+    owner = new Client({ connectionString: db.url });
+    await owner.connect();
+  });
+
+  afterAll(async () => {
+    await owner?.end();
+    await service?.close();
+    await db?.drop();
+  });
+
+  function event(requestId: string, type: string, data: Record<string, unknown> = {}, tenantId = 'tenant-a'): CloudEventEnvelope {
+    return {
+      specversion: '1.0',
+      id: randomUUID(),
+      source: '/dsar/lifecycle-clock',
+      type,
+      subject: requestId,
+      time: new Date().toISOString(),
+      datacontenttype: 'application/json',
+      tenantid: tenantId,
+      data: { requestId, tenantId, ...data },
+    };
+  }
+
+  async function chainOf(requestId: string, count: number, tenantId = 'tenant-a'): Promise<CloudEventEnvelope[]> {
+    const events = Array.from({ length: count }, (_, i) => event(requestId, i === 0 ? RequestEventTypes.created : LifecycleEventTypes.acknowledged, { step: i }, tenantId));
+    for (const e of events) await ledger.append(e);
+    return events;
+  }
+
+  const verify = (requestId: string, body: { hash: string; sequence: number; prevHash?: string }) => service.app.get(ChainVerification).verify('tenant-a', requestId, body);
+
+  it('gives concurrent events of one request one gap-free chain that verifies', async () => {
+    const requestId = randomUUID();
+    const events = Array.from({ length: 40 }, (_, i) => event(requestId, LifecycleEventTypes.acknowledged, { step: i }));
+    await Promise.all(events.map((e) => ledger.append(e)));
+    const entries = await ledger.eventsOf('tenant-a', requestId);
+    expect(entries.map((e) => e.sequence)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(new Set(entries.map((e) => e.eventId))).toEqual(new Set(events.map((e) => e.id)));
+    const head = entries[entries.length - 1];
+    await expect(verify(requestId, { hash: head.hash, prevHash: head.prevHash, sequence: 40 })).resolves.toMatchObject({ verified: true, status: 'verified', mismatches: [], checkedEntries: 40 });
+  });
+
+  it('appends a redelivered event once, even when the copies arrive together', async () => {
+    const requestId = randomUUID();
+    const [created] = await chainOf(requestId, 1);
+    const again = event(requestId, LifecycleEventTypes.acknowledged);
+    const results = await Promise.all([again, again, again, created].map((e) => ledger.append(e)));
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    expect((await ledger.eventsOf('tenant-a', requestId)).map((e) => e.eventId)).toEqual([created.id, again.id]);
+  });
+
+  it('keeps free text that may be personal data only as a salted hash, the same for the same text within a request', async () => {
+    const requestId = randomUUID();
+    const data = { justification: 'Jane Roe sent 40 GB of scans', reason: 'Jane Roe sent 40 GB of scans', additionalDays: 60 };
+    await ledger.append(event(requestId, RequestEventTypes.deadlineExtended, data));
+    const [entry] = await ledger.eventsOf('tenant-a', requestId);
+    expect(entry.payload.additionalDays).toBe(60);
+    expect(entry.payload.justification).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    expect(entry.payload.reason).toBe(entry.payload.justification);
+    expect(JSON.stringify(entry)).not.toContain('Jane Roe');
+
+    const other = randomUUID();
+    await ledger.append(event(other, RequestEventTypes.deadlineExtended, data));
+    expect((await ledger.eventsOf('tenant-a', other))[0].payload.justification).not.toBe(entry.payload.justification);
+  });
+
+  it('rejects UPDATE, DELETE and TRUNCATE of chain rows in the database itself', async () => {
+    const requestId = randomUUID();
+    await chainOf(requestId, 2);
+    await expect(owner.query(`UPDATE audit_ledger.audit_entries SET actor = 'x' WHERE request_id = $1`, [requestId])).rejects.toThrow(/append-only: UPDATE of entry 1/);
+    await expect(owner.query(`DELETE FROM audit_ledger.audit_entries WHERE request_id = $1`, [requestId])).rejects.toThrow(/append-only: DELETE/);
+    await expect(owner.query(`TRUNCATE audit_ledger.audit_entries`)).rejects.toThrow(/append-only: TRUNCATE/);
+    expect(await ledger.eventsOf('tenant-a', requestId)).toHaveLength(2);
+  });
+
+  it('reports an entry edited in PostgreSQL behind the trigger, with its event id', async () => {
+    const requestId = randomUUID();
+    const events = await chainOf(requestId, 5);
+    const before = await ledger.eventsOf('tenant-a', requestId);
+    const head = before[4];
+
+    // The database owner can switch the trigger off; the chain still gives the edit away.
+    await owner.query('BEGIN');
+    await owner.query('ALTER TABLE audit_ledger.audit_entries DISABLE TRIGGER audit_entries_append_only');
+    await owner.query(`UPDATE audit_ledger.audit_entries SET payload = payload || '{"step": 99}' WHERE request_id = $1 AND sequence = 3`, [requestId]);
+    await owner.query('ALTER TABLE audit_ledger.audit_entries ENABLE TRIGGER audit_entries_append_only');
+    await owner.query('COMMIT');
+
+    const result = await verify(requestId, { hash: head.hash, sequence: 5 });
+    expect(result.verified).toBe(false);
+    expect(result.status).toBe('tampered');
+    expect(result.mismatches).toEqual([
+      { eventId: events[2].id, sequence: 3, kind: 'content', expectedHash: before[2].hash, actualHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+    ]);
+    expect(result.mismatches[0].actualHash).not.toBe(before[2].hash);
+    // Verifying up to an entry before the edit still succeeds.
+    await expect(verify(requestId, { hash: before[1].hash, sequence: 2 })).resolves.toMatchObject({ verified: true });
+  });
+
+  it('reports an entry deleted behind the trigger at the entry after it', async () => {
+    const requestId = randomUUID();
+    const events = await chainOf(requestId, 4);
+    const before = await ledger.eventsOf('tenant-a', requestId);
+    await owner.query('BEGIN');
+    await owner.query('ALTER TABLE audit_ledger.audit_entries DISABLE TRIGGER audit_entries_append_only');
+    await owner.query(`DELETE FROM audit_ledger.audit_entries WHERE request_id = $1 AND sequence = 2`, [requestId]);
+    await owner.query('ALTER TABLE audit_ledger.audit_entries ENABLE TRIGGER audit_entries_append_only');
+    await owner.query('COMMIT');
+    for (const sequence of [2, 4]) {
+      const result = await verify(requestId, { hash: before[sequence - 1].hash, sequence });
+      expect(result).toMatchObject({ verified: false, status: 'tampered' });
+      expect(result.mismatches).toContainEqual(expect.objectContaining({ eventId: events[2].id, sequence: 3, kind: 'sequence' }));
+    }
+  });
+
+  it('tells a hash that does not match the stored chain, a sequence past its head, and a bad link apart', async () => {
+    const requestId = randomUUID();
+    await chainOf(requestId, 3);
+    const entries = await ledger.eventsOf('tenant-a', requestId);
+    const wrong = `sha256:${'0'.repeat(63)}1`;
+    await expect(verify(requestId, { hash: wrong, sequence: 3 })).resolves.toEqual({
+      verified: false,
+      status: 'hash_mismatch',
+      sequence: 3,
+      checkedEntries: 3,
+      mismatches: [{ eventId: entries[2].eventId, sequence: 3, kind: 'claimed_hash', expectedHash: wrong, actualHash: entries[2].hash }],
+    });
+    await expect(verify(requestId, { hash: entries[2].hash, prevHash: wrong, sequence: 3 })).resolves.toMatchObject({
+      status: 'hash_mismatch',
+      mismatches: [{ kind: 'claimed_prev_hash', expectedHash: wrong, actualHash: entries[1].hash }],
+    });
+    await expect(verify(requestId, { hash: entries[2].hash, sequence: 4 })).resolves.toMatchObject({ verified: false, status: 'sequence_not_found', mismatches: [] });
+    await expect(verify(randomUUID(), { hash: wrong, sequence: 1 })).rejects.toMatchObject({ definition: { name: 'RESOURCE_NOT_FOUND' } });
+  });
+
+  it('purges a prefix for retention, leaving a checkpoint the rest of the chain verifies from', async () => {
+    const requestId = randomUUID();
+    await chainOf(requestId, 6);
+    const before = await ledger.eventsOf('tenant-a', requestId);
+    expect(await ledger.purgeThrough('tenant-a', requestId, 4)).toBe(4);
+    expect((await ledger.eventsOf('tenant-a', requestId)).map((e) => e.sequence)).toEqual([5, 6]);
+    await expect(verify(requestId, { hash: before[5].hash, sequence: 6 })).resolves.toMatchObject({ verified: true, checkedEntries: 2 });
+    await expect(verify(requestId, { hash: before[1].hash, sequence: 2 })).resolves.toMatchObject({ verified: false, status: 'purged' });
+    const exported = await service.app.get(ChainExport).snapshot('tenant-a', requestId, 'jsonl');
+    expect(exported.purgedPrefix).toMatchObject({ throughSequence: 4, hash: before[3].hash });
+    expect(exported.events[0].prevHash).toBe(before[3].hash);
+    // Entries a purge checkpoint does not cover stay undeletable.
+    await expect(owner.query(`DELETE FROM audit_ledger.audit_entries WHERE request_id = $1 AND sequence = 5`, [requestId])).rejects.toThrow(/append-only/);
+    await expect(owner.query(`DELETE FROM audit_ledger.audit_purged_prefixes WHERE request_id = $1`, [requestId])).rejects.toThrow(/append-only/);
+  });
+
+  it('signs checkpoints per tenant over the heads that moved, chained to the one before', async () => {
+    const publisher = service.app.get(CheckpointPublisher);
+    await publisher.run(); // what earlier tests left
+    const requests = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const r of requests) await chainOf(r, 2, 'tenant-cp');
+    const made = (await publisher.run()).filter((c) => c.tenantId === 'tenant-cp');
+    // maxLeaves is 3 here: four moved heads make two checkpoints, the second linked to the first.
+    expect(made.map((c) => [c.number, c.leafCount])).toEqual([
+      [1, 3],
+      [2, 1],
+    ]);
+    expect(made[1].previousRoot).toBe(made[0].root);
+    for (const c of made) expect(checkpointSignatureValid(c)).toBe(true);
+
+    const leaves = [];
+    for (const c of made) {
+      const rows = await ledger.store.checkpointLeaves(ledger.dataSource, c.checkpointId);
+      expect(merkleRoot(rows.map(leafHash))).toBe(c.root);
+      leaves.push(...rows);
+    }
+    const heads = await Promise.all([...requests].sort().map(async (r) => (await ledger.view('tenant-cp', r))!.head));
+    expect(leaves).toEqual([...requests].sort().map((requestId, i) => ({ requestId, ...heads[i] })));
+
+    const outbox = (await owner.query(`SELECT envelope FROM audit_ledger.outbox WHERE event_type = $1 AND tenant_id = 'tenant-cp' ORDER BY created_at`, [AuditEventTypes.checkpointSigned])).rows;
+    expect(outbox.map((r) => (r.envelope as CloudEventEnvelope).data.checkpointId)).toEqual(made.map((c) => c.checkpointId));
+
+    expect(await publisher.run()).toEqual([]);
+    await expect(owner.query(`DELETE FROM audit_ledger.audit_checkpoints WHERE tenant_id = 'tenant-cp'`)).rejects.toThrow(/append-only/);
+    await expect(owner.query(`UPDATE audit_ledger.audit_checkpoint_leaves SET hash = 'x'`)).rejects.toThrow(/append-only/);
+    await chainOf(requests[0], 1, 'tenant-cp');
+    const [next] = await publisher.run();
+    expect(next).toMatchObject({ tenantId: 'tenant-cp', number: 3, leafCount: 1, previousRoot: made[1].root });
+  });
+
+  it('turns the events recorded before the chain existed into chains when it upgrades', async () => {
+    const old = await createTestDatabase();
+    const config = testHostConfig({ DB_DRIVER: 'postgres', DATABASE_URL: old.url, DB_MIGRATIONS: 'run' });
+    const off = checkpointSettingsFrom({});
+    try {
+      const before = await hostService({ ...auditLedgerServiceWith(off), migrations: [LedgerEvents1763700000200] }, config);
+      await before.close();
+      const requestId = randomUUID();
+      const client = new Client({ connectionString: old.url });
+      await client.connect();
+      const ids = [randomUUID(), randomUUID()];
+      await client.query(
+        `INSERT INTO audit_ledger.ledger_events (tenant_id, request_id, event_id, event_type, source, occurred_at, payload) VALUES
+           ('tenant-a', $1, $2, $3, '/dsar/lifecycle-clock', '2026-05-04T10:00:00Z', $4),
+           ('tenant-a', $1, $5, $6, '/dsar/lifecycle-clock', '2026-05-06T10:00:00Z', $7)`,
+        [requestId, ids[0], RequestEventTypes.created, { requestId }, ids[1], RequestEventTypes.deadlineExtended, { requestId, actor: 'ops', justification: 'Jane Roe' }],
+      );
+      await client.end();
+
+      const after = await hostService(auditLedgerServiceWith(off), config);
+      try {
+        const upgraded = after.app.get(Ledger);
+        const entries = await upgraded.eventsOf('tenant-a', requestId);
+        expect(entries.map((e) => [e.sequence, e.eventId, e.actor])).toEqual([
+          [1, ids[0], 'lifecycle-clock'],
+          [2, ids[1], 'ops'],
+        ]);
+        expect(entries[1].payload.justification).toMatch(/^hmac-sha256:/);
+        await expect(after.app.get(ChainVerification).verify('tenant-a', requestId, { hash: entries[1].hash, sequence: 2 })).resolves.toMatchObject({ verified: true });
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await old.drop();
+    }
+  });
+});

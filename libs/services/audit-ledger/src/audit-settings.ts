@@ -1,0 +1,95 @@
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { CheckpointSettings } from './application/checkpoint-publisher';
+
+/** The key PEM as configuration carries it: an environment variable may hold `\n` for the line breaks. */
+function pemText(value: string): string {
+  return value.includes('\\n') ? value.replace(/\\n/g, '\n') : value;
+}
+
+/** Why a PEM is not an Ed25519 private key, or undefined when it is one. */
+function signingKeyProblem(pem: string): string | undefined {
+  try {
+    const key = createPrivateKey(pem);
+    return key.asymmetricKeyType === 'ed25519' ? undefined : `is a ${key.asymmetricKeyType} key; it must be Ed25519`;
+  } catch {
+    return 'is not a PEM private key';
+  }
+}
+
+const HOW_TO = 'make one with: openssl genpkey -algorithm ed25519';
+
+/** audit-ledger's own settings (README configuration table), shared by its app and the embedded runner. */
+export const auditFields = {
+  /** How often signed checkpoints are made, in milliseconds; 0 turns them off. */
+  AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
+  /** The Ed25519 private key that signs checkpoints, PEM (PKCS#8). */
+  AUDIT_SIGNING_KEY: z
+    .string()
+    .transform(pemText)
+    .superRefine((pem, ctx) => {
+      const problem = signingKeyProblem(pem);
+      if (problem) ctx.addIssue({ code: 'custom', message: `AUDIT_SIGNING_KEY ${problem}; ${HOW_TO}` });
+    })
+    .optional(),
+  /** A file holding that key (a mounted secret); used when AUDIT_SIGNING_KEY is not set. */
+  AUDIT_SIGNING_KEY_FILE: z
+    .string()
+    .min(1)
+    .superRefine((file, ctx) => {
+      let pem: string;
+      try {
+        pem = readFileSync(file, 'utf8');
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', message: `AUDIT_SIGNING_KEY_FILE ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+        return;
+      }
+      const problem = signingKeyProblem(pem);
+      if (problem) ctx.addIssue({ code: 'custom', message: `AUDIT_SIGNING_KEY_FILE ${file} ${problem}; ${HOW_TO}` });
+    })
+    .optional(),
+};
+
+export interface AuditConfig {
+  AUDIT_CHECKPOINT_INTERVAL_MS: number;
+  AUDIT_SIGNING_KEY?: string;
+  AUDIT_SIGNING_KEY_FILE?: string;
+}
+
+/** Checkpoint settings from configuration; absent values leave checkpoints off. */
+export function checkpointSettingsFrom(config: Partial<AuditConfig>, now: () => Date = () => new Date()): CheckpointSettings {
+  const signingKeyPem = config.AUDIT_SIGNING_KEY ?? (config.AUDIT_SIGNING_KEY_FILE ? readFileSync(config.AUDIT_SIGNING_KEY_FILE, 'utf8') : undefined);
+  return { intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS ?? 0, signingKeyPem, maxLeaves: 10_000, now };
+}
+
+export const DEV_SIGNING_KEY_FILE = 'audit-signing-key.pem';
+
+/**
+ * The embedded runner's signing key when none is configured: made once and
+ * kept in DATA_DIR (mode 0600), so checkpoints stay verifiable across restarts.
+ */
+export async function ensureDevSigningKey(dataDir: string): Promise<{ pem: string; path?: string }> {
+  if (dataDir.startsWith('memory://')) return { pem: newSigningKeyPem() };
+  const path = join(dataDir, DEV_SIGNING_KEY_FILE);
+  try {
+    return { pem: await readFile(path, 'utf8'), path };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  await mkdir(dataDir, { recursive: true });
+  const pem = newSigningKeyPem();
+  try {
+    await writeFile(path, pem, { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    return { pem: await readFile(path, 'utf8'), path };
+  }
+  return { pem, path };
+}
+
+export function newSigningKeyPem(): string {
+  return generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import { type CloudEventEnvelope, domainEventCatalog, Topics } from '@dsar/contracts';
+import { Ledger } from '../application/ledger';
+
+/**
+ * Every domain event type of every topic but the ledger's own: its signed
+ * checkpoints describe the chains and are not part of them.
+ */
+export const CHAINED_EVENT_TYPES = domainEventCatalog()
+  .types()
+  .filter((d) => d.topic !== Topics.audit)
+  .map((d) => d.type);
+
+/** Feeds the chains: each event lands on its request's chain (the CloudEvents subject), once. */
+@Controller()
+export class DomainEventsHandler {
+  constructor(private readonly ledger: Ledger) {}
+
+  @EventPattern(CHAINED_EVENT_TYPES)
+  async onDomainEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
+    await this.ledger.append(event);
+  }
+}
