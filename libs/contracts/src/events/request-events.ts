@@ -113,7 +113,7 @@ export const requestEventDefinitions: EventTypeDefinition[] = [
     schema: deadlineExtendedV1,
     producer: 'lifecycle-clock',
     description: 'The response deadline was extended; the requester must be told, with the reasons, by noticeDueAt.',
-    personalData: ['justification', 'reason'],
+    personalData: ['reason'],
   },
   {
     type: RequestEventTypes.clockPaused,

@@ -3,6 +3,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } fro
 import type { Response } from 'express';
 import {
   AUDIT_EXPORT_MEDIA_TYPES,
+  AWAIT_EVENT_HEADER,
   AUDIT_HEAD_SEQUENCE_HEADER,
   AUDIT_ROOT_HASH_HEADER,
   type AuditExportFormat,
@@ -14,6 +15,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import { acceptedMediaType, CurrentPrincipal, parseInput } from '@dsar/platform/http';
 import { ChainExport } from '../application/chain-export';
 import { ChainVerification } from '../application/chain-verification';
+import { Ledger } from '../application/ledger';
 
 /** The streamed file format a client's Accept header asks for, if any. */
 function streamedFormat(accept: string | undefined): AuditExportFormat | undefined {
@@ -27,6 +29,7 @@ export class AuditController {
   constructor(
     private readonly exporter: ChainExport,
     private readonly verification: ChainVerification,
+    private readonly ledger: Ledger,
   ) {}
 
   /**
@@ -39,9 +42,11 @@ export class AuditController {
     @Param('id') id: string,
     @Query() rawQuery: Record<string, unknown>,
     @Headers('accept') accept: string | undefined,
+    @Headers(AWAIT_EVENT_HEADER) awaitEvent: string | undefined,
     @Res() res: Response,
   ): Promise<void> {
     const query = parseInput(auditExportQuery, rawQuery, 'query');
+    await this.ledger.catchUp(principal.tenantId, awaitEvent);
     const streamed = streamedFormat(accept);
     if (!streamed) {
       res.status(202).json(await this.exporter.snapshot(principal.tenantId, id, query.format ?? 'jsonl'));
@@ -71,7 +76,9 @@ export class AuditController {
 
   @Post('verify')
   @HttpCode(202)
-  verify(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.verification.verify(principal.tenantId, id, parseInput(auditVerifyCommand, body));
+  async verify(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown, @Headers(AWAIT_EVENT_HEADER) awaitEvent?: string) {
+    const command = parseInput(auditVerifyCommand, body);
+    await this.ledger.catchUp(principal.tenantId, awaitEvent);
+    return this.verification.verify(principal.tenantId, id, command);
   }
 }

@@ -7,6 +7,9 @@ import { type ChainEntry, GENESIS_HASH } from '../domain/chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
 import { type AppendResult, appendEvent } from '../infrastructure/chain-append';
 
+/** How long a read waits for the request's newest event before answering with what the ledger has. */
+const AWAIT_EVENT_MS = 3000;
+
 /** Entries read per query when walking a chain: memory stays bounded whatever its length. */
 const PAGE = 2000;
 
@@ -83,6 +86,15 @@ export class Ledger {
       if (!last) throw new Error(`Entry ${throughSequence} of ${requestId} is missing; the chain needs verifying before it is purged.`);
       return this.store.purgePrefix(tx, tenantId, requestId, { throughSequence, hash: last.hash, purgedAt: now.toISOString() });
     });
+  }
+
+  /**
+   * Read-your-writes for a derived view: when the gateway names the request's
+   * newest event (AWAIT_EVENT_HEADER), waits a bounded time for the chain to
+   * hold it, then answers with what the ledger has.
+   */
+  async catchUp(tenantId: string, awaitEvent: string | undefined): Promise<void> {
+    if (awaitEvent) await this.waitForEvent(tenantId, awaitEvent, AWAIT_EVENT_MS);
   }
 
   /** Waits, up to a bound, until the ledger holds an event; true when it does. */
