@@ -84,9 +84,10 @@ export class AuditStore {
   /** Entries after `afterSequence` up to `throughSequence`, in order, at most `limit`. */
   async entries(run: SqlRunner, tenantId: string, requestId: string, afterSequence: number, throughSequence: number, limit: number): Promise<ChainEntry[]> {
     return (await run.query(
-      `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries}
+      // ORDER BY names the table's column: the bare name would be the int cast in the select list, which no index serves.
+      `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e
         WHERE tenant_id = $1 AND request_id = $2 AND sequence > $3 AND sequence <= $4
-        ORDER BY sequence LIMIT $5`,
+        ORDER BY e.sequence LIMIT $5`,
       [tenantId, requestId, afterSequence, throughSequence, limit],
     )) as ChainEntry[];
   }
