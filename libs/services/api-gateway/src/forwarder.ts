@@ -56,9 +56,8 @@ export interface ForwardedStream {
   stream: ReadableStream<Uint8Array>;
 }
 
-function isHeaders(value: Record<string, string> | ForwardedResponse): value is Record<string, string> {
-  return !Buffer.isBuffer((value as ForwardedResponse).body);
-}
+/** The call to make to the owning service, or the owner's refusal to answer with instead. */
+type Prepared = { headers: Record<string, string> } | { refused: ForwardedResponse };
 
 /**
  * Calls the owning service for a public route: the caller's identity goes as
@@ -73,9 +72,9 @@ export class Forwarder {
   ) {}
 
   async forward(req: ForwardRequest): Promise<ForwardedResponse> {
-    const headers = await this.headersFor(req);
-    if (!isHeaders(headers)) return headers;
-    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, headers, req.body));
+    const prepared = await this.prepare(req);
+    if ('refused' in prepared) return prepared.refused;
+    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, prepared.headers, req.body));
   }
 
   /**
@@ -83,9 +82,9 @@ export class Forwarder {
    * it arrives. Any other answer (a problem) is read and returned as usual.
    */
   async forwardFile(req: ForwardRequest, accept: string): Promise<ForwardedResponse | ForwardedStream> {
-    const headers = await this.headersFor(req);
-    if (!isHeaders(headers)) return headers;
-    headers.accept = accept;
+    const prepared = await this.prepare(req);
+    if ('refused' in prepared) return prepared.refused;
+    const headers = { ...prepared.headers, accept };
     const res = await openServiceStream(req.route.service, this.upstreams[req.route.service], {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
@@ -100,14 +99,14 @@ export class Forwarder {
   }
 
   /** The headers of the call to the owning service; or, for a derived view, the owner's refusal (404 for another tenant's request). */
-  private async headersFor(req: ForwardRequest): Promise<Record<string, string> | ForwardedResponse> {
+  private async prepare(req: ForwardRequest): Promise<Prepared> {
     const headers = this.baseHeaders(req);
     if (req.route.readYourWrites) {
       // The view lives in another service and may lag: read the request from its owner first
       // (a request of another tenant is a 404 there), then have the view wait for its newest event.
       const id = /^\/requests\/([^/?]+)/.exec(req.pathAndQuery)?.[1] ?? '';
       const owner = await this.call('lifecycle-clock', 'GET', `/requests/${id}`, headers);
-      if (owner.status !== 200) return this.reply(owner);
+      if (owner.status !== 200) return { refused: this.reply(owner) };
       const lastEvent = owner.headers.get(LAST_EVENT_HEADER);
       if (lastEvent) headers[AWAIT_EVENT_HEADER] = lastEvent;
     }
@@ -116,7 +115,7 @@ export class Forwarder {
       headers[IDEMPOTENCY_KEY_HEADER] = req.idempotencyKey;
       if (req.fingerprint) headers[IDEMPOTENCY_FINGERPRINT_HEADER] = req.fingerprint;
     }
-    return headers;
+    return { headers };
   }
 
   private baseHeaders(req: ForwardRequest): Record<string, string> {

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { type AuditCheckpoint, type AuditCheckpointDetail, auditCheckpointQuery, isUuid, type Principal } from '@dsar/contracts';
+import { type AuditCheckpoint, type AuditCheckpointDetail, auditCheckpointQuery, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, parseInput } from '@dsar/platform/http';
 import { Ledger } from '../application/ledger';
@@ -12,15 +12,14 @@ export class CheckpointsController {
   @Get()
   async list(@CurrentPrincipal() principal: Principal, @Query() rawQuery: Record<string, unknown>): Promise<AuditCheckpoint[]> {
     const query = parseInput(auditCheckpointQuery, rawQuery, 'query');
-    return this.ledger.store.checkpoints(this.ledger.dataSource, this.tenantOf(principal), query.limit ?? 20);
+    return this.ledger.checkpoints(this.tenantOf(principal), query.limit ?? 20);
   }
 
   @Get(':checkpointId')
   async get(@CurrentPrincipal() principal: Principal, @Param('checkpointId') checkpointId: string): Promise<AuditCheckpointDetail> {
-    const tenantId = this.tenantOf(principal);
-    const checkpoint = isUuid(checkpointId) ? await this.ledger.store.checkpoint(this.ledger.dataSource, tenantId, checkpointId) : undefined;
+    const checkpoint = await this.ledger.checkpointWithLeaves(this.tenantOf(principal), checkpointId);
     if (!checkpoint) throw new ProblemError('RESOURCE_NOT_FOUND', `No checkpoint ${checkpointId}.`);
-    return { ...checkpoint, leaves: await this.ledger.store.checkpointLeaves(this.ledger.dataSource, checkpointId) };
+    return checkpoint;
   }
 
   private tenantOf(principal: Principal): string {

@@ -20,6 +20,11 @@ function csvEntries(entries: readonly ChainEntry[]): string {
   return csvRows(entries.map((e) => CSV_COLUMNS.map((c) => (c === 'payload' ? canonicalJson(e.payload) : String(e[c])))));
 }
 
+/** The last sequence retention purged (0 for none): the stored chain starts after it. */
+function lastPurged(view: ChainView): number {
+  return view.purgedPrefix?.throughSequence ?? 0;
+}
+
 /** A streamed export: what the response headers say, and the file's text a page at a time. */
 export interface ExportStream {
   view: ChainView;
@@ -39,7 +44,7 @@ export class ChainExport {
     const view = await this.requireView(tenantId, requestId);
     const events: AuditEntry[] = [];
     let content = format === 'csv' ? CSV_HEADER : undefined;
-    for await (const page of this.ledger.entries(tenantId, requestId, view.head.sequence, view.purgedPrefix?.throughSequence ?? 0)) {
+    for await (const page of this.ledger.entries(tenantId, requestId, view.head.sequence, lastPurged(view))) {
       events.push(...page.map(entryFields));
       if (content !== undefined) content += csvEntries(page);
     }
@@ -60,7 +65,7 @@ export class ChainExport {
     const ledger = this.ledger;
     async function* chunks(): AsyncGenerator<string> {
       if (format === 'csv') yield CSV_HEADER;
-      for await (const page of ledger.entries(tenantId, requestId, view.head.sequence, view.purgedPrefix?.throughSequence ?? 0)) {
+      for await (const page of ledger.entries(tenantId, requestId, view.head.sequence, lastPurged(view))) {
         yield format === 'csv' ? csvEntries(page) : page.map((e) => `${canonicalJson(entryFields(e))}\n`).join('');
       }
     }

@@ -42,7 +42,7 @@ export class ChainVerification {
     }
     if (!target) {
       // The entry is gone though the head is past it: the next entry shows where the chain breaks.
-      const [next] = await this.ledger.store.entries(this.ledger.dataSource, tenantId, requestId, sequence, view.head.sequence, 1);
+      const next = await this.ledger.entryAfter(tenantId, requestId, sequence);
       if (next) verifier.push(next);
     }
     const mismatches = [...verifier.mismatches];

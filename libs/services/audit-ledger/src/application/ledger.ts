@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
+import { type AuditCheckpoint, type AuditCheckpointDetail, type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
 import { type ChainEntry, GENESIS_HASH } from '../domain/chain';
@@ -63,11 +63,27 @@ export class Ledger {
 
   /** Every entry the chain holds, oldest first (the timeline). */
   async eventsOf(tenantId: string, requestId: string): Promise<ChainEntry[]> {
-    const view = await this.view(tenantId, requestId);
-    if (!view) return [];
+    const head = isUuid(requestId) ? await this.store.head(this.uow.dataSource, tenantId, requestId) : undefined;
     const all: ChainEntry[] = [];
-    for await (const page of this.entries(tenantId, requestId, view.head.sequence)) all.push(...page);
+    if (head) for await (const page of this.entries(tenantId, requestId, head.sequence)) all.push(...page);
     return all;
+  }
+
+  /** The first entry after `sequence`, if any. */
+  async entryAfter(tenantId: string, requestId: string, sequence: number): Promise<ChainEntry | undefined> {
+    const [entry] = await this.store.entries(this.uow.dataSource, tenantId, requestId, sequence, Number.MAX_SAFE_INTEGER, 1);
+    return entry;
+  }
+
+  /** The tenant's signed checkpoints, newest first. */
+  checkpoints(tenantId: string, limit: number): Promise<AuditCheckpoint[]> {
+    return this.store.checkpoints(this.uow.dataSource, tenantId, limit);
+  }
+
+  /** One signed checkpoint with the chain heads it covers. */
+  async checkpointWithLeaves(tenantId: string, checkpointId: string): Promise<AuditCheckpointDetail | undefined> {
+    const checkpoint = isUuid(checkpointId) ? await this.store.checkpoint(this.uow.dataSource, tenantId, checkpointId) : undefined;
+    return checkpoint && { ...checkpoint, leaves: await this.store.checkpointLeaves(this.uow.dataSource, checkpointId) };
   }
 
   /**
