@@ -2,3 +2,4 @@ export * from './config-error';
 export * from './load-config';
 export * from './schemas';
 export * from './service-ports';
+export * from './data-dir-secret';

@@ -1,8 +1,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { z } from 'zod';
+import { dataDirSecret } from '@dsar/platform/config';
 import type { CheckpointSettings } from './application/checkpoint-publisher';
 
 /** The key PEM as configuration carries it: an environment variable may hold `\n` for the line breaks. */
@@ -72,22 +71,8 @@ export const DEV_SIGNING_KEY_FILE = 'audit-signing-key.pem';
  * kept in DATA_DIR (mode 0600), so checkpoints stay verifiable across restarts.
  */
 export async function ensureDevSigningKey(dataDir: string): Promise<{ pem: string; path?: string }> {
-  if (dataDir.startsWith('memory://')) return { pem: newSigningKeyPem() };
-  const path = join(dataDir, DEV_SIGNING_KEY_FILE);
-  try {
-    return { pem: await readFile(path, 'utf8'), path };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  await mkdir(dataDir, { recursive: true });
-  const pem = newSigningKeyPem();
-  try {
-    await writeFile(path, pem, { mode: 0o600, flag: 'wx' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    return { pem: await readFile(path, 'utf8'), path };
-  }
-  return { pem, path };
+  const { value, path } = await dataDirSecret(dataDir, DEV_SIGNING_KEY_FILE, newSigningKeyPem);
+  return { pem: value, path };
 }
 
 export function newSigningKeyPem(): string {
