@@ -1,8 +1,5 @@
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as os from 'node:os';
-import type { DataSource, QueryRunner } from 'typeorm';
 import {
   type CloudEventEnvelope,
   type LifecycleAction,
@@ -10,9 +7,9 @@ import {
   type RequestAcknowledgedV1,
   type RequestStatus,
 } from '@dsar/contracts';
-import { type HostedService, hostService } from '@dsar/platform/host';
+import { hostService } from '@dsar/platform/host';
 import { schemaNameFor } from '@dsar/platform/persistence';
-import { createTestDatabase, testHostConfig } from '@dsar/platform/testing';
+import { testHostConfig } from '@dsar/platform/testing';
 import {
   auditLedgerServiceWith,
   type ChainEntry,
@@ -23,6 +20,7 @@ import {
   GENESIS_HASH,
   Ledger,
 } from '@dsar/services/audit-ledger';
+import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine, recordStatements, type Statement } from './bench-kit';
 
 /**
  * The audit chain: verifying a 100,000-entry chain, and the append rate.
@@ -48,9 +46,7 @@ import {
  *     server's own execution of the page queries) and hashing (`ChainVerifier`
  *     over entries already in memory);
  *  4. prints EXPLAIN (ANALYZE, BUFFERS) of the page query exactly as the
- *     ledger sent it, and times verify()'s loop once more with that query
- *     ordered by the table's column instead of the output alias (a what-if in
- *     raw SQL, not the service's code; see withColumnOrder()).
+ *     ledger sent it (the middle page): it must be an index range scan.
  *
  * The database is dropped at the end, on failure and on Ctrl-C too.
  *
@@ -60,13 +56,7 @@ import {
  * BENCH_SPLIT_RUNS (3).
  */
 
-const env = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got ${raw}`);
-  return n;
-};
+const env = benchEnv;
 
 const APPEND_EVENTS = Math.max(100, env('BENCH_APPEND_EVENTS', 5000));
 const APPEND_WORKERS = Math.max(1, env('BENCH_APPEND_WORKERS', 8));
@@ -170,69 +160,7 @@ function envelope(requestId: string, i: number, at = Date.now()): CloudEventEnve
 const now = (): bigint => process.hrtime.bigint();
 const msSince = (t0: bigint): number => Number(now() - t0) / 1e6;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
-const fmt = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const rate = (count: number, ms: number): string => Math.round((count * 1000) / ms).toLocaleString('en-US');
-
-function log(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Statement recording: every statement the service sends, timed where TypeORM sends it
-
-interface Statement {
-  sql: string;
-  params: unknown[];
-  ms: number;
-}
-
-interface Recorder {
-  /** The statements recorded since the last take(). */
-  take(): Statement[];
-  /** Puts createQueryRunner back as it was. */
-  stop(): void;
-}
-
-/**
- * Both paths of the ledger go through query runners: a unit of work's
- * transaction (START TRANSACTION, SET TRANSACTION …, the statements, COMMIT)
- * and DataSource.query() (the page reads). Timing each runner's query() tells
- * the time spent waiting on PostgreSQL — round trip, server work, and for
- * COMMIT the WAL flush — from the time spent in Node around it.
- */
-function recordStatements(ds: DataSource): Recorder {
-  let log: Statement[] = [];
-  const create = ds.createQueryRunner;
-  ds.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>): QueryRunner => {
-    const qr = create.apply(ds, args);
-    const query = qr.query.bind(qr) as (sql: string, params?: unknown[], structured?: boolean) => Promise<unknown>;
-    const timed = async (sql: string, params?: unknown[], structured?: boolean): Promise<unknown> => {
-      const t0 = now();
-      try {
-        return await query(sql, params, structured);
-      } finally {
-        log.push({ sql, params: params ?? [], ms: msSince(t0) });
-      }
-    };
-    qr.query = timed as QueryRunner['query'];
-    return qr;
-  };
-  return {
-    take: () => {
-      const out = log;
-      log = [];
-      return out;
-    },
-    stop: () => {
-      ds.createQueryRunner = create;
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // 1. Append rate
@@ -538,8 +466,6 @@ async function timeSplit(ledger: Ledger, chain: BuiltChain): Promise<Split> {
   return split;
 }
 
-type PlanLine = { 'QUERY PLAN': string };
-
 /**
  * The server's own time for the exact page queries the read sent: EXPLAIN
  * ANALYZE runs each (index scan, to_char of the times) but sends no rows, so
@@ -558,118 +484,20 @@ async function serverTime(ledger: Ledger, sent: Statement[]): Promise<number> {
   return total;
 }
 
-async function explain(ledger: Ledger, q: Pick<Statement, 'sql' | 'params'>): Promise<string[]> {
-  const plan: PlanLine[] = await ledger.dataSource.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.params);
-  return plan.map((l) => l['QUERY PLAN']);
-}
-
-/**
- * AuditStore.entries() selects `sequence::int AS sequence` and orders by
- * `sequence`; PostgreSQL resolves a bare ORDER BY name to the output column
- * first, so the page is ordered by the cast expression, which no index
- * provides. The same statement ordered by the table's column is the what-if
- * (raw SQL, not the service's code): undefined when the service's statement
- * no longer has that shape.
- */
-function withColumnOrder(sql: string): string | undefined {
-  const fixed = sql.replace(/ORDER BY sequence LIMIT/, 'ORDER BY audit_entries.sequence LIMIT');
-  return fixed === sql ? undefined : fixed;
-}
-
-interface WhatIf {
-  sql: string;
-  runs: number[];
-  /** Per run, the time awaiting the page queries and the time pushing entries into the verifier. */
-  readMs: number[];
-  hashMs: number[];
-}
-
-/**
- * verify()'s loop — pages of the recorded statement, each entry pushed into
- * ChainVerifier — with the page query ordered by the table's column: the
- * same driver, decoding and hashing, only the ORDER BY differs.
- */
-async function timeColumnOrder(ledger: Ledger, chain: BuiltChain, page: Statement): Promise<WhatIf | undefined> {
-  const sql = withColumnOrder(page.sql);
-  if (!sql) return undefined;
-  const [tenantId, requestId, , throughSequence, limit] = page.params;
-  const whatIf: WhatIf = { sql, runs: [], readMs: [], hashMs: [] };
-  for (let run = 0; run < SPLIT_RUNS; run++) {
-    let readMs = 0;
-    let hashMs = 0;
-    const t0 = now();
-    const verifier = new ChainVerifier();
-    for (let after = 0; after < chain.head.sequence; ) {
-      let t = now();
-      const rows: ChainEntry[] = await ledger.dataSource.query(sql, [tenantId, requestId, after, throughSequence, limit]);
-      readMs += msSince(t);
-      if (rows.length === 0) break;
-      t = now();
-      for (const e of rows) verifier.push(e);
-      hashMs += msSince(t);
-      after = rows[rows.length - 1].sequence;
-    }
-    whatIf.runs.push(msSince(t0));
-    whatIf.readMs.push(readMs);
-    whatIf.hashMs.push(hashMs);
-    if (verifier.mismatches.length > 0 || verifier.entriesChecked !== chain.head.sequence) throw new Error('the what-if read did not give back the chain');
-  }
-  return whatIf;
-}
-
-/** The plan of the page query as sent, then the what-if with its plan and times. */
-async function pageQueryFindings(ledger: Ledger, chain: BuiltChain, split: Split): Promise<WhatIf | undefined> {
-  // The page in the middle of the chain: half of the chain still lies after it.
+/** The plan of the middle page query, as sent: half of the chain still lies after it. */
+async function printPagePlan(ledger: Ledger, split: Split): Promise<void> {
   const index = Math.floor(split.sent.length / 2);
   const middle = split.sent[index];
-  if (!middle) return undefined;
+  if (!middle) return;
   log(`\nEXPLAIN (ANALYZE, BUFFERS) of page ${index + 1} of ${split.sent.length}, the SQL Ledger.entries() sent`);
   log(`  ${middle.sql.replace(/\s+/g, ' ')}`);
   log(`  params ${JSON.stringify(middle.params)}`);
-  for (const line of await explain(ledger, middle)) log(`  ${line}`);
-
-  const whatIf = await timeColumnOrder(ledger, chain, middle);
-  if (!whatIf) {
-    log('\n(the page query no longer orders by the bare name `sequence`: no what-if)');
-    return undefined;
-  }
-  log(`\nwhat-if, raw SQL: the same statement ordered by the table's column (ORDER BY audit_entries.sequence)`);
-  for (const line of await explain(ledger, { sql: whatIf.sql, params: middle.params })) log(`  ${line}`);
-  const runs = whatIf.runs.map((ms, i) => `${fmt(ms)} ms (read ${fmt(whatIf.readMs[i])}, hashing ${fmt(whatIf.hashMs[i])})`);
-  log(`  verify()'s loop over it: ${runs.join(', ')}`);
-  return whatIf;
+  for (const line of await explain(ledger.dataSource, middle)) log(`  ${line}`);
 }
 
 // ---------------------------------------------------------------------------------------------
 
-function machine(serverVersion: string): string[] {
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  let nproc = String(os.availableParallelism());
-  try {
-    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    /* nproc is coreutils; os.availableParallelism() is the same figure */
-  }
-  return [
-    `nproc ${nproc} (${cpu}), memory ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
-    serverVersion,
-  ];
-}
-
-async function printMachine(ledger: Ledger): Promise<void> {
-  const [{ version }] = await ledger.dataSource.query('SELECT version()');
-  // The commit path decides the append rate: how and whether each commit waits for its WAL flush.
-  const settings: { name: string; value: string }[] = await ledger.dataSource.query(
-    `SELECT name, current_setting(name) AS value FROM pg_settings
-      WHERE name IN ('shared_buffers', 'work_mem', 'synchronous_commit', 'fsync', 'wal_sync_method', 'commit_delay', 'jit')
-      ORDER BY name`,
-  );
-  for (const line of machine(version)) log(line);
-  log(settings.map((s) => `${s.name}=${s.value}`).join(', '));
-  log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (the machine is shared: other processes add noise)`);
-}
-
-function printResults(appends: AppendRun[], chain: BuiltChain, verify: VerifyTimes, split: Split, whatIf: WhatIf | undefined): void {
+function printResults(appends: AppendRun[], chain: BuiltChain, verify: VerifyTimes, split: Split): void {
   const median = percentile(verify.runs, 0.5);
   const readMedian = percentile(split.readMs, 0.5);
   const hashMedian = percentile(split.hashMs, 0.5);
@@ -691,12 +519,6 @@ function printResults(appends: AppendRun[], chain: BuiltChain, verify: VerifyTim
   log(`| split: ChainVerifier over the entries in memory (median of ${SPLIT_RUNS}) | ${fmt(hashMedian)} | ${rate(chain.head.sequence, hashMedian)} |`);
   log(`| read, first run: ${split.pages} page queries timed where TypeORM sent them | ${fmt(split.queryMs)} | |`);
   log(`| read, first run: the server executing them (EXPLAIN ANALYZE, no rows sent) | ${fmt(split.serverMs)} | |`);
-  if (whatIf) {
-    const m = percentile(whatIf.runs, 0.5);
-    log(`| what-if (raw SQL): verify()'s loop with the page query ORDER BY audit_entries.sequence (median of ${SPLIT_RUNS}) | ${fmt(m)} | ${rate(chain.head.sequence, m)} |`);
-    log(`| what-if: of which awaiting the ${split.pages} page queries (median) | ${fmt(percentile(whatIf.readMs, 0.5))} | |`);
-    log(`| what-if: of which ChainVerifier (median) | ${fmt(percentile(whatIf.hashMs, 0.5))} | |`);
-  }
   log(
     `\nverify median ${fmt(median)} ms: ${median < VERIFY_TARGET_MS ? 'UNDER' : 'OVER'} the ${VERIFY_TARGET_MS} ms target; ` +
       `read ${Math.round((100 * readMedian) / (readMedian + hashMedian))} % / hashing ${Math.round((100 * hashMedian) / (readMedian + hashMedian))} % of read + hashing ` +
@@ -705,29 +527,13 @@ function printResults(appends: AppendRun[], chain: BuiltChain, verify: VerifyTim
 }
 
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  let service: HostedService | undefined;
-  // One teardown, however many callers (the finally block and a signal): each waits for the same one.
-  let dropping: Promise<void> | undefined;
-  const drop = (): Promise<void> =>
-    (dropping ??= (async () => {
-      await service?.close().catch(() => undefined);
-      await db.drop();
-      log(`dropped database ${db.name}`);
-    })());
-  const onSignal = (signal: NodeJS.Signals): void => {
-    log(`\n${signal}: dropping ${db.name}`);
-    drop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-
-  try {
-    log(`database ${db.name}`);
-    service = await hostService(SERVICE, testHostConfig({ DB_DRIVER: 'postgres', DATABASE_URL: db.url, DB_MIGRATIONS: 'run', DB_POOL_SIZE: 10 }));
+  await onThrowawayDatabase(async (db, closeBeforeDrop) => {
+    const service = await hostService(SERVICE, testHostConfig({ DB_DRIVER: 'postgres', DATABASE_URL: db.url, DB_MIGRATIONS: 'run', DB_POOL_SIZE: 10 }));
+    closeBeforeDrop(() => service.close());
     const ledger = service.app.get(Ledger);
     const verification = service.app.get(ChainVerification);
-    await printMachine(ledger);
+    // The commit path decides the append rate: how and whether each commit waits for its WAL flush.
+    await printMachine(ledger.dataSource, ['shared_buffers', 'work_mem', 'synchronous_commit', 'fsync', 'wal_sync_method', 'commit_delay', 'jit']);
 
     log(`\nappend rate through Ledger.append() (${APPEND_WARMUP} warm-up appends first; pool of 10 connections)`);
     const appends = await measureAppends(ledger);
@@ -748,14 +554,10 @@ async function main(): Promise<void> {
     const verify = await timeVerify(verification, chain);
     const split = await timeSplit(ledger, chain);
 
-    const whatIf = await pageQueryFindings(ledger, chain, split);
+    await printPagePlan(ledger, split);
 
-    printResults(appends, chain, verify, split, whatIf);
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    await drop();
-  }
+    printResults(appends, chain, verify, split);
+  });
 }
 
 main().then(

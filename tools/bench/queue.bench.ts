@@ -1,15 +1,13 @@
 import 'reflect-metadata';
-import { execFileSync } from 'node:child_process';
-import * as os from 'node:os';
 import { MODULE_METADATA } from '@nestjs/common/constants';
-import type { DataSource, QueryRunner } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { INTAKE_CHANNELS, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 import { idempotencyMigrations } from '@dsar/platform/idempotency';
 import { messagingMigrations } from '@dsar/platform/messaging';
 import { dataSourceOptions, openDataSource, schemaNameFor, UnitOfWork } from '@dsar/platform/persistence';
-import { createTestDatabase } from '@dsar/platform/testing';
 import { LifecycleClockModule, lifecycleClockService, type RequestEntity } from '@dsar/services/lifecycle-clock';
+import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine, recordStatements, type Statement } from './bench-kit';
 
 /**
  * The request queue (`GET /api/v1/requests`) at a million requests per tenant.
@@ -30,13 +28,7 @@ import { LifecycleClockModule, lifecycleClockService, type RequestEntity } from 
  * visibility map that is still empty, as right after a bulk load).
  */
 
-const env = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got ${raw}`);
-  return n;
-};
+const env = benchEnv;
 
 const TENANT_ROWS = env('BENCH_TENANT_ROWS', 1_000_000);
 const OTHER_ROWS = env('BENCH_OTHER_ROWS', 200_000);
@@ -96,39 +88,15 @@ function requestQueueClass(): QueueClass {
 // ---------------------------------------------------------------------------------------------
 // Query recording: every query of page() is timed where TypeORM sends it.
 
-interface Recorded {
+/** A statement page() sent, with what it is: the page SELECT, getManyAndCount's COUNT, or anything else. */
+interface Recorded extends Statement {
   kind: 'select' | 'count' | 'other';
-  sql: string;
-  params: unknown[];
-  ms: number;
 }
 
 function recordQueries(ds: DataSource): { take(): Recorded[] } {
-  let log: Recorded[] = [];
-  const create = ds.createQueryRunner.bind(ds);
-  ds.createQueryRunner = (...args: Parameters<DataSource['createQueryRunner']>): QueryRunner => {
-    const qr = create(...args);
-    const query = qr.query.bind(qr) as (sql: string, params?: unknown[], structured?: boolean) => Promise<unknown>;
-    const timed = async (sql: string, params?: unknown[], structured?: boolean): Promise<unknown> => {
-      const t0 = process.hrtime.bigint();
-      try {
-        return await query(sql, params, structured);
-      } finally {
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        const kind = /COUNT\(1\) AS "cnt"/.test(sql) ? 'count' : /^\s*SELECT/i.test(sql) ? 'select' : 'other';
-        log.push({ kind, sql, params: params ?? [], ms });
-      }
-    };
-    qr.query = timed as QueryRunner['query'];
-    return qr;
-  };
-  return {
-    take: () => {
-      const out = log;
-      log = [];
-      return out;
-    },
-  };
+  const recorder = recordStatements(ds);
+  const kindOf = (sql: string): Recorded['kind'] => (/COUNT\(1\) AS "cnt"/.test(sql) ? 'count' : /^\s*SELECT/i.test(sql) ? 'select' : 'other');
+  return { take: () => recorder.take().map((q) => ({ ...q, kind: kindOf(q.sql) })) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -148,7 +116,7 @@ function loadSql(): string {
     INSERT INTO ${TABLE} (
       id, tenant_id, workspace_id, jurisdiction, request_type, request_type_inferred, status, channel,
       received_at, intake_received_at, clock_mode, policy_pack, policy_version, due_at,
-      intake_source, requestor, authority, last_event_id, created_at, updated_at, version)
+      intake_source, requestor, authority, last_event_id, created_at, updated_at, version, status_changed_at)
     SELECT
       gen_random_uuid(), tenant_id, workspace_id, jurisdiction, request_type, r_inferred < 0.3, status, channel,
       received_at, intake_received_at, 'receipt',
@@ -160,7 +128,9 @@ function loadSql(): string {
         'receivedAt', to_char(intake_received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
       CASE WHEN r_requestor < 0.6 THEN jsonb_build_object('type', 'subject') END,
       NULL, NULL,
-      received_at, LEAST(now(), received_at + r_updated * interval '40 days'), 1
+      received_at, LEAST(now(), received_at + r_updated * interval '40 days'), 1,
+      -- the last status change: the last update, as nothing else changes these rows
+      LEAST(now(), received_at + r_updated * interval '40 days')
     FROM (
       SELECT *,
         received_at - r_intake * interval '3 days' AS intake_received_at,
@@ -256,11 +226,6 @@ interface Result {
   last: Recorded[];
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
-}
-
 /**
  * Warm-up rounds, then ITERATIONS rounds; every round calls every shape once,
  * so a burst of load from elsewhere on the machine spreads over all shapes
@@ -290,13 +255,6 @@ async function measureAll(queue: QueuePager, recorder: { take(): Recorded[] }, s
   return results;
 }
 
-type PlanLine = { 'QUERY PLAN': string };
-
-async function explain(ds: DataSource, q: Recorded): Promise<string[]> {
-  const plan: PlanLine[] = await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${q.sql}`, q.params);
-  return plan.map((l) => l['QUERY PLAN']);
-}
-
 /** The access paths of a plan: the indexes it scans, or the tables it reads sequentially. */
 function accessPaths(plan: string[]): string {
   const paths = new Set<string>();
@@ -310,47 +268,9 @@ function accessPaths(plan: string[]): string {
 
 // ---------------------------------------------------------------------------------------------
 
-function log(line = ''): void {
-  process.stdout.write(`${line}\n`);
-}
-
-const fmt = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-
-function machine(serverVersion: string): string[] {
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  let nproc = String(os.availableParallelism());
-  try {
-    nproc = execFileSync('nproc', { encoding: 'utf8' }).trim();
-  } catch {
-    /* nproc is coreutils; os.availableParallelism() is the same figure */
-  }
-  return [
-    `nproc ${nproc} (${cpu}), memory ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`,
-    serverVersion,
-  ];
-}
-
 async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  let ds: DataSource | undefined;
-  // One drop, however many callers (the finally block and a signal): each waits for the same one.
-  let dropping: Promise<void> | undefined;
-  const drop = (): Promise<void> =>
-    (dropping ??= (async () => {
-      if (ds?.isInitialized) await ds.destroy().catch(() => undefined);
-      await db.drop();
-      log(`dropped database ${db.name}`);
-    })());
-  const onSignal = (signal: NodeJS.Signals): void => {
-    log(`\n${signal}: dropping ${db.name}`);
-    drop().finally(() => process.exit(130));
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-
-  try {
-    log(`database ${db.name}`);
-    ds = await openDataSource(
+  await onThrowawayDatabase(async (db, closeBeforeDrop) => {
+    const ds = await openDataSource(
       await dataSourceOptions({
         driver: 'postgres',
         url: db.url,
@@ -363,15 +283,8 @@ async function main(): Promise<void> {
       }),
       'run',
     );
-    const [{ version }] = await ds.query('SELECT version()');
-    const settings: { name: string; value: string }[] = await ds.query(
-      `SELECT name, current_setting(name) AS value FROM pg_settings
-        WHERE name IN ('shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost', 'jit', 'max_parallel_workers_per_gather')
-        ORDER BY name`,
-    );
-    for (const line of machine(version)) log(line);
-    log(settings.map((s) => `${s.name}=${s.value}`).join(', '));
-    log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (the machine is shared: other processes add noise)`);
+    closeBeforeDrop(() => ds.destroy());
+    await printMachine(ds, ['shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost', 'jit', 'max_parallel_workers_per_gather']);
 
     log(`\nloading ${TENANT_ROWS} requests for ${BIG_TENANT} and ${OTHER_ROWS} over ${OTHER_TENANTS} other tenants`);
     await load(ds);
@@ -418,11 +331,7 @@ async function main(): Promise<void> {
     }
 
     await alternatives(ds, results);
-  } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    await drop();
-  }
+  });
 }
 
 /**
@@ -476,8 +385,7 @@ async function alternatives(ds: DataSource, results: Result[]): Promise<void> {
     keysetRows = (await ds.query(keysetSql, [BIG_TENANT, cursor.received_at, cursor.id])).length;
   });
   log(`| keyset page after row 10000 (receivedAt desc), instead of offset 10000 | ${keysetRows} rows | ${fmt(percentile(keyset, 0.5))} | ${fmt(percentile(keyset, 0.95))} |`);
-  const keysetPlan = await ds.query(`EXPLAIN (ANALYZE, BUFFERS) ${keysetSql}`, [BIG_TENANT, cursor.received_at, cursor.id]);
-  for (const l of keysetPlan as PlanLine[]) log(`  ${l['QUERY PLAN']}`);
+  for (const line of await explain(ds, { sql: keysetSql, params: [BIG_TENANT, cursor.received_at, cursor.id] })) log(`  ${line}`);
 }
 
 main().then(
