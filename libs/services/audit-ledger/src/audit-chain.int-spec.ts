@@ -12,6 +12,7 @@ import { checkpointSignatureValid } from './domain/checkpoint-signature';
 import { leafHash, merkleRoot } from './domain/merkle';
 import { auditLedgerServiceWith } from './index';
 import { LedgerEvents1763700000200 } from './infrastructure/migrations/1763700000200-ledger-events';
+import { AuditChain1763700000210 } from './infrastructure/migrations/1763700000210-audit-chain';
 
 /** The audit chain on a real PostgreSQL database: concurrency, idempotency, the trigger, tampering, purge, checkpoints. */
 describe('audit chain on PostgreSQL', () => {
@@ -112,7 +113,7 @@ describe('audit chain on PostgreSQL', () => {
     // The database owner can switch the trigger off; the chain still gives the edit away.
     await owner.query('BEGIN');
     await owner.query('ALTER TABLE audit_ledger.audit_entries DISABLE TRIGGER audit_entries_append_only');
-    await owner.query(`UPDATE audit_ledger.audit_entries SET payload = payload || '{"step": 99}' WHERE request_id = $1 AND sequence = 3`, [requestId]);
+    await owner.query(`UPDATE audit_ledger.audit_entries SET payload = (payload::jsonb || '{"step": 99}')::text WHERE request_id = $1 AND sequence = 3`, [requestId]);
     await owner.query('ALTER TABLE audit_ledger.audit_entries ENABLE TRIGGER audit_entries_append_only');
     await owner.query('COMMIT');
 
@@ -211,6 +212,55 @@ describe('audit chain on PostgreSQL', () => {
     await chainOf(requests[0], 1, 'tenant-cp');
     const [next] = await publisher.run();
     expect(next).toMatchObject({ tenantId: 'tenant-cp', number: 3, leafCount: 1, previousRoot: made[1].root });
+  });
+
+  it('keeps each payload as the RFC 8785 text its hash covers, also for chains written before, and holds it to a JSON object', async () => {
+    const old = await createTestDatabase();
+    const config = testHostConfig({ DB_DRIVER: 'postgres', DATABASE_URL: old.url, DB_MIGRATIONS: 'run' });
+    const off = checkpointSettingsFrom({});
+    // Keys whose jsonb order (shorter first) is not RFC 8785 order, non-ASCII text, a number jsonb prints its own way.
+    const data = { zz: { b: 2, aa: [1, 'x'] }, b: 'é 🔏', aa: 1e21 };
+    const canonical = '{"aa":1e+21,"b":"é 🔏","requestId":"%R","tenantId":"tenant-a","zz":{"aa":[1,"x"],"b":2}}';
+    try {
+      const requestId = randomUUID();
+      const before = await hostService({ ...auditLedgerServiceWith(off), migrations: [LedgerEvents1763700000200, AuditChain1763700000210] }, config);
+      try {
+        for (const e of [event(requestId, RequestEventTypes.created, data), event(requestId, LifecycleEventTypes.acknowledged, data)]) await before.app.get(Ledger).append(e);
+      } finally {
+        await before.close();
+      }
+      const after = await hostService(auditLedgerServiceWith(off), config);
+      const client = new Client({ connectionString: old.url });
+      await client.connect();
+      try {
+        const stored = (await client.query(`SELECT payload FROM audit_ledger.audit_entries WHERE request_id = $1 ORDER BY sequence`, [requestId])).rows;
+        expect(stored.map((r) => r.payload)).toEqual([canonical.replace('%R', requestId), canonical.replace('%R', requestId)]);
+        const upgraded = after.app.get(Ledger);
+        const entries = await upgraded.eventsOf('tenant-a', requestId);
+        expect(entries[1].payload).toEqual({ ...data, requestId, tenantId: 'tenant-a' });
+        await expect(after.app.get(ChainVerification).verify('tenant-a', requestId, { hash: entries[1].hash, sequence: 2 })).resolves.toMatchObject({ verified: true });
+
+        // Appends after the upgrade store the same text, and the column takes nothing but a JSON object.
+        const next = event(requestId, LifecycleEventTypes.acknowledged, data);
+        await upgraded.append(next);
+        const [third] = (await client.query(`SELECT payload FROM audit_ledger.audit_entries WHERE event_id = $1`, [next.id])).rows;
+        expect(third.payload).toBe(canonical.replace('%R', requestId));
+        for (const payload of ['[1]', 'not json']) {
+          await expect(
+            client.query(
+              `INSERT INTO audit_ledger.audit_entries (tenant_id, request_id, sequence, event_id, event_type, source, actor, occurred_at, recorded_at, payload, prev_hash, hash)
+               VALUES ('tenant-a', $1, 9, $2, 'x', 'x', 'x', now(), now(), $3, 'x', 'x')`,
+              [requestId, randomUUID(), payload],
+            ),
+          ).rejects.toThrow(/audit_entries_payload_object|invalid input syntax for type json/);
+        }
+      } finally {
+        await client.end();
+        await after.close();
+      }
+    } finally {
+      await old.drop();
+    }
   });
 
   it('turns the events recorded before the chain existed into chains when it upgrades', async () => {

@@ -4,6 +4,7 @@ import { AuditLedgerModule } from './audit-ledger.module';
 import { checkpointSettingsFrom } from './audit-settings';
 import { LedgerEvents1763700000200 } from './infrastructure/migrations/1763700000200-ledger-events';
 import { AuditChain1763700000210 } from './infrastructure/migrations/1763700000210-audit-chain';
+import { AuditPayloadText1763700000220 } from './infrastructure/migrations/1763700000220-audit-payload-text';
 
 export { AuditLedgerModule } from './audit-ledger.module';
 export { Ledger, type ChainView } from './application/ledger';
@@ -11,7 +12,7 @@ export { CheckpointPublisher, type CheckpointSettings } from './application/chec
 export { ChainVerification } from './application/chain-verification';
 export { ChainExport } from './application/chain-export';
 export { type AuditConfig, auditFields, checkpointSettingsFrom, ensureDevSigningKey, newSigningKeyPem } from './audit-settings';
-export { type ChainEntry, chainEntry, entryHash, GENESIS_HASH } from './domain/chain';
+export { type ChainEntry, chainEntry, entryHash, GENESIS_HASH, readEntry, type StoredEntry, storedEntry } from './domain/chain';
 export { ChainVerifier } from './domain/chain-verifier';
 export { checkpointSignatureValid, statementText } from './domain/checkpoint-signature';
 export { leafHash, merkleRoot } from './domain/merkle';
@@ -22,7 +23,7 @@ export function auditLedgerServiceWith(checkpoints: CheckpointSettings): Service
     name: 'audit-ledger',
     module: AuditLedgerModule.withCheckpoints(checkpoints),
     persistence: true,
-    migrations: [LedgerEvents1763700000200, AuditChain1763700000210],
+    migrations: [LedgerEvents1763700000200, AuditChain1763700000210, AuditPayloadText1763700000220],
   };
 }
 

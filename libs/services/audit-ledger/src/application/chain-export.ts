@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { AuditEntry, AuditExport, AuditExportFormat } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { type ChainEntry, entryFields } from '../domain/chain';
+import { readEntry, type StoredEntry } from '../domain/chain';
 import { canonicalJson } from '../domain/hashing';
 import { type ChainView, Ledger } from './ledger';
 
-/** CSV columns, in order; `payload` holds the RFC 8785 JSON of the payload. */
+/** CSV columns, in order; `payload` holds the RFC 8785 JSON of the payload, as stored and hashed. */
 const CSV_COLUMNS = ['sequence', 'eventId', 'eventType', 'occurredAt', 'recordedAt', 'actor', 'source', 'tenantId', 'requestId', 'payload', 'prevHash', 'hash'] as const;
 
 /** RFC 4180: CRLF after every record, fields quoted when they hold a comma, quote or line break. */
@@ -16,8 +16,8 @@ function csvRows(rows: readonly (readonly string[])[]): string {
 
 const CSV_HEADER = csvRows([CSV_COLUMNS]);
 
-function csvEntries(entries: readonly ChainEntry[]): string {
-  return csvRows(entries.map((e) => CSV_COLUMNS.map((c) => (c === 'payload' ? canonicalJson(e.payload) : String(e[c])))));
+function csvEntries(entries: readonly StoredEntry[]): string {
+  return csvRows(entries.map((e) => CSV_COLUMNS.map((c) => String(c === 'payload' ? e.payloadJson : e[c]))));
 }
 
 /** The last sequence retention purged (0 for none): the stored chain starts after it. */
@@ -45,7 +45,7 @@ export class ChainExport {
     const events: AuditEntry[] = [];
     let content = format === 'csv' ? CSV_HEADER : undefined;
     for await (const page of this.ledger.entries(tenantId, requestId, view.head.sequence, lastPurged(view))) {
-      events.push(...page.map(entryFields));
+      events.push(...page.map(readEntry));
       if (content !== undefined) content += csvEntries(page);
     }
     return {
@@ -66,7 +66,7 @@ export class ChainExport {
     async function* chunks(): AsyncGenerator<string> {
       if (format === 'csv') yield CSV_HEADER;
       for await (const page of ledger.entries(tenantId, requestId, view.head.sequence, lastPurged(view))) {
-        yield format === 'csv' ? csvEntries(page) : page.map((e) => `${canonicalJson(entryFields(e))}\n`).join('');
+        yield format === 'csv' ? csvEntries(page) : page.map((e) => `${canonicalJson(readEntry(e))}\n`).join('');
       }
     }
     return { view, chunks: chunks() };

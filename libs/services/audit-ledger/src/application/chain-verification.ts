@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditMismatch, AuditVerifyCommand, AuditVerifyResult, AuditVerifyStatus } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import type { ChainEntry } from '../domain/chain';
+import type { StoredEntry } from '../domain/chain';
 import { CHAIN_GENESIS, ChainVerifier } from '../domain/chain-verifier';
 import { Ledger } from './ledger';
 
@@ -33,7 +33,7 @@ export class ChainVerification {
 
     const start = prefix ? { sequence: prefix.throughSequence, hash: prefix.hash } : CHAIN_GENESIS;
     const verifier = new ChainVerifier(start);
-    let target: ChainEntry | undefined;
+    let target: StoredEntry | undefined;
     for await (const page of this.ledger.entries(tenantId, requestId, sequence, start.sequence)) {
       for (const entry of page) {
         verifier.push(entry);

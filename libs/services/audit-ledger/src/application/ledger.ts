@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type AuditCheckpoint, type AuditCheckpointDetail, type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
-import { type ChainEntry, GENESIS_HASH } from '../domain/chain';
+import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '../domain/chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
 import { type AppendResult, appendEvent } from '../infrastructure/chain-append';
 
@@ -51,13 +51,27 @@ export class Ledger {
     return { head, purgedPrefix: await this.store.purgedPrefix(ds, tenantId, requestId) };
   }
 
-  /** The chain's entries after `afterSequence` through `throughSequence`, oldest first, a page at a time. */
-  async *entries(tenantId: string, requestId: string, throughSequence: number, afterSequence = 0): AsyncGenerator<ChainEntry[]> {
-    for (let after = afterSequence; after < throughSequence; ) {
-      const page = await this.store.entries(this.uow.dataSource, tenantId, requestId, after, throughSequence, PAGE);
-      if (page.length === 0) return;
-      yield page;
-      after = page[page.length - 1].sequence;
+  /**
+   * The chain's entries after `afterSequence` through `throughSequence`,
+   * oldest first, a page at a time. The next page is already asked for while
+   * the caller works through the current one, so the database's time and
+   * the caller's (hashing, writing out) overlap.
+   */
+  async *entries(tenantId: string, requestId: string, throughSequence: number, afterSequence = 0): AsyncGenerator<StoredEntry[]> {
+    const pageAfter = (after: number) => this.store.entries(this.uow.dataSource, tenantId, requestId, after, throughSequence, PAGE);
+    let pending: Promise<StoredEntry[]> | undefined = afterSequence < throughSequence ? pageAfter(afterSequence) : undefined;
+    try {
+      while (pending) {
+        const page = await pending;
+        pending = undefined;
+        if (page.length === 0) return;
+        const last = page[page.length - 1].sequence;
+        if (page.length === PAGE && last < throughSequence) pending = pageAfter(last);
+        yield page;
+      }
+    } finally {
+      // A caller that stops early must not leave a query's failure unobserved.
+      pending?.catch(() => undefined);
     }
   }
 
@@ -65,12 +79,12 @@ export class Ledger {
   async eventsOf(tenantId: string, requestId: string): Promise<ChainEntry[]> {
     const head = isUuid(requestId) ? await this.store.head(this.uow.dataSource, tenantId, requestId) : undefined;
     const all: ChainEntry[] = [];
-    if (head) for await (const page of this.entries(tenantId, requestId, head.sequence)) all.push(...page);
+    if (head) for await (const page of this.entries(tenantId, requestId, head.sequence)) all.push(...page.map(readEntry));
     return all;
   }
 
   /** The first entry after `sequence`, if any. */
-  async entryAfter(tenantId: string, requestId: string, sequence: number): Promise<ChainEntry | undefined> {
+  async entryAfter(tenantId: string, requestId: string, sequence: number): Promise<StoredEntry | undefined> {
     const [entry] = await this.store.entries(this.uow.dataSource, tenantId, requestId, sequence, Number.MAX_SAFE_INTEGER, 1);
     return entry;
   }

@@ -1,5 +1,5 @@
 import type { AuditMismatch } from '@dsar/contracts';
-import { type ChainEntry, entryHash, GENESIS_HASH } from './chain';
+import { type ChainEntry, entryHash, GENESIS_HASH, type StoredEntry } from './chain';
 
 /** Where a verification starts: the chain's genesis, or the checkpoint a retention purge left. */
 export interface ChainStart {
@@ -29,7 +29,7 @@ export class ChainVerifier {
     this.lastHash = start.hash;
   }
 
-  push(entry: ChainEntry): void {
+  push(entry: ChainEntry | StoredEntry): void {
     const base = { eventId: entry.eventId, sequence: entry.sequence };
     if (entry.sequence !== this.lastSequence + 1) {
       this.found.push({ ...base, kind: 'sequence', expectedHash: this.lastHash, actualHash: entry.prevHash });

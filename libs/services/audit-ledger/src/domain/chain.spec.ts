@@ -1,5 +1,6 @@
 import { CHAIN_GENESIS, ChainVerifier } from './chain-verifier';
-import { type ChainEntry, chainEntry, type EntryFacts, entryHash, GENESIS_HASH } from './chain';
+import { type ChainEntry, chainEntry, type EntryFacts, entryHash, GENESIS_HASH, readEntry, storedEntry } from './chain';
+import { canonicalJson, sha256Of } from './hashing';
 import { leafHash, merkleRoot } from './merkle';
 import { withPersonalDataHashed } from './personal-data';
 
@@ -47,6 +48,20 @@ describe('the hash chain', () => {
     expect(entryHash(GENESIS_HASH, { ...reordered, extra: 'ignored' } as EntryFacts)).toBe(H1);
   });
 
+  it('prints escaped and non-ASCII text, and a missing field, as the generic RFC 8785 canonicalizer does', () => {
+    const awkward: EntryFacts = {
+      ...first,
+      sequence: 7,
+      actor: 'quote " backslash \\ tab \t nul \u0000 line \u2028 emoji 🔏 lone \ud800',
+      source: '</script>',
+      payload: { '\u00e9': 'é', e: 1e21, n: -0, d: 0.1, nested: { b: [1, 'x'], a: null } },
+    };
+    expect(entryHash(H1, awkward)).toBe(sha256Of(H1, canonicalJson(awkward)));
+    const withoutActor = { ...awkward, actor: undefined } as unknown as EntryFacts;
+    expect(entryHash(H1, withoutActor)).toBe(sha256Of(H1, canonicalJson(withoutActor)));
+    expect(entryHash(H1, withoutActor)).not.toBe(entryHash(H1, awkward));
+  });
+
   it('changes with any fact, and with the link', () => {
     expect(entryHash(GENESIS_HASH, { ...first, sequence: 1, actor: 'someone-else' })).not.toBe(H1);
     expect(entryHash(GENESIS_HASH, { ...first, sequence: 2 })).not.toBe(H1);
@@ -66,6 +81,19 @@ describe('ChainVerifier', () => {
     const v = verify(chain);
     expect(v.mismatches).toEqual([]);
     expect(v.entriesChecked).toBe(4);
+  });
+
+  it('checks the stored form (payload as its RFC 8785 text) as it checks the entry, and sees a change of spacing alone', () => {
+    const stored = chain.map(storedEntry);
+    expect(stored[0].payloadJson).toBe('{"a":"é","b":1,"z":[true,null]}');
+    expect(stored.map(readEntry)).toEqual(chain);
+    const v = new ChainVerifier();
+    stored.forEach((e) => v.push(e));
+    expect(v.mismatches).toEqual([]);
+    const respaced = stored.map((e) => (e.sequence === 1 ? { ...e, payloadJson: '{"a": "é","b":1,"z":[true,null]}' } : e));
+    const w = new ChainVerifier();
+    respaced.forEach((e) => w.push(e));
+    expect(w.mismatches).toEqual([expect.objectContaining({ eventId: chain[0].eventId, sequence: 1, kind: 'content', expectedHash: H1 })]);
   });
 
   it('names the edited entry, with the hash it holds and the hash its content gives', () => {

@@ -22,6 +22,29 @@ export interface ChainEntry extends EntryFacts {
   hash: string;
 }
 
+/**
+ * An entry as the ledger stores it and reads it back: the payload kept as the
+ * exact RFC 8785 text its hash covers, so verifying re-hashes the stored
+ * bytes instead of parsing and re-canonicalizing every payload.
+ */
+export interface StoredEntry extends Omit<ChainEntry, 'payload'> {
+  payloadJson: string;
+}
+
+/** The facts as either form carries them. */
+type HashedFacts = EntryFacts | Omit<StoredEntry, 'prevHash' | 'hash'>;
+
+/** The stored form of an entry. */
+export function storedEntry(e: ChainEntry): StoredEntry {
+  const { payload, ...rest } = entryFields(e);
+  return { ...rest, payloadJson: canonicalJson(payload) };
+}
+
+/** An entry with its payload read back into an object (timeline, export). */
+export function readEntry(e: StoredEntry): ChainEntry {
+  return entryFields({ ...e, payload: JSON.parse(e.payloadJson) as Record<string, unknown> });
+}
+
 /** Exactly the hashed fields, whatever else the object carries. */
 function factsOf(e: EntryFacts): EntryFacts {
   return {
@@ -39,8 +62,45 @@ function factsOf(e: EntryFacts): EntryFacts {
 }
 
 /** Exactly an entry's fields (for an export), whatever else the object carries. */
-export function entryFields(e: ChainEntry): ChainEntry {
+function entryFields(e: ChainEntry): ChainEntry {
   return { ...factsOf(e), prevHash: e.prevHash, hash: e.hash };
+}
+
+/**
+ * The facts' keys in RFC 8785 order (UTF-16 code-unit order, which for these
+ * ASCII names is plain string order), fixed once so that canonicalizing an
+ * entry does not copy or sort it.
+ */
+const FACT_KEYS: readonly (keyof EntryFacts)[] = (
+  ['sequence', 'tenantId', 'requestId', 'eventId', 'eventType', 'source', 'actor', 'occurredAt', 'recordedAt', 'payload'] as const
+)
+  .slice()
+  .sort();
+
+/**
+ * JCS(facts) built field by field: the same text `canonicalJson(factsOf(e))`
+ * gives (the unit vectors hold it to that), without the generic walk over
+ * the top level. Scalars print as `JSON.stringify` prints them, which is the
+ * RFC 8785 form of strings and numbers; a stored entry's payload is its
+ * stored text, any other object goes through the canonicalizer; a missing
+ * field is left out, as JSON leaves it out.
+ */
+function canonicalFacts(e: HashedFacts): string {
+  let text = '{';
+  for (const key of FACT_KEYS) {
+    const json = factJson(e, key);
+    if (json === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `"${key}":${json}`;
+  }
+  return `${text}}`;
+}
+
+function factJson(e: HashedFacts, key: keyof EntryFacts): string | undefined {
+  if (key === 'payload' && 'payloadJson' in e) return e.payloadJson;
+  const value: unknown = (e as EntryFacts)[key];
+  if (value === undefined) return undefined;
+  return typeof value === 'object' && value !== null ? canonicalJson(value) : JSON.stringify(value);
 }
 
 /**
@@ -49,8 +109,8 @@ export function entryFields(e: ChainEntry): ChainEntry {
  * `prevHash` and `hash`. `jq -jcS 'del(.prevHash, .hash)'` prints the same
  * JSON for every entry the ledger writes (docs/audit.md).
  */
-export function entryHash(prevHash: string, facts: EntryFacts): string {
-  return sha256Of(prevHash, canonicalJson(factsOf(facts)));
+export function entryHash(prevHash: string, facts: HashedFacts): string {
+  return sha256Of(prevHash, canonicalFacts(facts));
 }
 
 /** The entry that follows a head, with its link and hash. */

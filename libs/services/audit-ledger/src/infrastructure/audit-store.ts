@@ -1,5 +1,5 @@
 import type { AuditCheckpoint, AuditCheckpointLeaf, AuditPurgedPrefix } from '@dsar/contracts';
-import type { ChainEntry } from '../domain/chain';
+import type { StoredEntry } from '../domain/chain';
 import { AuditTables } from './audit-tables';
 
 /** Anything that runs SQL: a transaction's EntityManager, a DataSource, a migration's QueryRunner. */
@@ -17,7 +17,7 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 const ENTRY_COLUMNS = `tenant_id AS "tenantId", request_id AS "requestId", sequence::int AS sequence, event_id AS "eventId",
   event_type AS "eventType", source, actor, ${iso('occurred_at')} AS "occurredAt", ${iso('recorded_at')} AS "recordedAt",
-  payload, prev_hash AS "prevHash", hash`;
+  payload AS "payloadJson", prev_hash AS "prevHash", hash`;
 
 const CHECKPOINT_COLUMNS = `id AS "checkpointId", tenant_id AS "tenantId", number, ${iso('created_at')} AS "createdAt", root,
   previous_root AS "previousRoot", leaf_count AS "leafCount", algorithm, key_id AS "keyId", public_key AS "publicKey", signature`;
@@ -56,12 +56,12 @@ export class AuditStore {
   }
 
   /** Appends the entry and moves the head to it. */
-  async append(run: SqlRunner, e: ChainEntry): Promise<void> {
+  async append(run: SqlRunner, e: StoredEntry): Promise<void> {
     await run.query(
       `INSERT INTO ${this.t.entries}
          (tenant_id, request_id, sequence, event_id, event_type, source, actor, occurred_at, recorded_at, payload, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11, $12)`,
-      [e.tenantId, e.requestId, e.sequence, e.eventId, e.eventType, e.source, e.actor, e.occurredAt, e.recordedAt, JSON.stringify(e.payload), e.prevHash, e.hash],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [e.tenantId, e.requestId, e.sequence, e.eventId, e.eventType, e.source, e.actor, e.occurredAt, e.recordedAt, e.payloadJson, e.prevHash, e.hash],
     );
     await run.query(`UPDATE ${this.t.heads} SET sequence = $3, hash = $4 WHERE tenant_id = $1 AND request_id = $2`, [e.tenantId, e.requestId, e.sequence, e.hash]);
   }
@@ -82,14 +82,14 @@ export class AuditStore {
   }
 
   /** Entries after `afterSequence` up to `throughSequence`, in order, at most `limit`. */
-  async entries(run: SqlRunner, tenantId: string, requestId: string, afterSequence: number, throughSequence: number, limit: number): Promise<ChainEntry[]> {
+  async entries(run: SqlRunner, tenantId: string, requestId: string, afterSequence: number, throughSequence: number, limit: number): Promise<StoredEntry[]> {
     return (await run.query(
       // ORDER BY names the table's column: the bare name would be the int cast in the select list, which no index serves.
       `SELECT ${ENTRY_COLUMNS} FROM ${this.t.entries} e
         WHERE tenant_id = $1 AND request_id = $2 AND sequence > $3 AND sequence <= $4
         ORDER BY e.sequence LIMIT $5`,
       [tenantId, requestId, afterSequence, throughSequence, limit],
-    )) as ChainEntry[];
+    )) as StoredEntry[];
   }
 
   async hasEventOf(run: SqlRunner, tenantId: string, eventId: string): Promise<boolean> {

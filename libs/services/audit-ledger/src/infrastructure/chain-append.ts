@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ChainEntry, chainEntry, GENESIS_HASH } from '../domain/chain';
+import { type ChainEntry, chainEntry, GENESIS_HASH, storedEntry } from '../domain/chain';
 import { factsOfEvent, type LedgerEvent } from '../domain/ledger-event';
 import { personalFieldsIn, withPersonalDataHashed } from '../domain/personal-data';
 import type { AuditStore, SqlRunner } from './audit-store';
@@ -30,6 +30,6 @@ export async function appendEvent(
   const payload =
     personal.length === 0 ? event.data : withPersonalDataHashed(event.data, personal, await store.saltOf(run, event.tenantid, event.subject, () => randomBytes(32)));
   const entry = chainEntry(head, factsOfEvent(event, payload, recordedAt));
-  await store.append(run, entry);
+  await store.append(run, storedEntry(entry));
   return { entry, duplicate: false };
 }
