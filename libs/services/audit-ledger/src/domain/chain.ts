@@ -61,7 +61,7 @@ function factsOf(e: EntryFacts): EntryFacts {
   };
 }
 
-/** Exactly an entry's fields (for an export), whatever else the object carries. */
+/** Exactly an entry's fields, whatever else the object carries. */
 function entryFields(e: ChainEntry): ChainEntry {
   return { ...factsOf(e), prevHash: e.prevHash, hash: e.hash };
 }
