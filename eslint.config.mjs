@@ -39,6 +39,19 @@ export default [
     },
   },
   {
+    // The services and the e2e scenarios read the time through the Clock port (docs/adr/0019-one-clock-port.md), so
+    // that tests can set it; durations and timeouts use performance.now().
+    files: ['libs/services/**/*.ts', 'tools/embedded/src/**/*.ts'],
+    ignores: ['**/*.spec.ts', '**/*.int-spec.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (or the test system\'s clock), not new Date().' },
+        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from the injected Clock (or the test system\'s clock); for durations use performance.now().' },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/platform/testing/**/*.ts', 'tools/embedded/src/e2e/**/*.ts'],
     // Tests read JSON answers field by field; typing every body would only restate the contracts.
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },

@@ -1,9 +1,8 @@
 import { clockScenarios } from './e2e/clock.scenarios';
 import { policyScenarios } from './e2e/policies.scenarios';
-import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
-import type { RunningSystem } from './system';
+import { type TestSystem, withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 
-const scenarios = (getSystem: () => RunningSystem) => {
+const scenarios = (getSystem: () => TestSystem) => {
   clockScenarios(getSystem);
   policyScenarios(getSystem);
 };

@@ -1,8 +1,9 @@
+import { ManualClock } from '@dsar/platform/clock';
 import { type HostedService, hostService } from '@dsar/platform/host';
 import { waitFor } from '@dsar/platform/testing';
 import { DeadlineMonitor, deadlineMonitorSettingsFrom, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { ApiClient, intake } from './e2e/api-client';
-import { deadlineMonitorScenarios, TestClock } from './e2e/deadline-monitor.scenarios';
+import { deadlineMonitorScenarios } from './e2e/deadline-monitor.scenarios';
 import { KEYS } from './e2e/gateway-intake.scenarios';
 import { lifecycleScenarios } from './e2e/lifecycle.scenarios';
 import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
@@ -15,12 +16,11 @@ describe('request workflow in embedded mode (PGlite, in-memory bus)', () => {
 });
 
 describe('deadline monitor in embedded mode', () => {
-  const clock = new TestClock();
-  withEmbeddedSystem('deadline-monitor', (getSystem) => deadlineMonitorScenarios(getSystem, clock), monitorSettings, { now: clock.now });
+  withEmbeddedSystem('deadline-monitor', deadlineMonitorScenarios, monitorSettings, { clock: new ManualClock('2026-03-10T12:00:00Z', { running: false }) });
 });
 
 describe('deadline monitor on its schedule', () => {
-  const clock = new TestClock();
+  const clock = new ManualClock('2026-05-05T00:00:00Z', { running: false });
   withEmbeddedSystem(
     'deadline-schedule',
     (getSystem) => {
@@ -37,7 +37,7 @@ describe('deadline monitor on its schedule', () => {
       });
     },
     { DEADLINE_MONITOR_INTERVAL_MS: 100 },
-    { now: clock.now },
+    { clock },
   );
 });
 
@@ -46,15 +46,15 @@ describe('request workflow in distributed mode (PostgreSQL, Kafka)', () => {
 });
 
 describe('deadline monitor in distributed mode, with a second replica', () => {
-  const clock = new TestClock();
+  const clock = new ManualClock('2026-03-10T12:00:00Z', { running: false });
   withDistributedSystem(
     (getSystem, getConfig) => {
-      deadlineMonitorScenarios(getSystem, clock);
+      deadlineMonitorScenarios(getSystem);
 
       describe('a second lifecycle-clock replica on the same database', () => {
         let replica: HostedService;
         beforeAll(async () => {
-          replica = await hostService(lifecycleClockServiceWith(deadlineMonitorSettingsFrom({ DEADLINE_WARNING_DAYS: [7, 2] }, clock.now)), { ...getConfig(), HOST: '127.0.0.1', PORT: 0 });
+          replica = await hostService(lifecycleClockServiceWith(deadlineMonitorSettingsFrom({ DEADLINE_WARNING_DAYS: [7, 2] })), { ...getConfig(), HOST: '127.0.0.1', PORT: 0 }, { clock });
           replica.startPublishing();
         });
         afterAll(async () => replica?.close());
@@ -62,6 +62,7 @@ describe('deadline monitor in distributed mode, with a second replica', () => {
         it('two replicas scanning at once emit each alert once', async () => {
           const api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
           const ids: string[] = [];
+          clock.set('2026-08-04T09:00:00Z');
           for (let i = 0; i < 20; i++) {
             const created = await api.post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: '2026-08-03T10:00:00Z' }));
             ids.push(created.body.id);
@@ -82,6 +83,6 @@ describe('deadline monitor in distributed mode, with a second replica', () => {
       });
     },
     monitorSettings,
-    { now: clock.now },
+    { clock },
   );
 });

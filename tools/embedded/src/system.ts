@@ -1,5 +1,6 @@
 import type { EventCatalog } from '@dsar/contracts';
 import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
+import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
 import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
@@ -33,19 +34,19 @@ export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_L
 export interface SystemOptions {
   /** Event types beyond the product's (tests). */
   catalog?: EventCatalog;
-  /** The time the deadline monitor takes as now (tests move it). */
-  now?: () => Date;
+  /** The time every service's domain reads (tests set and advance it); the system clock by default. */
+  clock?: Clock;
 }
 
 /** The domain services configured for this run. */
-async function domainServices(config: SystemConfig, options: SystemOptions): Promise<ServiceDefinition[]> {
-  const configured = [lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config, options.now)), auditLedgerServiceWith(await checkpointSettings(config, options))];
+async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]> {
+  const configured = [lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config)), auditLedgerServiceWith(await checkpointSettings(config))];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
 }
 
 /** Checkpoints on the configured key, or on the development key kept in DATA_DIR. */
-async function checkpointSettings(config: SystemConfig, options: SystemOptions) {
-  const settings = checkpointSettingsFrom(config, options.now);
+async function checkpointSettings(config: SystemConfig) {
+  const settings = checkpointSettingsFrom(config);
   if (settings.signingKeyPem || !settings.intervalMs) return settings;
   return { ...settings, signingKeyPem: (await ensureDevSigningKey(config.DATA_DIR)).pem };
 }
@@ -80,9 +81,9 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
   };
   try {
     const { auth, devToken } = await embeddedAuth(config);
-    for (const definition of await domainServices(config, options)) {
+    for (const definition of await domainServices(config)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
-      const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams });
+      const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams, clock: options.clock });
       started.push(hosted);
       services.set(definition.name, hosted);
     }
@@ -93,7 +94,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
       bodyLimit: config.HTTP_BODY_LIMIT,
     };
-    const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(config), { logName: 'dsar' });
+    const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(config), { logName: 'dsar', clock: options.clock });
     started.push(gateway);
     services.set('api-gateway', gateway);
     for (const s of started) await s.startConsuming();

@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { Logger as PinoLogger, LoggerModule } from 'nestjs-pino';
 import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
+import { type Clock, ClockModule } from '@dsar/platform/clock';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { IdempotencyModule } from '@dsar/platform/idempotency';
@@ -26,6 +27,8 @@ export interface HostOptions {
   logName?: string;
   /** Internal URLs of the services the definition `calls`. */
   upstreams?: UpstreamUrls;
+  /** The time the service's domain reads; the system clock unless a test controls it. */
+  clock?: Clock;
 }
 
 /** A running service: its Nest app, its address, and the switches the runner turns in order. */
@@ -54,7 +57,7 @@ function upstreamsModule(definition: ServiceDefinition, upstreams: UpstreamUrls)
 
 export function rootModuleFor(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): DynamicModule {
   const schema = schemaNameFor(definition.name);
-  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL))];
+  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL)), ClockModule.forRoot(options.clock)];
   if (definition.persistence) {
     imports.push(
       PersistenceModule.forRoot({

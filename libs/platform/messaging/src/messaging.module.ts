@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventCatalog } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { READINESS_CHECKS, type ReadinessCheck } from '@dsar/platform/observability';
 import { BUS_PORT, type BusPort } from './bus.port';
@@ -74,7 +75,11 @@ export class MessagingModule {
       providers: [
         { provide: BUS_PORT, useFactory: () => createBus(options.bus, options.service) },
         { provide: EventCatalog, useValue: options.catalog },
-        { provide: Outbox, useFactory: () => new Outbox(options.catalog, `/dsar/${options.service}`, options.schema) },
+        {
+          provide: Outbox,
+          inject: [{ token: Clock, optional: true }],
+          useFactory: (clock?: Clock) => new Outbox(options.catalog, `/dsar/${options.service}`, options.schema, clock),
+        },
         {
           provide: OutboxRelay,
           inject: [DataSource, BUS_PORT, UnitOfWork],

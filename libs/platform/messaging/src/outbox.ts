@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { CloudEventEnvelope, EventCatalog } from '@dsar/contracts';
+import { Clock, systemClock } from '@dsar/platform/clock';
 import { quoteIdent } from '@dsar/platform/persistence';
 import { buildEvent, type EventDraft, toBusMessage } from './envelope';
 
@@ -16,12 +17,14 @@ export class Outbox {
     /** CloudEvents `source`, e.g. `/dsar/lifecycle-clock`. */
     private readonly source: string,
     schema: string,
+    /** Stamps each event's `time` when its draft gives none. */
+    private readonly clock: Clock = systemClock,
   ) {
     this.table = `${quoteIdent(schema)}.outbox`;
   }
 
   async record(tx: EntityManager, draft: EventDraft): Promise<CloudEventEnvelope> {
-    const envelope = buildEvent(this.catalog, this.source, draft);
+    const envelope = buildEvent(this.catalog, this.source, { ...draft, time: draft.time ?? this.clock.now() });
     await this.append(tx, envelope);
     return envelope;
   }

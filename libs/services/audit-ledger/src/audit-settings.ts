@@ -59,9 +59,9 @@ export interface AuditConfig {
 }
 
 /** Checkpoint settings from configuration; absent values leave checkpoints off. */
-export function checkpointSettingsFrom(config: Partial<AuditConfig>, now: () => Date = () => new Date()): CheckpointSettings {
+export function checkpointSettingsFrom(config: Partial<AuditConfig>): CheckpointSettings {
   const signingKeyPem = config.AUDIT_SIGNING_KEY ?? (config.AUDIT_SIGNING_KEY_FILE ? readFileSync(config.AUDIT_SIGNING_KEY_FILE, 'utf8') : undefined);
-  return { intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS ?? 0, signingKeyPem, maxLeaves: 10_000, now };
+  return { intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS ?? 0, signingKeyPem, maxLeaves: 10_000 };
 }
 
 export const DEV_SIGNING_KEY_FILE = 'audit-signing-key.pem';

@@ -20,11 +20,10 @@ export interface LifecycleConfig {
 }
 
 /** The monitor's settings from configuration; absent values leave it off. */
-export function deadlineMonitorSettingsFrom(config: Partial<LifecycleConfig>, now: () => Date = () => new Date()): DeadlineMonitorSettings {
+export function deadlineMonitorSettingsFrom(config: Partial<LifecycleConfig>): DeadlineMonitorSettings {
   return {
     intervalMs: config.DEADLINE_MONITOR_INTERVAL_MS ?? 0,
     warningDays: config.DEADLINE_WARNING_DAYS ?? [7, 2],
     batchSize: 200,
-    now,
   };
 }

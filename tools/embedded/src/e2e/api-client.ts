@@ -70,8 +70,3 @@ export function intake(overrides: Record<string, unknown> = {}, source: Record<s
     ...overrides,
   };
 }
-
-/** An ISO timestamp `days` before now. */
-export function daysAgo(days: number): string {
-  return new Date(Date.now() - days * 86_400_000).toISOString();
-}

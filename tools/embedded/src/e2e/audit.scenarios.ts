@@ -5,8 +5,8 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { IdentityHeaders } from '@dsar/contracts';
 import { CheckpointPublisher } from '@dsar/services/audit-ledger';
-import type { RunningSystem } from '../system';
-import { type ApiResponse, ApiClient, daysAgo, intake } from './api-client';
+import type { TestSystem } from './systems';
+import { type ApiResponse, ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 
 const run = promisify(execFile);
@@ -38,7 +38,7 @@ async function runDocsScript(name: string, files: Record<string, string>, env: R
  * its forms; verification; the scripts docs/audit.md gives readers, run on
  * what the API returned; and a signed checkpoint.
  */
-export function auditScenarios(getSystem: () => RunningSystem): void {
+export function auditScenarios(getSystem: () => TestSystem): void {
   let api: ApiClient;
   beforeAll(() => {
     api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
@@ -61,7 +61,7 @@ export function auditScenarios(getSystem: () => RunningSystem): void {
 
   /** Every workflow step, in an order the state machine allows; returns the request id. */
   async function walkedRequest(): Promise<string> {
-    const id = (await ok(await api.post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: daysAgo(3) })))).body.id as string;
+    const id = (await ok(await api.post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: getSystem().clock.daysAgo(3) })))).body.id as string;
     await ok(await api.post(`/requests/${id}/acknowledgements`, { channel: 'email' }));
     await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which account do you mean?' }));
     await ok(await api.post(`/requests/${id}/clarifications/receive`, { message: 'The shop account.' }));
@@ -183,7 +183,7 @@ export function auditScenarios(getSystem: () => RunningSystem): void {
   describe('bad input changes nothing and says why', () => {
     let id: string;
     beforeAll(async () => {
-      id = (await ok(await api.post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: daysAgo(1) })))).body.id as string;
+      id = (await ok(await api.post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: getSystem().clock.daysAgo(1) })))).body.id as string;
     });
 
     it('verify: a bad body is a 400 naming the fields; a past-the-head sequence is sequence_not_found', async () => {

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
-import type { RunningSystem } from '../system';
-import { ApiClient, daysAgo, intake } from './api-client';
+import type { TestSystem } from './systems';
+import { ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 
 /** The end of a local day, in UTC, as the API reports deadlines. */
@@ -35,7 +35,7 @@ const BASE_CASES: Array<[title: string, jurisdiction: string, requestType: strin
  * extensions and their errors; the same scenarios run in embedded mode and
  * against PostgreSQL and Kafka.
  */
-export function clockScenarios(getSystem: () => RunningSystem): void {
+export function clockScenarios(getSystem: () => TestSystem): void {
   let api: ApiClient;
   beforeAll(() => {
     api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
@@ -132,10 +132,10 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('CCPA: three weeks of verification do not stop the 45 days', async () => {
-      const receivedAt = daysAgo(25);
+      const receivedAt = getSystem().clock.daysAgo(25);
       const { id, dueAt } = await capture('US-CA', 'access', receivedAt);
-      await api.post(`/requests/${id}/clock/pauses`, { reason: 'verification', at: daysAgo(24) });
-      const resumed = await api.post(`/requests/${id}/clock/resume`, { at: daysAgo(3) });
+      await api.post(`/requests/${id}/clock/pauses`, { reason: 'verification', at: getSystem().clock.daysAgo(24) });
+      const resumed = await api.post(`/requests/${id}/clock/resume`, { at: getSystem().clock.daysAgo(3) });
       expect(resumed.status).toBe(202);
       expect(resumed.body.dueAt).toBe(dueAt);
       const explained = await api.get(`/requests/${id}/clock/explain`);
@@ -150,7 +150,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
       const beforeReceipt = await api.post(`/requests/${id}/clock/pauses`, { reason: 'fee', at: '2026-05-31T09:00:00Z' });
       expect(beforeReceipt.status).toBe(422);
       expect(beforeReceipt.body.code).toBe('SVC-BE-1508');
-      const future = await api.post(`/requests/${id}/clock/pauses`, { reason: 'fee', at: new Date(Date.now() + 3_600_000).toISOString() });
+      const future = await api.post(`/requests/${id}/clock/pauses`, { reason: 'fee', at: getSystem().clock.later(3_600_000) });
       expect(future.status).toBe(422);
       expect(future.body.code).toBe('SVC-BE-1508');
       expect((await api.post(`/requests/${id}/clock/pauses`, { reason: 'fee', at: '2026-06-02T09:00:00Z' })).status).toBe(202);
@@ -173,7 +173,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
 
   describe('extensions', () => {
     it('CCPA: 45 more days, 90 from receipt, notified to the requester through an event on the timeline', async () => {
-      const receivedAt = daysAgo(10);
+      const receivedAt = getSystem().clock.daysAgo(10);
       const { id, dueAt } = await capture('US-CA', 'access', receivedAt);
       const extended = await api.post(`/requests/${id}/extensions`, { reason: 'We need to search archived systems.' });
       expect(extended.status).toBe(202);
@@ -197,7 +197,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('GDPR: two further months; days are refused for a pack that extends in months; reasons are required', async () => {
-      const receivedAt = daysAgo(5);
+      const receivedAt = getSystem().clock.daysAgo(5);
       const { id, dueAt } = await capture('EU', 'access', receivedAt);
       const inDays = await api.post(`/requests/${id}/extensions`, { additionalDays: 30, reason: 'complex' });
       expect(inDays.status).toBe(400);
@@ -219,12 +219,12 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('past the notice window: 409 with its own code; a pack without extensions: 422', async () => {
-      const late = await capture('US-CA', 'access', daysAgo(50));
+      const late = await capture('US-CA', 'access', getSystem().clock.daysAgo(50));
       const tooLate = await api.post(`/requests/${late.id}/extensions`, { reason: 'complex' });
       expect(tooLate.status).toBe(409);
       expect(tooLate.body.code).toBe('SVC-BE-1505');
       expect(tooLate.body.noticeDueAt).toEqual(expect.any(String));
-      const optOut = await capture('US-CA', 'opt_out', daysAgo(1));
+      const optOut = await capture('US-CA', 'opt_out', getSystem().clock.daysAgo(1));
       const none = await api.post(`/requests/${optOut.id}/extensions`, { reason: 'complex' });
       expect(none.status).toBe(422);
       expect(none.body.code).toBe('SVC-BE-1503');
@@ -233,7 +233,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('a retried extension with the same Idempotency-Key extends once', async () => {
-      const { id } = await capture('US-CA', 'access', daysAgo(2));
+      const { id } = await capture('US-CA', 'access', getSystem().clock.daysAgo(2));
       const headers = { 'idempotency-key': `extend-${id}` };
       const first = await api.post(`/requests/${id}/extensions`, { reason: 'complex' }, { headers });
       const replay = await api.post(`/requests/${id}/extensions`, { reason: 'complex' }, { headers });
@@ -245,7 +245,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('five conflicting extensions at once: exactly one is granted, and the clock shows one', async () => {
-      const { id } = await capture('US-CA', 'access', daysAgo(3));
+      const { id } = await capture('US-CA', 'access', getSystem().clock.daysAgo(3));
       const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => api.post(`/requests/${id}/extensions`, { additionalDays: 30 + i, reason: 'complex' })));
       const statuses = answers.map((a) => a.status).sort();
       expect(statuses).toEqual([202, 422, 422, 422, 422]);
@@ -258,7 +258,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('two pauses at once: one wins, the other is told the clock is already paused', async () => {
-      const { id } = await capture('GB', 'access', daysAgo(3));
+      const { id } = await capture('GB', 'access', getSystem().clock.daysAgo(3));
       const answers = await Promise.all([api.post(`/requests/${id}/clock/pauses`, { reason: 'fee' }), api.post(`/requests/${id}/clock/pauses`, { reason: 'verification' })]);
       expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
       expect(answers.find((a) => a.status === 409)!.body.code).toBe('SVC-BE-1506');
@@ -266,7 +266,7 @@ export function clockScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('only callers who may act on requests can extend (auditor: 403)', async () => {
-      const { id } = await capture('US-CA', 'access', daysAgo(2));
+      const { id } = await capture('US-CA', 'access', getSystem().clock.daysAgo(2));
       const denied = await api.as(KEYS.auditorA.token).post(`/requests/${id}/extensions`, { reason: 'complex' });
       expect(denied.status).toBe(403);
       expect((await api.as(KEYS.auditorA.token).get(`/requests/${id}/clock/explain`)).status).toBe(200);

@@ -1,27 +1,18 @@
 import { waitFor } from '@dsar/platform/testing';
 import { DeadlineMonitor } from '@dsar/services/lifecycle-clock';
-import type { RunningSystem } from '../system';
+import type { TestSystem } from './systems';
 import { ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
-
-/** The time the system's deadline monitor takes as now; the scenarios move it. */
-export class TestClock {
-  private current = new Date('2026-01-01T00:00:00Z');
-  readonly now = () => new Date(this.current);
-  set(iso: string): void {
-    this.current = new Date(iso);
-  }
-}
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
 
 /**
  * The deadline monitor end to end: requests captured through the gateway,
- * the monitor's clock moved by the test, alerts read back from the timeline.
- * The system must hold only these scenarios' requests and run no scheduled
+ * the system's clock (frozen: `{ clock: new ManualClock(…, { running: false }) }`) moved by the test, alerts
+ * read back from the timeline. The system must hold only these scenarios' requests and run no scheduled
  * scans (DEADLINE_MONITOR_INTERVAL_MS 0), so that scan counts are exact.
  */
-export function deadlineMonitorScenarios(getSystem: () => RunningSystem, clock: TestClock): void {
+export function deadlineMonitorScenarios(getSystem: () => TestSystem): void {
   let api: ApiClient;
   let monitor: DeadlineMonitor;
   const ids: Record<string, string> = {};
@@ -50,11 +41,12 @@ export function deadlineMonitorScenarios(getSystem: () => RunningSystem, clock: 
   }
 
   async function scanAt(iso: string): Promise<number> {
-    clock.set(iso);
+    getSystem().clock.set(iso);
     return monitor.scan();
   }
 
   it('sets up: DE due Tue 7 Apr 2026, a closed DE twin, US-CA with an acknowledgement deadline, GB paused for a fee', async () => {
+    getSystem().clock.set('2026-03-10T12:00:00Z');
     const de = await capture('de', 'DE', '2026-03-03T10:00:00Z');
     expect(de.dueAt).toBe('2026-04-07T21:59:59.999Z');
     await capture('closed', 'DE', '2026-03-03T10:00:00Z');

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { requestFingerprint } from '@dsar/platform/idempotency';
 import { ROUTES } from '@dsar/services/api-gateway';
-import type { RunningSystem } from '../system';
-import { ApiClient, daysAgo, intake } from './api-client';
+import type { TestSystem } from './systems';
+import { ApiClient, intake } from './api-client';
 
 /** API keys of the scenario: two tenants, a workspace-confined caller, and one key per role. */
 export const KEYS = {
@@ -22,7 +22,7 @@ const keyId = (token: string) => `key:${createHash('sha256').update(token).diges
  * Issue [gateway-intake] end to end through the gateway: the same scenarios run
  * in embedded mode and against PostgreSQL and Kafka.
  */
-export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
+export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
   let api: ApiClient;
   beforeAll(() => {
     api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
@@ -81,7 +81,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
       const early = await api.post('/requests', intake({ receivedAt: '2026-03-01T08:00:00Z' }));
       expect(early.status).toBe(400);
       expect(early.body.errors).toEqual([expect.objectContaining({ field: 'receivedAt' })]);
-      const future = await api.post('/requests', intake({}, { receivedAt: new Date(Date.now() + 86_400_000).toISOString() }));
+      const future = await api.post('/requests', intake({}, { receivedAt: getSystem().clock.later(86_400_000) }));
       expect(future.status).toBe(400);
       expect(future.body.errors).toEqual(expect.arrayContaining([{ field: 'intakeSource.receivedAt', message: 'must not be in the future' }]));
     });
@@ -223,7 +223,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     const queueTotal = async () => (await api.get('/requests?limit=1')).body.total as number;
 
     it('the same key and body replay the first response; only one request exists', async () => {
-      const key = `replay-${Date.now()}`;
+      const key = `replay-${randomUUID()}`;
       const before = await queueTotal();
       const first = await api.post('/requests/capture', intake(), { headers: { 'idempotency-key': key } });
       const second = await api.post('/requests/capture', intake(), { headers: { 'idempotency-key': `"${key}"` } });
@@ -236,7 +236,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('the same key with another body or route → 422', async () => {
-      const key = `reuse-${Date.now()}`;
+      const key = `reuse-${randomUUID()}`;
       expect((await api.post('/requests', intake(), { headers: { 'idempotency-key': key } })).status).toBe(202);
       const otherBody = await api.post('/requests', intake({ requestType: 'deletion' }), { headers: { 'idempotency-key': key } });
       expect(otherBody.status).toBe(422);
@@ -246,7 +246,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('keys are scoped by caller: another caller may use the same key', async () => {
-      const key = `scoped-${Date.now()}`;
+      const key = `scoped-${randomUUID()}`;
       const a = await api.post('/requests', intake(), { headers: { 'idempotency-key': key } });
       const b = await api.as(KEYS.intakeA.token).post('/requests', intake(), { headers: { 'idempotency-key': key } });
       expect(a.status).toBe(202);
@@ -255,7 +255,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('the same key while the first call is still running → 409', async () => {
-      const key = `running-${Date.now()}`;
+      const key = `running-${randomUUID()}`;
       // The first call is mid-flight: its claim is committed, its response not yet recorded.
       const db = getSystem().services.get('lifecycle-clock')!.app.get(DataSource);
       await db.query(
@@ -268,7 +268,7 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('parallel retries with one key create one request', async () => {
-      const key = `parallel-${Date.now()}`;
+      const key = `parallel-${randomUUID()}`;
       const before = await queueTotal();
       const answers = await Promise.all(Array.from({ length: 5 }, () => api.post('/requests', intake(), { headers: { 'idempotency-key': key } })));
       const accepted = answers.filter((a) => a.status === 202);
@@ -288,17 +288,31 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
 
   describe('queue', () => {
     let queue: ApiClient;
-    const created: { id: string; ageDays: number; jurisdiction: string }[] = [];
+    const created: { id: string; receivedAt: string; jurisdiction: string; dueAt: string }[] = [];
+    // The queue is read on Tue 16 Jun 2026 (the clock is put back afterwards), so every due date below is known.
+    const TODAY = '2026-06-16T10:00:00Z';
+    let before: Date;
 
     beforeAll(async () => {
+      before = getSystem().clock.now();
+      getSystem().clock.set(TODAY);
       queue = api.as(KEYS.queueC.token);
       // Receipts spread over the past: with one-month (DE) and 45-day (US-CA) periods, some are overdue, some due soon, some later.
-      for (const [ageDays, jurisdiction] of [[60, 'DE'], [26, 'DE'], [20, 'US-CA'], [3, 'DE'], [1, 'US-CA']] as const) {
-        const res = await queue.post('/requests/capture', intake({ jurisdiction }, { receivedAt: daysAgo(ageDays) }));
+      for (const [receivedAt, jurisdiction, dueAt] of [
+        ['2026-04-16T09:00:00Z', 'DE', '2026-05-18T21:59:59.999Z'], // Sat 16 May -> Mon 18 May: overdue
+        ['2026-05-20T09:00:00Z', 'DE', '2026-06-22T21:59:59.999Z'], // Sat 20 Jun -> Mon 22 Jun: within 7 days
+        ['2026-05-26T17:00:00Z', 'US-CA', '2026-07-10T06:59:59.999Z'], // day 45 counting 26 May as day one: Thu 9 Jul
+        ['2026-06-12T09:00:00Z', 'DE', '2026-07-13T21:59:59.999Z'], // Sun 12 Jul -> Mon 13 Jul
+        ['2026-06-14T17:00:00Z', 'US-CA', '2026-07-29T06:59:59.999Z'], // Tue 28 Jul, end of day in Los Angeles
+      ] as const) {
+        const res = await queue.post('/requests/capture', intake({ jurisdiction }, { receivedAt }));
         expect(res.status).toBe(202);
-        created.push({ id: res.body.id, ageDays, jurisdiction });
+        expect(res.body.dueAt).toBe(dueAt);
+        created.push({ id: res.body.id, receivedAt, jurisdiction, dueAt });
       }
     });
+
+    afterAll(() => getSystem().clock.set(before));
 
     it('echoes the defaults: newest first, 25 per page, with the total', async () => {
       const page = await queue.get('/requests');
@@ -334,14 +348,11 @@ export function gatewayIntakeScenarios(getSystem: () => RunningSystem): void {
     it('atRiskDays keeps open requests due within N days, overdue ones included', async () => {
       const page = await queue.get('/requests?atRiskDays=7&sortBy=dueAt&sortOrder=asc');
       expect(page.body.atRiskDays).toBe(7);
-      const horizon = Date.now() + 7 * 86_400_000;
+      // On Tue 16 Jun at 10:00 UTC: the request due 18 May is overdue and the one due at the end of Mon 22 Jun is within
+      // 7 days (before 23 Jun 10:00); the rest are due in July.
+      expect(page.body.items.map((i: { id: string }) => i.id)).toEqual([created[0].id, created[1].id]);
       const all = (await queue.get('/requests')).body.items as { id: string; dueAt: string; overdue: boolean }[];
-      const expected = all.filter((i) => Date.parse(i.dueAt) <= horizon).map((i) => i.id).sort();
-      expect(page.body.items.map((i: { id: string }) => i.id).sort()).toEqual(expected);
-      // The 60-day-old German request is overdue, the 26-day-old one due within a week; the 1-day-old ones are not at risk.
-      expect(expected).toEqual(expect.arrayContaining([created[0].id, created[1].id]));
-      expect(expected).not.toContain(created[4].id);
-      expect(all.find((i) => i.id === created[0].id)?.overdue).toBe(true);
+      expect(all.filter((i) => i.overdue).map((i) => i.id)).toEqual([created[0].id]);
     });
 
     it.each([

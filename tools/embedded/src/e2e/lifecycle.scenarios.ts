@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { IdentityHeaders } from '@dsar/contracts';
-import type { RunningSystem } from '../system';
-import { type ApiResponse, ApiClient, daysAgo, intake } from './api-client';
+import type { TestSystem } from './systems';
+import { type ApiResponse, ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 
 type Status = 'received' | 'in_progress' | 'clarification_pending' | 'verification_pending' | 'fulfilled' | 'refused' | 'closed';
@@ -43,7 +43,7 @@ const AUTHORITY = { evidenceArtifacts: [{ type: 'power_of_attorney', reference: 
  * the transition matrix, clarifications and the clock, refusals, closures,
  * requestor and authority, appeals, concurrency, and the timeline.
  */
-export function lifecycleScenarios(getSystem: () => RunningSystem): void {
+export function lifecycleScenarios(getSystem: () => TestSystem): void {
   let api: ApiClient;
   beforeAll(() => {
     api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
@@ -60,7 +60,7 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
   }
 
-  async function capture(jurisdiction = 'DE', receivedAt = daysAgo(3), extra: Record<string, unknown> = {}): Promise<string> {
+  async function capture(jurisdiction = 'DE', receivedAt = getSystem().clock.daysAgo(3), extra: Record<string, unknown> = {}): Promise<string> {
     const created = await api.post('/requests/capture', intake({ jurisdiction, ...extra }, { receivedAt }));
     expect(created.status).toBe(202);
     return created.body.id as string;
@@ -136,7 +136,7 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
 
   describe('acknowledgement', () => {
     it('moves a received request to in_progress once, and records when', async () => {
-      const id = await capture('US-CA', daysAgo(2), { requestType: 'access' });
+      const id = await capture('US-CA', getSystem().clock.daysAgo(2), { requestType: 'access' });
       const before = (await api.get(`/requests/${id}`)).body;
       expect(before).toMatchObject({ acknowledgedAt: null, acknowledgementDueAt: expect.any(String), statusReason: null });
       const res = await ok(await api.post(`/requests/${id}/acknowledgements`, { channel: 'email', message: 'We have your request.' }));
@@ -159,9 +159,14 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
   });
 
   describe('clarifications and the clock', () => {
-    it('UK access: asking pauses the clock, the answer resumes it, and the paused days stretch the deadline', async () => {
-      const id = await capture('GB', daysAgo(5), { requestType: 'access' });
-      const dueBefore = (await api.get(`/requests/${id}`)).body.dueAt;
+    // Asked and answered on one day: one suspended local day. Whether it moves the deadline depends on the weekday
+    // the deadline falls on, so each case names its dates (UK GDPR: one month, rolled to the next working day).
+    it.each([
+      ['a weekday deadline moves by the suspended day: Mon 1 Jun 2026 -> Wed 1 Jul, asked Fri 5 Jun -> Thu 2 Jul', '2026-06-01T09:00:00Z', '2026-06-05T10:00:00Z', '2026-07-01T22:59:59.999Z', '2026-07-02T22:59:59.999Z'],
+      ['a deadline rolled off a weekend absorbs it: Fri 20 Nov 2026 -> Sun 20 Dec -> Mon 21 Dec, asked Wed 25 Nov -> still Mon 21 Dec', '2026-11-20T09:00:00Z', '2026-11-25T10:00:00Z', '2026-12-21T23:59:59.999Z', '2026-12-21T23:59:59.999Z'],
+    ])('UK access: asking pauses the clock, the answer resumes it; %s', (_title, receivedAt, askedAt, dueBefore, dueAfter) => getSystem().clock.runAt(askedAt, async () => {
+      const id = await capture('GB', receivedAt, { requestType: 'access' });
+      expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueBefore);
       const asked = await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which of your two accounts?', channel: 'email' }));
       expect(asked.body).toEqual({ id, status: 'clarification_pending', dueAt: dueBefore });
       const paused = (await api.get(`/requests/${id}/clock/explain`)).body;
@@ -173,25 +178,24 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
       const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
       expect(explained.clock.state).toBe('running');
       expect(explained.pauses).toEqual([expect.objectContaining({ reason: 'clarification', effect: 'suspended', excludedDays: 1 })]);
-      // One paused local day (asked and answered the same day) moves the deadline by at least a day.
-      expect(new Date(answered.body.dueAt).getTime()).toBeGreaterThanOrEqual(new Date(dueBefore).getTime() + 86_400_000);
-      expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(explained.finalDueAt);
-      expect(answered.body.dueAt).toBe(explained.finalDueAt);
-    });
+      expect(answered.body.dueAt).toBe(dueAfter);
+      expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueAfter);
+      expect(explained.finalDueAt).toBe(dueAfter);
+    }));
 
     it('the answer may be dated back, not before the question nor into the future (nothing changes)', async () => {
-      const id = await capture('GB', daysAgo(5));
+      const id = await capture('GB', getSystem().clock.daysAgo(5));
       await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which account?' }));
-      const early = await api.post(`/requests/${id}/clarifications/receive`, { receivedAt: daysAgo(1) });
+      const early = await api.post(`/requests/${id}/clarifications/receive`, { receivedAt: getSystem().clock.daysAgo(1) });
       expect(early.status).toBe(422);
       expect(early.body.code).toBe('SVC-BE-1508');
-      const future = await api.post(`/requests/${id}/clarifications/receive`, { receivedAt: new Date(Date.now() + 3_600_000).toISOString() });
+      const future = await api.post(`/requests/${id}/clarifications/receive`, { receivedAt: getSystem().clock.later(3_600_000) });
       expect(future.status).toBe(422);
       expect((await api.get(`/requests/${id}`)).body.status).toBe('clarification_pending');
     });
 
     it('a clock already paused for a fee stays paused, and the clarification does not resume it', async () => {
-      const id = await capture('GB', daysAgo(5));
+      const id = await capture('GB', getSystem().clock.daysAgo(5));
       await ok(await api.post(`/requests/${id}/clock/pauses`, { reason: 'fee' }));
       await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which account?' }));
       await ok(await api.post(`/requests/${id}/clarifications/receive`, {}));
@@ -202,7 +206,7 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
     });
 
     it('identity verification asked during a clarification ends that pause and starts its own', async () => {
-      const id = await capture('GB', daysAgo(5));
+      const id = await capture('GB', getSystem().clock.daysAgo(5));
       await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which account?' }));
       expect((await ok(await internal(id, 'verification-requested'))).body.status).toBe('verification_pending');
       const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
@@ -302,18 +306,17 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
   });
 
   describe('appeals', () => {
-    it('files, lists and decides an appeal; approval reopens the request on the appeal clock', async () => {
+    it('files (Wed 10 Jun 2026), lists and decides an appeal; approval reopens the request on the appeal clock (due Fri 10 Jul)', () => getSystem().clock.runAt('2026-06-10T09:00:00Z', async () => {
       const id = await requestIn('refused');
       const filed = await ok(await api.as(KEYS.intakeA.token).post(`/requests/${id}/appeals`, { message: 'I was not given reasons.', grounds: 'Art 12(4)' }));
       expect(filed.body).toEqual({ appealId: expect.any(String), requestId: id, status: 'appeal_submitted' });
       const { appealId } = filed.body;
 
       const listed = await ok(await api.get(`/requests/${id}/appeals`), 200);
-      expect(listed.body).toEqual([{ id: appealId, message: 'I was not given reasons.', grounds: 'Art 12(4)', status: 'appeal_submitted', createdAt: expect.any(String), dueAt: expect.any(String) }]);
-      // DE has no statutory appeal period: the request type's month from the appeal's receipt.
-      const createdDay = new Date(listed.body[0].createdAt);
-      expect(new Date(listed.body[0].dueAt).getTime()).toBeGreaterThan(createdDay.getTime() + 27 * 86_400_000);
-      expect(new Date(listed.body[0].dueAt).getTime()).toBeLessThan(createdDay.getTime() + 36 * 86_400_000);
+      // DE has no statutory appeal period: the request type's month from the appeal's receipt, end of day in Berlin.
+      expect(listed.body).toEqual([
+        { id: appealId, message: 'I was not given reasons.', grounds: 'Art 12(4)', status: 'appeal_submitted', createdAt: expect.stringMatching(/^2026-06-10T09:00/), dueAt: '2026-07-10T21:59:59.999Z' },
+      ]);
 
       const second = await api.post(`/requests/${id}/appeals`, { message: 'Again.' });
       expect(second.status).toBe(409);
@@ -333,25 +336,23 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
       expect(again.body).toMatchObject({ code: 'SVC-BE-1403', decision: 'approve' });
       const types = (await api.get(`/requests/${id}/timeline`)).body.events.map((e: { eventType: string }) => e.eventType);
       expect(types.slice(-3)).toEqual(['request_appeal_submitted', 'request_appeal_decided', 'request_reopened']);
-    });
+    }));
 
-    it('US-VA: the appeal is due 60 days after it was filed; a denial leaves the request as it was', async () => {
+    it('US-VA: the appeal is due 60 days after it was filed (Mon 7 Sep 2026 -> Fri 6 Nov); a denial leaves the request as it was', () => getSystem().clock.runAt('2026-09-07T15:00:00Z', async () => {
       const id = await capture('US-VA');
       await ok(await api.post(`/requests/${id}/refusals`, { ...REFUSAL, reason: 'exemption_applies' }));
       const { appealId } = (await ok(await api.post(`/requests/${id}/appeals`, { message: 'Please reconsider.' }))).body;
       const [appeal] = (await api.get(`/requests/${id}/appeals`)).body as unknown as Array<Record<string, string>>;
-      const days = (new Date(appeal.dueAt).getTime() - new Date(appeal.createdAt).getTime()) / 86_400_000;
-      expect(days).toBeGreaterThan(60);
-      expect(days).toBeLessThanOrEqual(61);
+      expect(appeal.dueAt).toBe('2026-11-07T04:59:59.999Z');
       await ok(await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'deny', explanation: 'The exemption applies.' }));
       expect((await api.get(`/requests/${id}`)).body).toMatchObject({ status: 'refused', statusReason: 'exemption_applies' });
       // A decided appeal leaves room for a new one.
       expect((await api.post(`/requests/${id}/appeals`, { message: 'New facts.' })).status).toBe(202);
-    });
+    }));
 
     it('only client fields on creation: server-managed or unknown fields are a 400 and file nothing', async () => {
       const id = await requestIn('closed');
-      for (const body of [{}, { message: '' }, { message: 'x', status: 'appeal_decided' }, { message: 'x', id: randomUUID() }, { message: 'x', decision: 'approve' }, { message: 'x', createdAt: new Date().toISOString() }]) {
+      for (const body of [{}, { message: '' }, { message: 'x', status: 'appeal_decided' }, { message: 'x', id: randomUUID() }, { message: 'x', decision: 'approve' }, { message: 'x', createdAt: getSystem().clock.now().toISOString() }]) {
         const res = await api.post(`/requests/${id}/appeals`, body);
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('SVC-BE-1102');
@@ -462,7 +463,7 @@ export function lifecycleScenarios(getSystem: () => RunningSystem): void {
 
   describe('the timeline', () => {
     it('shows every step of a request walked through the whole workflow, in order', async () => {
-      const id = await capture('GB', daysAgo(4));
+      const id = await capture('GB', getSystem().clock.daysAgo(4));
       await ok(await ACTIONS.acknowledge(id));
       await ok(await ACTIONS.request_clarification(id));
       await ok(await ACTIONS.receive_clarification(id));

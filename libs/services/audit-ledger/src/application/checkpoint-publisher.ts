@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type AuditCheckpoint, AuditEventTypes } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
@@ -15,7 +16,6 @@ export interface CheckpointSettings {
   signingKeyPem?: string;
   /** Chain heads per checkpoint; a tenant with more pending gets several, each linked to the one before. */
   maxLeaves: number;
-  now: () => Date;
 }
 
 export const CHECKPOINT_SETTINGS = Symbol('CHECKPOINT_SETTINGS');
@@ -38,6 +38,7 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
   constructor(
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
+    private readonly clock: Clock,
     private readonly ledger: Ledger,
     @Inject(CHECKPOINT_SETTINGS) private readonly settings: CheckpointSettings,
   ) {
@@ -104,7 +105,7 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
       if (leaves.length === 0) return undefined;
       const statement = {
         algorithm: 'ed25519' as const,
-        createdAt: this.settings.now().toISOString(),
+        createdAt: this.clock.now().toISOString(),
         keyId: signer.keyId,
         leafCount: leaves.length,
         number: state.lastNumber + 1,

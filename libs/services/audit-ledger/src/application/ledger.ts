@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { type AuditCheckpoint, type AuditCheckpointDetail, type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
 import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '../domain/chain';
@@ -27,6 +28,7 @@ export class Ledger {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly catalog: EventCatalog,
+    private readonly clock: Clock,
   ) {
     this.store = new AuditStore(qualifiedSchema(uow.dataSource));
   }
@@ -36,7 +38,7 @@ export class Ledger {
   }
 
   /** Appends an event to its request's chain; runs inside the consumer's unit of work, beside its inbox row. */
-  async append(event: CloudEventEnvelope, recordedAt = new Date()): Promise<AppendResult> {
+  async append(event: CloudEventEnvelope, recordedAt = this.clock.now()): Promise<AppendResult> {
     const result = await this.uow.run((tx) => appendEvent(this.store, tx, event, this.catalog.get(event.type)?.personalData, recordedAt));
     if (!result.duplicate) Metrics.get().auditAppends.inc({ event_type: event.type });
     return result;
@@ -106,7 +108,7 @@ export class Ledger {
    * the chain still verifies. Returns the entries deleted. The retention job
    * calls it once an entry's retention period is over and no hold applies.
    */
-  async purgeThrough(tenantId: string, requestId: string, throughSequence: number, now = new Date()): Promise<number> {
+  async purgeThrough(tenantId: string, requestId: string, throughSequence: number, now = this.clock.now()): Promise<number> {
     return this.uow.run(async (tx) => {
       const head = await this.store.lockHead(tx, tenantId, requestId, GENESIS_HASH);
       const purged = await this.store.purgedPrefix(tx, tenantId, requestId);
@@ -130,10 +132,10 @@ export class Ledger {
   /** Waits, up to a bound, until the ledger holds an event; true when it does. */
   async waitForEvent(tenantId: string, eventId: string, timeoutMs: number): Promise<boolean> {
     if (!isUuid(eventId)) return false;
-    const deadline = Date.now() + timeoutMs;
+    const deadline = performance.now() + timeoutMs;
     for (;;) {
       if (await this.store.hasEventOf(this.uow.dataSource, tenantId, eventId)) return true;
-      if (Date.now() >= deadline) return false;
+      if (performance.now() >= deadline) return false;
       await sleep(25);
     }
   }

@@ -33,7 +33,7 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
 }
 
 /** A queue page: no personal data, just what triage needs. */
-export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus[]; atRiskDays?: number }, now = new Date()): QueuePage {
+export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus[]; atRiskDays?: number }, now: Date): QueuePage {
   return {
     items: slice.rows.map((row) => ({
       id: row.id,

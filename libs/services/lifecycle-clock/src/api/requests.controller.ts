@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestAppeals } from '../application/request-appeals';
@@ -15,6 +16,7 @@ export class RequestsController {
     private readonly registry: RequestRegistry,
     private readonly queue: RequestQueue,
     private readonly appeals: RequestAppeals,
+    private readonly clock: Clock,
   ) {}
 
   /** Creates a request from a normalized intake (intake-gateway calls this). */
@@ -30,7 +32,7 @@ export class RequestsController {
   @Get()
   async list(@CurrentPrincipal() principal: Principal, @Query() rawQuery: Record<string, unknown>) {
     const query = parseInput(queueQuery, rawQuery, 'query');
-    const now = new Date();
+    const now = this.clock.now();
     const slice = await this.queue.page(scopeOf(principal), query, now);
     return queuePageOf(slice, { status: query.status, atRiskDays: query.atRiskDays }, now);
   }

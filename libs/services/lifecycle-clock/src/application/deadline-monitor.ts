@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { type DeadlineApproachingV1, type DeadlineBreachedV1, LifecycleEventTypes, OPEN_STATUSES, type RequestStatus } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
@@ -17,8 +18,6 @@ export interface DeadlineMonitorSettings {
   warningDays: readonly number[];
   /** Requests looked at per query. */
   batchSize: number;
-  /** The time the monitor takes as now (tests run it on a controllable clock). */
-  now: () => Date;
 }
 
 export const DEADLINE_MONITOR_SETTINGS = Symbol('DEADLINE_MONITOR_SETTINGS');
@@ -61,6 +60,7 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
+    private readonly clock: Clock,
     @Inject(DEADLINE_MONITOR_SETTINGS) private readonly settings: DeadlineMonitorSettings,
   ) {
     this.thresholds = [...new Set(settings.warningDays)].filter((d) => d > 0).sort((a, b) => a - b);
@@ -101,7 +101,7 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
   }
 
   private async scanAll(): Promise<number> {
-    const now = this.settings.now();
+    const now = this.clock.now();
     let emitted = 0;
     for (const kind of Object.keys(DEADLINES) as DeadlineKind[]) {
       let after: { due: Date; id: string } | undefined;

@@ -34,7 +34,7 @@ export class RequestAppeals {
     private readonly uow: UnitOfWork,
     private readonly registry: RequestRegistry,
     private readonly lifecycle: RequestLifecycle,
-    private readonly clock: RequestClock,
+    private readonly legalClock: RequestClock,
   ) {}
 
   async file(principal: Principal, id: string, command: AppealCommand, now?: Date): Promise<AppealAccepted> {
@@ -103,7 +103,7 @@ export class RequestAppeals {
           details: { decision: command.decision, explanation: command.explanation ?? null },
         };
         if (!reopens) return decidedEvent;
-        const { previousDueAt } = await this.clock.reopenLocked(tx, row, actor, now);
+        const { previousDueAt } = await this.legalClock.reopenLocked(tx, row, actor, now);
         return {
           ...decidedEvent,
           to: REOPENED_STATUS,

@@ -19,6 +19,7 @@ import {
   type RequestType,
   type ResumeCommand,
 } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { scopeOf, type TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
@@ -43,9 +44,10 @@ export class RequestClock {
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly registry: RequestRegistry,
+    private readonly clock: Clock,
   ) {}
 
-  async explain(scope: TenantScope, id: string, now = new Date()): Promise<ClockExplanation> {
+  async explain(scope: TenantScope, id: string, now = this.clock.now()): Promise<ClockExplanation> {
     const row = await this.registry.require(scope, id);
     const events = await this.eventsOf(this.uow.dataSource.manager, row.id);
     const input = clockInputOf(row, events);
@@ -55,7 +57,7 @@ export class RequestClock {
   async extend(principal: Principal, id: string, command: ExtensionCommand, at?: Date): Promise<ClockChangeResult> {
     return this.uow.run(async (tx) => {
       const row = await this.lockOpen(tx, principal, id, 'extend_deadline');
-      const now = at ?? new Date();
+      const now = at ?? this.clock.now();
       const { events, input } = await this.load(tx, row);
       const amount = command.additionalDays !== undefined || command.additionalMonths !== undefined
         ? { additionalDays: command.additionalDays, additionalMonths: command.additionalMonths }
@@ -92,14 +94,14 @@ export class RequestClock {
     return this.uow.run(async (tx) => {
       const row = await this.lockOpen(tx, principal, id, 'pause_clock');
       // Without `at`, the pause happens when the row is locked: after every clock event committed before it.
-      return this.pauseLocked(tx, row, principal, { reason: command.reason, at: eventTime(command.at, now ?? new Date()), note: command.note ?? null });
+      return this.pauseLocked(tx, row, principal, { reason: command.reason, at: eventTime(command.at, now ?? this.clock.now()), note: command.note ?? null });
     });
   }
 
   async resume(principal: Principal, id: string, command: ResumeCommand, now?: Date): Promise<ClockChangeResult> {
     return this.uow.run(async (tx) => {
       const row = await this.lockOpen(tx, principal, id, 'resume_clock');
-      return this.resumeLocked(tx, row, principal, { at: eventTime(command.at, now ?? new Date()), note: command.note ?? null });
+      return this.resumeLocked(tx, row, principal, { at: eventTime(command.at, now ?? this.clock.now()), note: command.note ?? null });
     });
   }
 

@@ -19,6 +19,7 @@ import {
   type RequestStatus,
   type VerificationTransitionCommand,
 } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { scopeOf } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
@@ -67,7 +68,8 @@ export class RequestLifecycle {
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly registry: RequestRegistry,
-    private readonly clock: RequestClock,
+    private readonly legalClock: RequestClock,
+    private readonly clock: Clock,
   ) {}
 
   acknowledge(principal: Principal, id: string, command: AcknowledgementCommand, now?: Date): Promise<LifecycleResult> {
@@ -86,8 +88,8 @@ export class RequestLifecycle {
     return this.step(principal, id, 'request_clarification', now, async ({ tx, row, now }) => {
       const channel = command.channel ?? row.channel;
       // A clock already stopped (e.g. for a fee) stays as it is; otherwise the clarification pauses it.
-      const clockPaused = !(await this.clock.stateOf(tx, row)).paused;
-      if (clockPaused) await this.clock.pauseLocked(tx, row, principal, { reason: 'clarification', at: now, note: null });
+      const clockPaused = !(await this.legalClock.stateOf(tx, row)).paused;
+      if (clockPaused) await this.legalClock.pauseLocked(tx, row, principal, { reason: 'clarification', at: now, note: null });
       return { type: LifecycleEventTypes.clarificationRequested, facts: { channel, clockPaused }, details: { channel, message: command.message } };
     });
   }
@@ -111,8 +113,8 @@ export class RequestLifecycle {
       if (command.pauseClock !== false) {
         // Asking for identity while waiting for a clarification ends that wait: the identity check is what holds the request now.
         await this.resumeIfPausedFor(tx, row, principal, 'clarification', at);
-        clockPaused = !(await this.clock.stateOf(tx, row)).paused;
-        if (clockPaused) await this.clock.pauseLocked(tx, row, principal, { reason: 'verification', at, note: null });
+        clockPaused = !(await this.legalClock.stateOf(tx, row)).paused;
+        if (clockPaused) await this.legalClock.pauseLocked(tx, row, principal, { reason: 'verification', at, note: null });
       }
       return { type: LifecycleEventTypes.verificationRequested, facts: { clockPaused }, details: { pauseClock: command.pauseClock ?? true } };
     });
@@ -196,7 +198,7 @@ export class RequestLifecycle {
   ): Promise<LifecycleResult> {
     return this.uow.run(async (tx) => {
       const row = await this.registry.require(scopeOf(principal), id, { manager: tx, lock: true });
-      const now = at ?? new Date();
+      const now = at ?? this.clock.now();
       await check?.(row, tx);
       requireAllowed(row, action);
       const from = row.status as RequestStatus;
@@ -246,9 +248,9 @@ export class RequestLifecycle {
 
   /** Ends the clock's pause if it is one for `reason`; true when it did. */
   private async resumeIfPausedFor(tx: EntityManager, row: RequestEntity, principal: Principal, reason: 'clarification' | 'verification', at: Date): Promise<boolean> {
-    const state = await this.clock.stateOf(tx, row);
+    const state = await this.legalClock.stateOf(tx, row);
     if (!state.paused || state.reason !== reason) return false;
-    await this.clock.resumeLocked(tx, row, principal, { at, note: null });
+    await this.legalClock.resumeLocked(tx, row, principal, { at, note: null });
     return true;
   }
 }

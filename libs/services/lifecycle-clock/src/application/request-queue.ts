@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { OPEN_STATUSES, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { RequestEntity } from '../infrastructure/request.entity';
@@ -22,9 +23,12 @@ export interface QueueSlice {
  */
 @Injectable()
 export class RequestQueue {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
 
-  async page(scope: TenantScope, query: QueueQuery, now = new Date()): Promise<QueueSlice> {
+  async page(scope: TenantScope, query: QueueQuery, now = this.clock.now()): Promise<QueueSlice> {
     const limit = query.limit ?? QUEUE_LIMIT.default;
     const offset = query.offset ?? 0;
     const sortBy = query.sortBy ?? 'receivedAt';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
@@ -20,9 +21,10 @@ export class RequestRegistry {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
+    private readonly clock: Clock,
   ) {}
 
-  async create(scope: TenantScope, command: NewRequestCommand, now = new Date()): Promise<RequestEntity> {
+  async create(scope: TenantScope, command: NewRequestCommand, now = this.clock.now()): Promise<RequestEntity> {
     const jurisdiction = requireJurisdiction(command.jurisdiction);
     const clockMode = requireClockMode(jurisdiction, command.clockMode);
     const intakeReceivedAt = new Date(command.intakeSource.receivedAt);

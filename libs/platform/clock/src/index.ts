@@ -1,0 +1,2 @@
+export { Clock, ManualClock, SystemClock, systemClock } from './clock';
+export { ClockModule } from './clock.module';
