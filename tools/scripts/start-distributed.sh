@@ -13,6 +13,9 @@
 # AUTH_JWT_SECRET and AUTH_JWKS_URL is set, it gets the development admin key
 # of $DATA_DIR/dev-token (the one `npm start` uses; made on first use) for
 # tenant "default", and the key is printed once the system is ready.
+#
+# Every process needs INTERNAL_AUTH_KEY (or INTERNAL_AUTH_KEY_FILE); without
+# either, they share the development key of $DATA_DIR/internal-auth-key.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -35,6 +38,18 @@ if [ -z "${DSAR_API_KEYS:-}" ] && [ -z "${AUTH_JWT_SECRET:-}" ] && [ -z "${AUTH_
   dev_token="$(DATA_DIR="$data_dir" node tools/scripts/run-ts.cjs tools/scripts/dev-token.ts)"
   # The token is base64url with a prefix: nothing to escape in the JSON.
   gateway_env+=("DSAR_API_KEYS=[{\"token\":\"$dev_token\",\"tenantId\":\"default\",\"roles\":[\"admin\"]}]")
+fi
+
+# Every process signs and checks the caller's identity with one key (ADR 0020). Without one configured, the
+# processes share the development key of $DATA_DIR/internal-auth-key (the one `npm start` uses; made on first use),
+# passed as a file so that the key itself is in no process's environment.
+if [ -z "${INTERNAL_AUTH_KEY:-}" ] && [ -z "${INTERNAL_AUTH_KEY_FILE:-}" ]; then
+  key_file="$data_dir/internal-auth-key"
+  if [ ! -s "$key_file" ]; then
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url') + '\n')" >"$key_file.$$" && mv -n "$key_file.$$" "$key_file")
+    rm -f "$key_file.$$"
+  fi
+  export INTERNAL_AUTH_KEY_FILE="$key_file"
 fi
 
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, requireDriverSettings, upstreamUrlFields } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, internalAuthFields, requireServiceSettings, upstreamUrlFields } from '@dsar/platform/config';
 
 /** Settings of the intake-gateway process (its database and bus, and lifecycle-clock's URL); see the README's configuration table. */
 export const configSchema = z
@@ -10,5 +10,6 @@ export const configSchema = z
     ...databaseFields,
     ...busFields,
     LIFECYCLE_CLOCK_URL: upstreamUrlFields(['lifecycle-clock']).LIFECYCLE_CLOCK_URL,
+    ...internalAuthFields,
   })
-  .superRefine(requireDriverSettings, everyProblem);
+  .superRefine(requireServiceSettings, everyProblem);

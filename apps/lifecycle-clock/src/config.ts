@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, internalAuthFields, requireServiceSettings } from '@dsar/platform/config';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 
 /** Settings of the lifecycle-clock process (its database and bus, and the deadline monitor); see the configuration table in the README. */
@@ -11,5 +11,6 @@ export const configSchema = z
     ...databaseFields,
     ...busFields,
     ...lifecycleFields,
+    ...internalAuthFields,
   })
-  .superRefine(requireDriverSettings, everyProblem);
+  .superRefine(requireServiceSettings, everyProblem);

@@ -120,6 +120,17 @@ authenticate callers refuses to start, so the chart refuses to render it.
 {{- end }}
 
 {{/*
+Checks the internal auth key: every service refuses to start without
+INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
+*/}}
+{{- define "dsar.validateInternalAuth" -}}
+{{- $internal := .Values.internalAuth | default dict }}
+{{- if not $internal.existingSecret }}
+{{- fail "internalAuth.existingSecret: name an existing Secret holding INTERNAL_AUTH_KEY (at least 32 random bytes, e.g. kubectl create secret generic dsar-internal-auth --from-literal=INTERNAL_AUTH_KEY=\"$(openssl rand -base64 32)\"). Every service signs and checks the caller's identity with it; see docs/security.md#identity-inside-the-system." }}
+{{- end }}
+{{- end }}
+
+{{/*
 Authentication and limits of the api-gateway. The Secret keys are optional
 (a Secret may hold API keys, a JWT secret or both); the chart never creates the Secret.
 */}}

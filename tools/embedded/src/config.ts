@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, everyProblem, httpFields, requireDriverSettings } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, everyProblem, httpFields, internalAuthFields, requireDriverSettings } from '@dsar/platform/config';
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
@@ -10,8 +10,9 @@ import { requireAuthSettings } from '@dsar/platform/auth';
  * process. The defaults need nothing installed: PGlite under DATA_DIR and the
  * in-memory bus. The same process can run against PostgreSQL and Kafka by
  * setting DB_DRIVER and BUS_DRIVER. With no authentication configured it makes
- * a development admin key (DATA_DIR/dev-token), and without an audit signing
- * key a development one (DATA_DIR/audit-signing-key.pem).
+ * a development admin key (DATA_DIR/dev-token), without an audit signing
+ * key a development one (DATA_DIR/audit-signing-key.pem), and without an
+ * internal auth key one in DATA_DIR/internal-auth-key.
  */
 export const embeddedConfigSchema = z
   .object({
@@ -23,6 +24,7 @@ export const embeddedConfigSchema = z
     ...gatewayFields,
     ...lifecycleFields,
     ...auditFields,
+    ...internalAuthFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);

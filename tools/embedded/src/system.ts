@@ -1,7 +1,8 @@
 import type { EventCatalog } from '@dsar/contracts';
 import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
+import { ensureDevInternalAuthKey, internalAuthKeyFrom } from '@dsar/platform/config';
 import type { Clock } from '@dsar/platform/clock';
-import { gatewayHostConfig, type HostConfig, type HostedService, hostService, type ServiceDefinition } from '@dsar/platform/host';
+import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
 import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
@@ -34,6 +35,8 @@ export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_L
 export interface SystemOptions {
   /** Event types beyond the product's (tests). */
   catalog?: EventCatalog;
+  /** Where every service's log lines go instead of stdout (tests capture them). */
+  logDestination?: HostOptions['logDestination'];
   /** The time every service's domain reads (tests set and advance it); the system clock by default. */
   clock?: Clock;
 }
@@ -56,6 +59,8 @@ export interface RunningSystem {
   readonly services: ReadonlyMap<string, HostedService>;
   /** The development admin key, when no authentication was configured. */
   readonly devToken?: { token: string; path?: string; created: boolean };
+  /** The key the services sign and check internal identity with (configured, or the development one of DATA_DIR). */
+  readonly internalAuthKey: string;
   close(): Promise<void>;
 }
 
@@ -65,6 +70,11 @@ async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings;
   if (settings.auth.apiKeys.length > 0 || settings.auth.jwtSecret || settings.auth.jwksUrl) return { auth: settings.auth };
   const devToken = await ensureDevToken(config.DATA_DIR);
   return { auth: { ...settings.auth, apiKeys: [{ token: devToken.token, tenantId: 'default', roles: ['admin'] }] }, devToken };
+}
+
+/** The configured internal auth key, or the development one kept in DATA_DIR (a fresh one with in-memory data). */
+async function embeddedInternalAuthKey(config: SystemConfig): Promise<string> {
+  return internalAuthKeyFrom(config) ?? (await ensureDevInternalAuthKey(config.DATA_DIR)).key;
 }
 
 /**
@@ -81,9 +91,12 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
   };
   try {
     const { auth, devToken } = await embeddedAuth(config);
+    const internalAuthKey = await embeddedInternalAuthKey(config);
+    // Every service signs and checks internal identity with the same key (ADR 0020).
+    const keyed: SystemConfig = { ...config, INTERNAL_AUTH_KEY: internalAuthKey, INTERNAL_AUTH_KEY_FILE: undefined };
     for (const definition of await domainServices(config)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
-      const hosted = await hostService(definition, { ...config, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', upstreams, clock: options.clock });
+      const hosted = await hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock });
       started.push(hosted);
       services.set(definition.name, hosted);
     }
@@ -94,12 +107,12 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
       bodyLimit: config.HTTP_BODY_LIMIT,
     };
-    const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(config), { logName: 'dsar', clock: options.clock });
+    const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(keyed), { logName: 'dsar', logDestination: options.logDestination, clock: options.clock });
     started.push(gateway);
     services.set('api-gateway', gateway);
     for (const s of started) await s.startConsuming();
     for (const s of started) s.startPublishing();
-    return { gatewayUrl: gateway.url, services, devToken, close };
+    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close };
   } catch (e) {
     await close();
     throw e;

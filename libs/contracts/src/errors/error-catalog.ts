@@ -76,6 +76,18 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1107', status: 409, title: 'Request with this Idempotency-Key in progress', retryable: true,
     meaning: 'The first request with this key is still being processed; retry after it finishes to get its response.',
   },
+  REQUEST_PATH_INVALID: {
+    code: 'SVC-BE-1108', status: 400, title: 'Request path invalid', retryable: false,
+    meaning: 'The path has a dot segment (`.` or `..`, also percent-encoded), an encoded slash or a backslash; paths are taken only in their normalized form.',
+  },
+  CONTENT_ENCODING_UNSUPPORTED: {
+    code: 'SVC-BE-1109', status: 415, title: 'Content-Encoding unsupported', retryable: false,
+    meaning: 'The body\'s Content-Encoding is not one the service decodes (`gzip`, `deflate` or `identity`, one at most); Accept-Encoding lists those it does.',
+  },
+  REQUEST_BODY_ENCODING_INVALID: {
+    code: 'SVC-BE-1110', status: 400, title: 'Request body encoding invalid', retryable: false,
+    meaning: 'The body could not be decoded with its Content-Encoding: it is corrupt or truncated.',
+  },
   MANIFEST_ARTIFACT_UPLOAD_FAILED: {
     code: 'SVC-BE-1206', status: 400, title: 'Manifest artifact upload failed', retryable: false,
     meaning: 'Storage is not configured, the body is empty, or the storage write failed.',
@@ -99,6 +111,10 @@ export const ErrorCatalog = define({
   PERMISSION_DENIED: {
     code: 'SVC-BE-1302', status: 403, title: 'Permission denied', retryable: false,
     meaning: 'The caller is authenticated but its roles do not allow this action.',
+  },
+  INTERNAL_IDENTITY_INVALID: {
+    code: 'SVC-BE-1303', status: 401, title: 'Internal identity invalid', retryable: false,
+    meaning: 'An internal call carries identity headers without a valid signature: none, signed with another key, for another request, or outside its validity window.',
   },
   LIFECYCLE_TRANSITION_DISALLOWED: {
     code: 'SVC-BE-1401', status: 409, title: 'Lifecycle transition disallowed', retryable: false,
@@ -147,6 +163,14 @@ export const ErrorCatalog = define({
   CLOCK_EVENT_OUT_OF_ORDER: {
     code: 'SVC-BE-1508', status: 422, title: 'Clock event out of order', retryable: false,
     meaning: 'The time given (`at`) is before the request\'s receipt or its latest clock event, or in the future.',
+  },
+  EXTENSION_TERMS_INVALID: {
+    code: 'SVC-BE-1509', status: 422, title: 'Extension does not fit the pack', retryable: false,
+    meaning: 'The extension is well-formed but not in the terms of the request\'s policy pack: the pack extends in the other unit, sets no default amount, or requires the reasons. `errors` names the field to give.',
+  },
+  RECEIPT_TIME_INVALID: {
+    code: 'SVC-BE-1510', status: 422, title: 'Receipt time invalid', retryable: false,
+    meaning: 'A receipt time of the intake (`intakeSource.receivedAt`, `receivedAt`) lies in the future, or the service\'s receipt is before the channel\'s. `errors` names the fields.',
   },
 });
 

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
 import { Topics } from './topics';
 
-const instant = z.iso.datetime({ offset: true });
+/** Every instant of an event: the contracts' one timestamp type (http/fields.ts). */
+const instant = timestamp;
 const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'sha256:<64 hex digits>');
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from '../http/fields';
 
 /**
  * CloudEvents 1.0, structured JSON mode, with the `tenantid` extension. This is
@@ -12,7 +13,7 @@ export const cloudEventEnvelopeSchema = z.object({
   source: z.string().min(1),
   type: z.string().regex(/^dsar\.[a-z_]+(\.[a-z_]+)*\.v\d+$/, 'type must look like dsar.<context>.<fact>.v<n>'),
   subject: z.string().min(1),
-  time: z.iso.datetime({ offset: true }),
+  time: timestamp,
   datacontenttype: z.literal('application/json'),
   tenantid: z.string().min(1),
   traceparent: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
 import { APPEAL_DECISIONS } from '../http/appeals';
 import { CLOSURE_REASONS, LIFECYCLE_ACTIONS, REFUSAL_REASONS } from '../http/lifecycle';
@@ -12,7 +13,8 @@ import { Topics } from './topics';
  * every step. Messages and rationales stay in lifecycle-clock (they may hold
  * personal data); events say that they exist, not what they say.
  */
-const instant = z.iso.datetime({ offset: true });
+/** Every instant of an event: the contracts' one timestamp type (http/fields.ts). */
+const instant = timestamp;
 
 /** Every workflow event carries the request, the move and the deadline after it. */
 const transition = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
 import { CLOCK_MODES, REQUEST_TYPES } from '../http/requests';
 import { PAUSE_REASONS, PAUSE_RULES } from '../policy/policy-pack';
@@ -17,10 +18,10 @@ export const requestCreatedV1 = z.object({
   requestTypeInferred: z.boolean(),
   status: z.literal('received'),
   /** When the service recorded the request. */
-  receivedAt: z.iso.datetime({ offset: true }),
+  receivedAt: timestamp,
   /** When the original channel received it: the provenance time the clock counts from. */
-  intakeReceivedAt: z.iso.datetime({ offset: true }),
-  dueAt: z.iso.datetime({ offset: true }),
+  intakeReceivedAt: timestamp,
+  dueAt: timestamp,
   clockMode: z.enum(CLOCK_MODES),
   policyPack: z.string().min(1),
   policyVersion: z.string().min(1),
@@ -29,7 +30,8 @@ export const requestCreatedV1 = z.object({
 });
 export type RequestCreatedV1 = z.infer<typeof requestCreatedV1>;
 
-const instant = z.iso.datetime({ offset: true });
+/** Every instant of an event: the contracts' one timestamp type (http/fields.ts). */
+const instant = timestamp;
 
 /** Which request an event is about, and whose: every request event starts with these. */
 export const requestSubject = {

@@ -21,7 +21,12 @@ export const extensionCommand = z
     message: 'give additionalDays or additionalMonths, not both',
     path: ['additionalMonths'],
   })
-  .meta({ id: 'ExtensionCommand', description: 'Without an amount, the extension takes what is left of the pack\'s maximum.' });
+  // The refinement above, as JSON Schema: the two amounts exclude each other.
+  .meta({
+    id: 'ExtensionCommand',
+    description: 'Without an amount, the extension takes what is left of the pack\'s maximum. Give `additionalDays` or `additionalMonths`, not both.',
+    not: { required: ['additionalDays', 'additionalMonths'] },
+  });
 export type ExtensionCommand = z.infer<typeof extensionCommand>;
 
 export const pauseCommand = z

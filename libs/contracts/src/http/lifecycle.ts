@@ -78,13 +78,18 @@ export const clarificationReceiveCommand = z
   .meta({ id: 'ClarificationReceiveCommand' });
 export type ClarificationReceiveCommand = z.infer<typeof clarificationReceiveCommand>;
 
+/** The reason of a refusal that names none. */
+export const DEFAULT_REFUSAL_REASON: RefusalReason = 'other';
+
 export const refusalCommand = z
   .strictObject({
-    reason: z.enum(REFUSAL_REASONS).describe('Why the request is refused (docs/lifecycle.md)'),
-    message: text(10_000).describe('The refusal as the requester is told it'),
-    rationale: text(10_000).describe('The controller\'s internal rationale, kept for the record and a regulator'),
+    reason: z.enum(REFUSAL_REASONS).default(DEFAULT_REFUSAL_REASON).describe('Why the request is refused (docs/lifecycle.md); default `other`'),
+    message: text(10_000)
+      .optional()
+      .describe('The refusal as the requester is told it; default a notice built from the reason that names the right to complain to the supervisory authority and to a court (docs/lifecycle.md)'),
+    rationale: text(10_000).optional().describe('The controller\'s internal rationale, kept for the record and a regulator'),
   })
-  .meta({ id: 'RefusalCommand' });
+  .meta({ id: 'RefusalCommand', description: 'Every field is optional: `{}` refuses with reason `other` and the default notice.' });
 export type RefusalCommand = z.infer<typeof refusalCommand>;
 
 export const closureCommand = z

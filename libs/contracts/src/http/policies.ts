@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { timestamp } from './fields';
 
 /**
  * HTTP contracts of the policy pack resources (policy-registry validates with
@@ -10,7 +11,8 @@ import { z } from 'zod';
 export const POLICY_PACK_SOURCES = ['built_in', 'custom'] as const;
 export type PolicyPackSourceKind = (typeof POLICY_PACK_SOURCES)[number];
 
-const PACK_ID = /^[a-z0-9][a-z0-9-]*$/;
+/** A policy pack id: lower-case letters, digits and dashes, e.g. `eu-gdpr`. */
+export const PACK_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const SEMVER = /^\d+\.\d+\.\d+$/;
 
 export const policyPackSummary = z
@@ -20,7 +22,7 @@ export const policyPackSummary = z
     jurisdiction: z.string().describe('The first jurisdiction code the pack covers, e.g. `EU` or `US-CA`'),
     jurisdictions: z.array(z.string()).describe('Every jurisdiction code the pack covers'),
     version: z.string().describe('The pack version (MAJOR.MINOR.PATCH) that new requests pin'),
-    publishedAt: z.iso.datetime({ offset: true }),
+    publishedAt: timestamp,
     effectiveFrom: z.iso.date().describe('The date from which the law applies as the pack describes it'),
     source: z.enum(POLICY_PACK_SOURCES),
   })

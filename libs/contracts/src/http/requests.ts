@@ -1,13 +1,15 @@
 import { z } from 'zod';
-import { intParam, text, timestamp } from './fields';
+import { supportedJurisdictions } from '../policy/jurisdictions';
+import { emailAddress, intParam, text, timestamp } from './fields';
 import { appealView } from './appeals';
+import { CLOCK_MODES, REQUEST_TYPES } from './request-kinds';
+
+export { CLOCK_MODES, type ClockMode, REQUEST_TYPES, type RequestType } from './request-kinds';
 
 /**
  * HTTP contracts of the request resources: the one definition that the
  * owning services validate with and the gateway publishes as OpenAPI.
  */
-export const REQUEST_TYPES = ['access', 'deletion', 'rectification', 'portability', 'restriction', 'objection', 'opt_out'] as const;
-export type RequestType = (typeof REQUEST_TYPES)[number];
 
 export const OPEN_STATUSES = ['received', 'in_progress', 'clarification_pending', 'verification_pending'] as const;
 export const CLOSED_STATUSES = ['fulfilled', 'refused', 'closed'] as const;
@@ -17,8 +19,6 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const INTAKE_CHANNELS = ['web_form', 'email', 'chat', 'phone', 'postal_mail', 'in_person', 'api', 'other'] as const;
 export const REQUESTOR_TYPES = ['subject', 'authorized_agent', 'parent_or_guardian', 'legal_representative', 'other'] as const;
 export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'verified', 'rejected'] as const;
-export const CLOCK_MODES = ['receipt', 'active'] as const;
-export type ClockMode = (typeof CLOCK_MODES)[number];
 
 
 /** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
@@ -45,7 +45,7 @@ export const requestor = z
   .strictObject({
     type: z.enum(REQUESTOR_TYPES),
     name: text(256).optional(),
-    email: z.email().max(320).optional(),
+    email: emailAddress().optional(),
     relation: text(256).optional().describe('How the requestor relates to the data subject when not the subject'),
   })
   .meta({ id: 'Requestor' });
@@ -58,6 +58,12 @@ export const authority = z
   })
   .meta({ id: 'Authority' });
 
+/** The jurisdiction codes intake accepts: every code a built-in pack covers, as listed and in small letters. */
+export const INTAKE_JURISDICTIONS: readonly string[] = (() => {
+  const codes = supportedJurisdictions();
+  return [...codes, ...codes.map((c) => c.toLowerCase())];
+})();
+
 export const intakePayload = z
   .strictObject({
     jurisdiction: z
@@ -66,7 +72,9 @@ export const intakePayload = z
       .min(2)
       .max(16)
       .transform((s) => s.toUpperCase())
-      .describe('ISO 3166 code of the jurisdiction whose law applies: `EU`, an EU member state, `US-CA`, … (see GET /policies)'),
+      // The published enum is the catalog of the built-in packs (in capitals or small letters); any other code is a 422 naming the supported ones.
+      .meta({ enum: INTAKE_JURISDICTIONS })
+      .describe('ISO 3166 code of the jurisdiction whose law applies: `EU`, an EU member state, `US-CA`, … (GET /policies lists them); case-insensitive. A code no pack covers is a 422 `JURISDICTION_UNSUPPORTED`'),
     requestType: z.enum(REQUEST_TYPES).optional().describe('When absent, inferred from intakeSource.rawText (docs/intake.md)'),
     intakeSource,
     requestor: requestor.optional(),
@@ -113,7 +121,8 @@ export const requestDetail = z
     policyPack: z.string(),
     policyVersion: z.string(),
     intakeSource,
-    requestor: requestor.nullable(),
+    // `{"type": "subject"}` when intake named no requestor (docs/intake.md).
+    requestor,
     authority: authority.nullable(),
     appeals: z.array(appealView).describe('Appeals against the outcome, oldest first'),
     acknowledgedAt: timestamp.nullable().describe('When the requester was told of receipt'),
@@ -130,12 +139,19 @@ export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] 
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 
 
+/** One status or a comma-separated list of them (white space and empty items aside), as the `status` query parameter takes it. */
+const STATUS_LIST_PATTERN = (() => {
+  const one = `(?:${REQUEST_STATUSES.join('|')})`;
+  return new RegExp(`^(?:\\s*,)*\\s*${one}\\s*(?:,\\s*(?:${one}\\s*)?)*$`);
+})();
+
 export const queueQuery = z
   .strictObject({
     limit: intParam(1, QUEUE_LIMIT.max).optional().describe(`Page size, 1–${QUEUE_LIMIT.max}; default ${QUEUE_LIMIT.default}`),
     offset: intParam(0, 10_000_000).optional().describe('Items to skip; default 0'),
     status: z
       .string()
+      .regex(STATUS_LIST_PATTERN, `must be one status or a comma-separated list of: ${REQUEST_STATUSES.join(', ')}`)
       .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
       .pipe(z.array(z.enum(REQUEST_STATUSES)).min(1))
       .optional()

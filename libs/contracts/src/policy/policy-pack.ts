@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CLOCK_MODES, REQUEST_TYPES, type RequestType } from '../http/requests';
+import { timestamp } from '../http/fields';
+import { CLOCK_MODES, REQUEST_TYPES, type RequestType } from '../http/request-kinds';
 
 /**
  * A policy pack: the deadline rules of one law as versioned data. The deadline
@@ -80,7 +81,7 @@ export type AppealRule = z.infer<typeof appealRule>;
 export const jurisdictionBinding = z
   .strictObject({
     /** ISO 3166-1 alpha-2, ISO 3166-2, or `EU`. */
-    code: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/),
+    code: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'must be a jurisdiction code in capitals such as DE, EU or US-CA'),
     name: z.string().min(1),
     /** IANA time zone whose local dates the clock counts on. */
     timeZone: z.string().min(1),
@@ -94,10 +95,10 @@ const requestRuleOverride = requestRule.partial().meta({ id: 'RequestRuleOverrid
 
 export const policyPackSchema = z
   .strictObject({
-    packId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+    packId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a pack id of small letters, digits and dashes such as eu-gdpr'),
     name: z.string().min(1),
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be semver MAJOR.MINOR.PATCH'),
-    publishedAt: z.iso.datetime({ offset: true }),
+    publishedAt: timestamp,
     effectiveFrom: z.iso.date(),
     /** Where the clock starts by default, and which modes a tenant may choose (`active` only where the law allows it). */
     clockModes: z

@@ -3,3 +3,4 @@ export * from './load-config';
 export * from './schemas';
 export * from './service-ports';
 export * from './data-dir-secret';
+export * from './internal-auth';

@@ -1,13 +1,20 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from './config-error';
+import { internalAuthKeyFrom } from './internal-auth';
 import { loadConfig } from './load-config';
 import { serviceConfigSchema } from './schemas';
 
 /** How an operator meets the configuration: the problems a bad environment reports, and the defaults of a bare one. */
 const schema = serviceConfigSchema(3002);
 
+/** Every service process needs the internal auth key; the tests below are about the other settings. */
+const KEY = { INTERNAL_AUTH_KEY: 'k'.repeat(32) };
+
 function problemsOf(env: Record<string, string | undefined>): string[] {
   try {
-    loadConfig('probe', schema, env);
+    loadConfig('probe', schema, { ...KEY, ...env });
   } catch (e) {
     if (e instanceof ConfigError) return e.problems;
     throw e;
@@ -46,7 +53,7 @@ describe('loadConfig lists every problem at once', () => {
 
 describe('empty strings count as unset', () => {
   it('falls back to the defaults for variables set to ""', () => {
-    const cfg = loadConfig('probe', schema, { PORT: '', DATA_DIR: '', BUS_DRIVER: '', DB_DRIVER: '', LOG_LEVEL: '' });
+    const cfg = loadConfig('probe', schema, { ...KEY, PORT: '', DATA_DIR: '', BUS_DRIVER: '', DB_DRIVER: '', LOG_LEVEL: '' });
     expect(cfg).toMatchObject({ PORT: 3002, DATA_DIR: './.data', BUS_DRIVER: 'memory', DB_DRIVER: 'pglite', LOG_LEVEL: 'info' });
   });
 
@@ -61,7 +68,7 @@ describe('serviceConfigSchema driver settings', () => {
   });
 
   it('accepts DB_DRIVER=postgres with a postgres URL', () => {
-    const cfg = loadConfig('probe', schema, { DB_DRIVER: 'postgres', DATABASE_URL: 'postgres://u:p@db:5432/dsar' });
+    const cfg = loadConfig('probe', schema, { ...KEY, DB_DRIVER: 'postgres', DATABASE_URL: 'postgres://u:p@db:5432/dsar' });
     expect(cfg.DB_DRIVER).toBe('postgres');
     expect(cfg.DATABASE_URL).toBe('postgres://u:p@db:5432/dsar');
   });
@@ -75,14 +82,14 @@ describe('serviceConfigSchema driver settings', () => {
   });
 
   it('accepts BUS_DRIVER=kafka with a host:port list', () => {
-    const cfg = loadConfig('probe', schema, { BUS_DRIVER: 'kafka', KAFKA_BROKERS: 'k1:9092,k2:9092' });
+    const cfg = loadConfig('probe', schema, { ...KEY, BUS_DRIVER: 'kafka', KAFKA_BROKERS: 'k1:9092,k2:9092' });
     expect(cfg.KAFKA_BROKERS).toBe('k1:9092,k2:9092');
   });
 });
 
 describe('serviceConfigSchema defaults', () => {
   it('runs embedded with nothing set: the app port, ./.data, the in-memory bus and PGlite', () => {
-    const cfg = loadConfig('probe', schema, {});
+    const cfg = loadConfig('probe', schema, KEY);
     expect(cfg).toMatchObject({
       PORT: 3002,
       HOST: '0.0.0.0',
@@ -96,7 +103,44 @@ describe('serviceConfigSchema defaults', () => {
   });
 
   it('uses the default port of the app it was built for, and coerces a set PORT to a number', () => {
-    expect(loadConfig('probe', serviceConfigSchema(3005), {}).PORT).toBe(3005);
-    expect(loadConfig('probe', schema, { PORT: '4000' }).PORT).toBe(4000);
+    expect(loadConfig('probe', serviceConfigSchema(3005), KEY).PORT).toBe(3005);
+    expect(loadConfig('probe', schema, { ...KEY, PORT: '4000' }).PORT).toBe(4000);
+  });
+});
+
+describe('the internal auth key', () => {
+  const bare = (env: Record<string, string>) => {
+    try {
+      return loadConfig('probe', schema, env);
+    } catch (e) {
+      if (e instanceof ConfigError) return e.problems;
+      throw e;
+    }
+  };
+
+  it('is required, as INTERNAL_AUTH_KEY or INTERNAL_AUTH_KEY_FILE', () => {
+    expect(keysOf(bare({}) as string[])).toEqual(['INTERNAL_AUTH_KEY']);
+  });
+
+  it('must be at least 32 bytes, and the problem never quotes it', () => {
+    const problems = bare({ INTERNAL_AUTH_KEY: 'short-secret-value' }) as string[];
+    expect(keysOf(problems)).toEqual(['INTERNAL_AUTH_KEY']);
+    expect(problems.join('\n')).not.toContain('short-secret-value');
+  });
+
+  it('may come from a file, which must exist and hold a long enough key', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsar-key-'));
+    const good = join(dir, 'good');
+    const weak = join(dir, 'weak');
+    writeFileSync(good, `${'x'.repeat(40)}\n`);
+    writeFileSync(weak, 'abc\n');
+    try {
+      expect(bare({ INTERNAL_AUTH_KEY_FILE: good })).toMatchObject({ INTERNAL_AUTH_KEY_FILE: good });
+      expect(internalAuthKeyFrom({ INTERNAL_AUTH_KEY_FILE: good })).toBe('x'.repeat(40));
+      expect(keysOf(bare({ INTERNAL_AUTH_KEY_FILE: weak }) as string[])).toEqual(['INTERNAL_AUTH_KEY_FILE']);
+      expect(keysOf(bare({ INTERNAL_AUTH_KEY_FILE: join(dir, 'missing') }) as string[])).toEqual(['INTERNAL_AUTH_KEY_FILE']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

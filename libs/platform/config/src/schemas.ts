@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { internalAuthFields, requireInternalAuthKey } from './internal-auth';
 
 /** Shared pieces of the per-app config schemas. Each app composes its own schema from these. */
 
@@ -73,7 +74,13 @@ export const everyProblem: z.core.$ZodSuperRefineParams = {
   when: (payload) => typeof payload.value === 'object' && payload.value !== null,
 };
 
-/** The schema of a domain service app: HTTP, database and bus. */
+/** Cross-field rules of a domain service process: its drivers' settings, and the internal auth key. */
+export function requireServiceSettings(cfg: WithDbAndBus & { INTERNAL_AUTH_KEY?: string; INTERNAL_AUTH_KEY_FILE?: string }, ctx: z.RefinementCtx): void {
+  requireDriverSettings(cfg, ctx);
+  requireInternalAuthKey(cfg, ctx);
+}
+
+/** The schema of a domain service app: HTTP, database and bus, and the key that checks internal identity. */
 export function serviceConfigSchema(defaultPort: number) {
   return z
     .object({
@@ -82,8 +89,9 @@ export function serviceConfigSchema(defaultPort: number) {
       PORT: port.default(defaultPort),
       ...databaseFields,
       ...busFields,
+      ...internalAuthFields,
     })
-    .superRefine(requireDriverSettings, everyProblem);
+    .superRefine(requireServiceSettings, everyProblem);
 }
 
 export type ServiceConfig = z.infer<ReturnType<typeof serviceConfigSchema>>;

@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpSta
 import type { Request, Response } from 'express';
 import { type Observable, throwError } from 'rxjs';
 import { ErrorCatalog, type ErrorDefinition, errorByCode } from '@dsar/contracts';
-import { REQUEST_ID_HEADER, requestIdOf } from '@dsar/platform/observability';
+import { errorForLog, REQUEST_ID_HEADER, requestIdOf } from '@dsar/platform/observability';
 import { ProblemError } from './domain-error';
 import { PROBLEM_CONTENT_TYPE, type ProblemDetails, problemFrom } from './problem-details';
 
@@ -47,7 +47,8 @@ export class ProblemJsonFilter implements ExceptionFilter {
       res.setHeader(REQUEST_ID_HEADER, requestId);
     }
     const { problem, headers } = this.toProblem(exception, req, requestId);
-    if (problem.status >= 500) this.logger.error({ err: exception, requestId }, 'request failed');
+    // Only what errorForLog keeps: never the body, the query's parameters or the driver's detail (docs/security.md#what-is-never-logged).
+    if (problem.status >= 500) this.logger.error({ err: errorForLog(exception), requestId, method: req.method, path: (req.originalUrl ?? req.url ?? '').split('?')[0] }, 'request failed');
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));

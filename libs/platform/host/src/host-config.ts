@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /** The settings a hosted service needs, whichever app or runner supplies them. */
 export interface HostConfig {
   NODE_ENV: string;
@@ -19,12 +21,21 @@ export interface HostConfig {
   OUTBOX_BATCH_SIZE: number;
   CONSUMER_MAX_ATTEMPTS: number;
   CONSUMER_RETRY_BACKOFF_MS: number;
+  /** The key that signs and checks the caller's identity on internal calls (one of the two is required). */
+  INTERNAL_AUTH_KEY?: string;
+  INTERNAL_AUTH_KEY_FILE?: string;
 }
 
 /** The gateway has no database or bus: fill those settings with inert values. */
-export function gatewayHostConfig(config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEVEL' | 'HTTP_BODY_LIMIT' | 'HOST' | 'PORT'>): HostConfig {
+export function gatewayHostConfig(config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEVEL' | 'HTTP_BODY_LIMIT' | 'HOST' | 'PORT' | 'INTERNAL_AUTH_KEY' | 'INTERNAL_AUTH_KEY_FILE'>): HostConfig {
   return {
-    ...config,
+    NODE_ENV: config.NODE_ENV,
+    LOG_LEVEL: config.LOG_LEVEL,
+    HTTP_BODY_LIMIT: config.HTTP_BODY_LIMIT,
+    HOST: config.HOST,
+    PORT: config.PORT,
+    INTERNAL_AUTH_KEY: config.INTERNAL_AUTH_KEY,
+    INTERNAL_AUTH_KEY_FILE: config.INTERNAL_AUTH_KEY_FILE,
     DB_DRIVER: 'pglite',
     DATA_DIR: 'memory://',
     DB_POOL_SIZE: 1,
@@ -38,6 +49,9 @@ export function gatewayHostConfig(config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEV
     CONSUMER_RETRY_BACKOFF_MS: 1,
   };
 }
+
+/** The internal auth key of every quiet host of this process, so that they trust each other. */
+const PROCESS_TEST_INTERNAL_AUTH_KEY = randomBytes(32).toString('base64url');
 
 /** Settings for a quiet in-process host (tests and tools); PGlite in memory and the in-memory bus. */
 export function quietHostConfig(overrides: Partial<HostConfig> = {}): HostConfig {
@@ -58,6 +72,7 @@ export function quietHostConfig(overrides: Partial<HostConfig> = {}): HostConfig
     OUTBOX_BATCH_SIZE: 100,
     CONSUMER_MAX_ATTEMPTS: 3,
     CONSUMER_RETRY_BACKOFF_MS: 20,
+    INTERNAL_AUTH_KEY: PROCESS_TEST_INTERNAL_AUTH_KEY,
     ...overrides,
   };
 }

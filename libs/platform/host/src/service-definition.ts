@@ -15,6 +15,12 @@ export interface ServiceDefinition {
   migrations?: Function[];
   /** The services this one calls over internal HTTP; the host must be given their URLs. */
   calls?: readonly ServiceName[];
+  /**
+   * The public edge (the api-gateway): it authenticates callers itself, so
+   * client-sent identity headers are ignored rather than checked. Every other
+   * service refuses identity headers without a valid signature.
+   */
+  edge?: boolean;
   /** The service reads request bodies itself (the gateway authenticates before it reads a byte). */
   readsOwnBodies?: boolean;
   /** Last touches to the app before it listens (the gateway mounts its API docs page). */

@@ -3,10 +3,12 @@ import { type DynamicModule, type INestApplication, Module } from '@nestjs/commo
 import { NestFactory } from '@nestjs/core';
 import type { MicroserviceOptions } from '@nestjs/microservices';
 import { Logger as PinoLogger, LoggerModule } from 'nestjs-pino';
+import type { DestinationStream } from 'pino';
 import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
 import { type Clock, ClockModule } from '@dsar/platform/clock';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
-import { strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { internalAuthKeyFrom } from '@dsar/platform/config';
+import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { IdempotencyModule } from '@dsar/platform/idempotency';
 import { BusServer, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
 import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
@@ -27,6 +29,8 @@ export interface HostOptions {
   logName?: string;
   /** Internal URLs of the services the definition `calls`. */
   upstreams?: UpstreamUrls;
+  /** Where log lines go instead of stdout (tests capture them). In one process the first service's logger serves all. */
+  logDestination?: DestinationStream;
   /** The time the service's domain reads; the system clock unless a test controls it. */
   clock?: Clock;
 }
@@ -46,18 +50,36 @@ export interface HostedService {
 @Module({ controllers: [HealthController], providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
 class HealthModule {}
 
-/** Provides the URLs of the services a service calls; a missing one stops the start-up. */
-function upstreamsModule(definition: ServiceDefinition, upstreams: UpstreamUrls): DynamicModule {
+/** The key that signs and checks internal identity; without one a service does not start. */
+export function internalAuthKeyOf(config: HostConfig): InternalAuthKey {
+  const text = internalAuthKeyFrom(config);
+  if (!text) throw new Error('INTERNAL_AUTH_KEY (or INTERNAL_AUTH_KEY_FILE) is required: the key that signs the caller\'s identity between the services');
+  return InternalAuthKey.from(text);
+}
+
+/**
+ * Provides the URLs of the services a service calls (a missing one stops the
+ * start-up) and the internal auth key its calls are signed with.
+ */
+function upstreamsModule(definition: ServiceDefinition, upstreams: UpstreamUrls, key: InternalAuthKey): DynamicModule {
   const missing = (definition.calls ?? []).filter((s) => !upstreams[s]);
   if (missing.length > 0) throw new Error(`${definition.name} needs the URL of ${missing.join(', ')}`);
   @Module({})
   class UpstreamsModule {}
-  return { module: UpstreamsModule, global: true, providers: [{ provide: UPSTREAM_URLS, useValue: upstreams }], exports: [UPSTREAM_URLS] };
+  return {
+    module: UpstreamsModule,
+    global: true,
+    providers: [
+      { provide: UPSTREAM_URLS, useValue: upstreams },
+      { provide: INTERNAL_AUTH, useValue: key },
+    ],
+    exports: [UPSTREAM_URLS, INTERNAL_AUTH],
+  };
 }
 
 export function rootModuleFor(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): DynamicModule {
   const schema = schemaNameFor(definition.name);
-  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL)), ClockModule.forRoot(options.clock)];
+  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL, options.logDestination)), ClockModule.forRoot(options.clock)];
   if (definition.persistence) {
     imports.push(
       PersistenceModule.forRoot({
@@ -94,7 +116,7 @@ export function rootModuleFor(definition: ServiceDefinition, config: HostConfig,
       IdempotencyModule.forRoot({ schema }),
     );
   }
-  imports.push(upstreamsModule(definition, options.upstreams ?? {}), HealthModule, definition.module, ...(options.imports ?? []));
+  imports.push(upstreamsModule(definition, options.upstreams ?? {}, internalAuthKeyOf(config)), HealthModule, definition.module, ...(options.imports ?? []));
   @Module({})
   class ServiceRootModule {}
   Object.defineProperty(ServiceRootModule, 'name', { value: `${definition.name}-root` });
@@ -116,7 +138,11 @@ export async function hostService(
     abortOnError: false,
   });
   app.useLogger(app.get(PinoLogger));
+  // Nothing in an answer names the framework.
+  (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
   app.use(httpMetrics(definition.name));
+  // Identity headers count only when signed with the shared key: checked before any handler, refused where the principal is read (ADR 0020).
+  if (!definition.edge) app.use(internalIdentity(app.get<InternalAuthKey>(INTERNAL_AUTH)));
   if (!definition.readsOwnBodies) app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
   app.useGlobalFilters(new ProblemJsonFilter());
   definition.configure?.(app);

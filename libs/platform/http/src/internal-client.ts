@@ -1,4 +1,7 @@
+import type { Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { type InternalAuthKey, requestTargetOf, signedIdentityHeaders } from './internal-identity';
+import { assertNormalizedPath } from './request-path';
 
 /** Base URLs of the internal services a service calls, by service name (`lifecycle-clock` → `http://…`). */
 export const UPSTREAM_URLS = Symbol('UPSTREAM_URLS');
@@ -15,6 +18,21 @@ export interface InternalCall {
   /** A JSON body as text, sent unchanged. */
   body?: string;
   timeoutMs?: number;
+  /** The caller the call is made for: sent as identity headers signed with the shared key. */
+  identity?: { key: InternalAuthKey; principal: Principal };
+}
+
+/**
+ * The URL and headers of a call. The path must be in normalized form (no dot
+ * segments, encoded or not), so the URL parser cannot turn it into another
+ * one; the identity is signed over the request target as it goes on the wire.
+ */
+function prepared(baseUrl: string, call: InternalCall): { url: URL; headers: Record<string, string> } {
+  assertNormalizedPath(call.path);
+  const url = new URL(`${baseUrl}${call.path}`);
+  const headers = { ...(call.headers ?? {}) };
+  if (call.identity) Object.assign(headers, signedIdentityHeaders(call.identity.key, call.method, requestTargetOf(url), call.identity.principal));
+  return { url, headers };
 }
 
 export interface InternalResponse {
@@ -30,10 +48,11 @@ export interface InternalResponse {
  * answer, errors included, is returned as it came for the caller to pass on.
  */
 export async function callService(service: string, baseUrl: string, call: InternalCall): Promise<InternalResponse> {
+  const { url, headers } = prepared(baseUrl, call);
   try {
-    const res = await fetch(`${baseUrl}${call.path}`, {
+    const res = await fetch(url, {
       method: call.method,
-      headers: call.headers,
+      headers,
       body: call.body,
       redirect: 'manual',
       signal: AbortSignal.timeout(call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS),
@@ -57,10 +76,11 @@ export interface StreamedResponse {
  * unread, to be streamed.
  */
 export async function openServiceStream(service: string, baseUrl: string, call: InternalCall): Promise<StreamedResponse> {
+  const { url, headers } = prepared(baseUrl, call);
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(new DOMException('headers timeout', 'TimeoutError')), call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
   try {
-    const res = await fetch(`${baseUrl}${call.path}`, { method: call.method, headers: call.headers, body: call.body, redirect: 'manual', signal: abort.signal });
+    const res = await fetch(url, { method: call.method, headers, body: call.body, redirect: 'manual', signal: abort.signal });
     return { status: res.status, headers: res.headers, body: res.body };
   } catch (e) {
     throw unreachable(service, e);

@@ -1,27 +1,22 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
-import { IdentityHeaders, type Principal } from '@dsar/contracts';
+import type { Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { verifiedPrincipalOf } from './internal-identity';
 
-function header(req: Request, name: string): string | undefined {
-  const v = req.headers[name];
-  const s = Array.isArray(v) ? v[0] : v;
-  return s && s.trim() !== '' ? s.trim() : undefined;
-}
-
-/** The caller the gateway authenticated, from its identity headers. */
+/**
+ * The caller the gateway authenticated: the identity headers of this request,
+ * verified against their signature by the host's internal identity middleware
+ * (`internalIdentity`). Identity headers without a valid signature are a 401
+ * INTERNAL_IDENTITY_INVALID; a request without identity a 401
+ * AUTHENTICATION_REQUIRED.
+ */
 export function principalOf(req: Request): Principal {
-  const tenantId = header(req, IdentityHeaders.tenant);
-  const id = header(req, IdentityHeaders.principal);
-  if (!tenantId || !id) {
+  const principal = verifiedPrincipalOf(req);
+  if (!principal) {
     throw new ProblemError('AUTHENTICATION_REQUIRED', 'No caller identity: this internal API is reached through the api-gateway.');
   }
-  return {
-    id,
-    tenantId,
-    workspaceId: header(req, IdentityHeaders.workspace),
-    roles: (header(req, IdentityHeaders.roles) ?? '').split(',').filter(Boolean),
-  };
+  return principal;
 }
 
 /** Handler parameter: the authenticated caller (tenant, workspace, roles). */
@@ -35,14 +30,4 @@ export interface TenantScope {
 
 export function scopeOf(principal: Principal): TenantScope {
   return principal.workspaceId ? { tenantId: principal.tenantId, workspaceId: principal.workspaceId } : { tenantId: principal.tenantId };
-}
-
-/** Headers that carry the caller on to another internal service. */
-export function identityHeaders(principal: Principal): Record<string, string> {
-  return {
-    [IdentityHeaders.tenant]: principal.tenantId,
-    [IdentityHeaders.principal]: principal.id,
-    [IdentityHeaders.roles]: principal.roles.join(','),
-    ...(principal.workspaceId ? { [IdentityHeaders.workspace]: principal.workspaceId } : {}),
-  };
 }

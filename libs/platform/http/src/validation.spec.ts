@@ -44,3 +44,29 @@ describe('parseInput', () => {
     expect(problemOf(undefined).errors).toEqual([{ field: '(body)', message: 'is required' }]);
   });
 });
+
+describe('parseInput messages that tell the caller what to send', () => {
+  it('tells a value of the wrong type from a missing one', () => {
+    expect(problemOf({ name: 5, when: '2026-01-01T00:00:00Z', kind: 'a' }).errors).toEqual([{ field: 'name', message: 'must be a string' }]);
+    expect(problemOf({ name: 'x', when: '2026-01-01T00:00:00Z', kind: 'a', nested: [] }).errors).toEqual([{ field: 'nested', message: 'must be an object' }]);
+    expect(problemOf([]).errors).toEqual([{ field: '(body)', message: 'must be an object' }]);
+    expect(problemOf(null).errors).toEqual([{ field: '(body)', message: 'must be an object' }]);
+  });
+
+  it('passes on the contract\'s own message for a pattern, and names the pattern otherwise', () => {
+    const hash = z.strictObject({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lowercase hex digits') });
+    const bare = z.strictObject({ code: z.string().regex(/^[A-Z]{2}$/) });
+    const problem = (schema: z.ZodType, value: unknown) => {
+      try {
+        parseInput(schema, value);
+      } catch (e) {
+        return (e as ProblemError).errors;
+      }
+      throw new Error('expected a problem');
+    };
+    expect(problem(hash, { hash: 'abc' })).toEqual([{ field: 'hash', message: 'must be sha256: followed by 64 lowercase hex digits' }]);
+    expect(problem(bare, { code: 'abc' })).toEqual([{ field: 'code', message: 'must match the pattern /^[A-Z]{2}$/' }]);
+    expect(problem(z.strictObject({ email: z.email() }), { email: 'x' })).toEqual([{ field: 'email', message: 'must be an email address, e.g. jane@example.org' }]);
+    expect(problem(z.strictObject({ id: z.uuid() }), { id: 'x' })).toEqual([{ field: 'id', message: expect.stringMatching(/^must be a UUID/) }]);
+  });
+});

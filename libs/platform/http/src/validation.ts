@@ -7,15 +7,26 @@ function fieldOf(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
 }
 
+/** What a well-formed value of each string format looks like. */
+const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
+  datetime: 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-01T09:30:00Z',
+  date: 'must be a date YYYY-MM-DD, e.g. 2026-03-01',
+  email: 'must be an email address, e.g. jane@example.org',
+  uuid: 'must be a UUID, e.g. 44cec96b-6062-4b16-9782-40f47fc74dc0',
+  url: 'must be an absolute URL, e.g. https://example.org/path',
+};
+
 /** One plain-language message per problem, naming what was expected rather than zod's internals. */
 function messageOf(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'an array' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
+      return !('input' in issue) || issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'an array' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
     case 'invalid_value':
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      return issue.format === 'datetime' ? 'must be an ISO 8601 date-time with a zone, e.g. 2026-03-01T09:30:00Z' : `must be a valid ${issue.format}`;
+      // A contract's own message names the expected form; zod's defaults ("Invalid …") give way to ours.
+      if (!/^Invalid\b/.test(issue.message)) return issue.message;
+      return FORMAT_MESSAGES[issue.format] ?? (issue.format === 'regex' && 'pattern' in issue ? `must match the pattern ${String(issue.pattern)}` : `must be a valid ${issue.format}`);
     case 'too_small':
       return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `must have at least ${issue.minimum} characters`) : issue.origin === 'array' ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum}`;
     case 'too_big':
@@ -48,7 +59,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
   if (what === 'body' && value === undefined) {
     throw new ProblemError('REQUEST_VALIDATION_FAILED', 'A JSON body is required.', [{ field: '(body)', message: 'is required' }]);
   }
-  const result = schema.safeParse(value);
+  // With the input on each issue, a value of the wrong type ("must be a string") is told apart from a missing one ("is required").
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   // A query parameter is one field however its value is parsed (`status=a,b` is one parameter, not a list of fields).
   const issues = what === 'query' ? result.error.issues.map((i) => (i.code === 'unrecognized_keys' ? i : { ...i, path: i.path.slice(0, 1) })) : result.error.issues;
@@ -64,4 +76,12 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what:
 export function acceptedMediaType(accept: string | undefined, mediaTypes: readonly string[]): string | undefined {
   const named = (accept ?? '').split(',').map((part) => part.split(';')[0].trim().toLowerCase());
   return mediaTypes.find((t) => named.includes(t));
+}
+
+/**
+ * The body of a command whose fields are all optional: no body at all counts as `{}`, while a body that was sent is
+ * validated as it came, so a JSON `null` or a number is refused like any other body that is not an object.
+ */
+export function optionalBody(body: unknown): unknown {
+  return body === undefined ? {} : body;
 }

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_PATTERN } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
 
@@ -33,5 +34,20 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('POST', '/requests/capture', { a: 1 })).not.toBe(base);
     expect(requestFingerprint('POST', '/requests', { a: 2 })).not.toBe(base);
     expect(base).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('the published Idempotency-Key pattern', () => {
+  it('admits exactly the keys the gateway takes', () => {
+    const samples = ['order-42', '"order-42"', 'a', 'x'.repeat(255), `"${'x'.repeat(255)}"`, '!#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', '', '""', '"', 'x'.repeat(256), 'has space', 'tab\there', 'quote"inside', '"open', 'close"', 'naïve', 'nul\u0000'];
+    for (const value of samples) {
+      let accepted = true;
+      try {
+        parseIdempotencyKey(value);
+      } catch {
+        accepted = false;
+      }
+      expect([value, IDEMPOTENCY_KEY_PATTERN.test(value)]).toEqual([value, accepted]);
+    }
   });
 });

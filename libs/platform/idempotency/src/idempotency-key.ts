@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
+import { IDEMPOTENCY_KEY_PATTERN } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 
 /** How long a completed key replays its response (the draft's suggested minimum is 24 h). */
@@ -15,12 +16,12 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   if (Array.isArray(header)) {
     throw new ProblemError('IDEMPOTENCY_KEY_INVALID', 'Send one Idempotency-Key header, not several.');
   }
-  let key = header.trim();
-  if (key.length >= 2 && key.startsWith('"') && key.endsWith('"')) key = key.slice(1, -1);
-  if (key === '' || key.length > 255 || !/^[\x21-\x7e]+$/.test(key) || key.includes('"')) {
-    throw new ProblemError('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key must be 1 to 255 visible ASCII characters (optionally quoted).');
+  // HTTP strips the white space around a header value; IDEMPOTENCY_KEY_PATTERN is what the OpenAPI document publishes.
+  const value = header.trim();
+  if (!IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new ProblemError('IDEMPOTENCY_KEY_INVALID', 'The Idempotency-Key must be 1 to 255 visible ASCII characters without spaces or `"` (optionally in double quotes).');
   }
-  return key;
+  return value.startsWith('"') ? value.slice(1, -1) : value;
 }
 
 /**

@@ -4,7 +4,7 @@ import { lastValueFrom } from 'rxjs';
 import type { CloudEventEnvelope, EventCatalog } from '@dsar/contracts';
 import { dlqTopicOf } from '@dsar/contracts';
 import { quoteIdent, type UnitOfWork } from '@dsar/platform/persistence';
-import { Metrics } from '@dsar/platform/observability';
+import { Metrics, scrubText } from '@dsar/platform/observability';
 import type { BusPort, InboundMessage, Subscription } from './bus.port';
 import { parseEnvelope } from './envelope';
 
@@ -142,7 +142,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     const topic = dlqTopicOf(message.topic);
     this.options.log('error', 'event moved to the dead-letter topic', {
       topic,
-      reason,
+      deadLetterReason: reason,
       error: error.message,
       key: message.key,
       eventId: message.headers['ce_id'],
@@ -155,7 +155,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
         headers: {
           ...message.headers,
           'dlq-reason': reason,
-          'dlq-error': error.message.slice(0, 2000),
+          'dlq-error': scrubText(error.message).slice(0, 2000),
           'dlq-attempts': String(attempts),
           'dlq-consumer': this.options.groupId,
           'dlq-source-topic': message.topic,

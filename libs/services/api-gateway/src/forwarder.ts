@@ -8,7 +8,7 @@ import {
   type Principal,
   PUBLIC_API_PREFIX,
 } from '@dsar/contracts';
-import { callService, identityHeaders, type InternalResponse, openServiceStream } from '@dsar/platform/http';
+import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import type { GatewayRoute } from './routes';
@@ -17,14 +17,30 @@ import { UPSTREAMS, type Upstreams } from './upstreams';
 /** Response headers an internal service may pass to the client; everything else stays inside. */
 const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'idempotent-replayed', 'location', 'content-disposition', 'etag', 'allow'];
 
-/** A problem from a service names the internal path it was raised on; the client knows the public one. */
-function publicProblem(contentType: string | undefined, body: Buffer): Buffer {
+/** Every mention of the internal prefix in a text, as the public one: the client never learns the internal paths. */
+function publicText(text: string): string {
+  return text.split(INTERNAL_API_PREFIX).join(PUBLIC_API_PREFIX);
+}
+
+/**
+ * A problem from a service names the internal path it was raised on (in
+ * `instance`, and in `detail` for a route the service does not know); the
+ * client is shown the public one.
+ */
+export function publicProblem(contentType: string | undefined, body: Buffer): Buffer {
   if (!contentType?.startsWith('application/problem+json')) return body;
   try {
-    const problem = JSON.parse(body.toString('utf8')) as { instance?: unknown };
-    if (typeof problem.instance !== 'string' || !problem.instance.startsWith(INTERNAL_API_PREFIX)) return body;
-    problem.instance = PUBLIC_API_PREFIX + problem.instance.slice(INTERNAL_API_PREFIX.length);
-    return Buffer.from(JSON.stringify(problem));
+    const problem = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    if (typeof problem !== 'object' || problem === null) return body;
+    let changed = false;
+    for (const member of ['instance', 'detail', 'title']) {
+      const value = problem[member];
+      if (typeof value === 'string' && value.includes(INTERNAL_API_PREFIX)) {
+        problem[member] = publicText(value);
+        changed = true;
+      }
+    }
+    return changed ? Buffer.from(JSON.stringify(problem)) : body;
   } catch {
     return body;
   }
@@ -61,20 +77,21 @@ type Prepared = { headers: Record<string, string> } | { refused: ForwardedRespon
 
 /**
  * Calls the owning service for a public route: the caller's identity goes as
- * headers the service trusts (tokens never leave the gateway), with the
- * request id, trace context and idempotency key.
+ * headers signed with the internal auth key (tokens never leave the gateway;
+ * ADR 0020), with the request id, trace context and idempotency key.
  */
 @Injectable()
 export class Forwarder {
   constructor(
     @Inject(UPSTREAMS) private readonly upstreams: Upstreams,
     @Inject(GATEWAY_SETTINGS) private readonly settings: GatewaySettings,
+    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
   ) {}
 
   async forward(req: ForwardRequest): Promise<ForwardedResponse> {
     const prepared = await this.prepare(req);
     if ('refused' in prepared) return prepared.refused;
-    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, prepared.headers, req.body));
+    return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, req.principal, prepared.headers, req.body));
   }
 
   /**
@@ -89,6 +106,7 @@ export class Forwarder {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
       headers,
+      identity: { key: this.internalAuth, principal: req.principal },
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
     if (res.status === req.route.file?.status && res.body) {
@@ -105,7 +123,7 @@ export class Forwarder {
       // The view lives in another service and may lag: read the request from its owner first
       // (a request of another tenant is a 404 there), then have the view wait for its newest event.
       const id = /^\/requests\/([^/?]+)/.exec(req.pathAndQuery)?.[1] ?? '';
-      const owner = await this.call('lifecycle-clock', 'GET', `/requests/${id}`, headers);
+      const owner = await this.call('lifecycle-clock', 'GET', `/requests/${id}`, req.principal, headers);
       if (owner.status !== 200) return { refused: this.reply(owner) };
       const lastEvent = owner.headers.get(LAST_EVENT_HEADER);
       if (lastEvent) headers[AWAIT_EVENT_HEADER] = lastEvent;
@@ -123,15 +141,16 @@ export class Forwarder {
       accept: 'application/json',
       'x-request-id': req.requestId,
       ...(req.traceparent ? { traceparent: req.traceparent } : {}),
-      ...identityHeaders(req.principal),
     };
   }
 
-  private call(service: string, method: string, pathAndQuery: string, headers: Record<string, string>, body?: string): Promise<InternalResponse> {
+  /** One call for the caller, its identity signed for exactly this method and path. */
+  private call(service: string, method: string, pathAndQuery: string, principal: Principal, headers: Record<string, string>, body?: string): Promise<InternalResponse> {
     return callService(service, this.upstreams[service], {
       method,
       path: `${INTERNAL_API_PREFIX}${pathAndQuery}`,
       headers,
+      identity: { key: this.internalAuth, principal },
       body,
       timeoutMs: this.settings.upstreamTimeoutMs,
     });

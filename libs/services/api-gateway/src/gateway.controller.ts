@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, type Principal, rolesAllow } from '@dsar/contracts';
 import { AuthenticationError, Authenticator } from '@dsar/platform/auth';
 import { ProblemError } from '@dsar/platform/errors';
-import { acceptedMediaType, strictJsonBody } from '@dsar/platform/http';
+import { acceptedMediaType, assertNormalizedPath, pathOf, strictJsonBody } from '@dsar/platform/http';
 import { parseIdempotencyKey, requestFingerprint } from '@dsar/platform/idempotency';
 import { requestIdOf } from '@dsar/platform/observability';
 import { Forwarder } from './forwarder';
@@ -19,10 +19,12 @@ import { ROUTES } from './routes';
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /**
- * The public REST surface under /api/v1. For each call, in this order:
- * route (404/405), authentication (401), authorization (403), rate limit
- * (429), body (415/400/413), idempotency key (400), then the owning service.
- * Nothing is read from the body before the caller is known.
+ * The public REST surface under /api/v1. For each call, in this order: path
+ * (400 for a path not in normalized form), route (404/405), authentication
+ * (401), authorization (403), rate limit (429), body (415/400/413),
+ * idempotency key (400), then the owning service. Nothing is read from the
+ * body before the caller is known. HEAD is answered for every GET route like
+ * the GET, without the body.
  */
 @Controller('api/v1')
 export class GatewayController {
@@ -43,7 +45,14 @@ export class GatewayController {
 
   @All(['', '*path'])
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const apiPath = req.path.replace(/^\/api\/v1/, '') || '/';
+    // The path as the client sent it, checked before anything else: a dot segment (`..`, `%2e%2e`), an encoded
+    // slash or a backslash would let the path that is authorized differ from the one the service receives.
+    const target = req.originalUrl;
+    assertNormalizedPath(target);
+    if (!/^\/api\/v1(?:[/?]|$)/.test(target)) throw new ProblemError('ROUTE_NOT_FOUND', 'No endpoint answers this path.');
+    const pathAndQuery = target.slice('/api/v1'.length);
+    const apiPath = pathOf(pathAndQuery) || '/';
+    const head = req.method === 'HEAD';
     const { route } = this.matcher.resolve(req.method, apiPath);
     const principal = await this.authenticate(req);
     if (!rolesAllow(principal.roles, route.permission)) {
@@ -52,7 +61,6 @@ export class GatewayController {
     for (const [k, v] of Object.entries(await this.limiter.consume(principal))) res.setHeader(k, v);
     const body = route.body ? await this.readBody(req) : undefined;
     const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
-    const pathAndQuery = req.originalUrl.replace(/^\/api\/v1/, '');
     const forward = {
       route,
       pathAndQuery,
@@ -70,11 +78,18 @@ export class GatewayController {
     for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
     res.status(answer.status);
     if ('stream' in answer) {
+      if (head) {
+        await answer.stream.cancel().catch(() => undefined);
+        res.end();
+        return;
+      }
       // Once the file has started, a failure can only cut the response short.
       await pipeline(Readable.fromWeb(answer.stream as WebReadableStream), res).catch(() => res.destroy());
       return;
     }
-    res.end(answer.body);
+    // The same headers for HEAD as for GET, Content-Length included; Node sends no body for a HEAD.
+    res.setHeader('Content-Length', answer.body.length);
+    res.end(head ? undefined : answer.body);
   }
 
   private async authenticate(req: Request): Promise<Principal> {

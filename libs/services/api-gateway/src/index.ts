@@ -37,6 +37,7 @@ export function apiGatewayService(upstreams: Upstreams, settings: GatewaySetting
     name: 'api-gateway',
     module: ApiGatewayModule.forRoot(upstreams, settings),
     persistence: false,
+    edge: true,
     readsOwnBodies: true,
     configure: mountDocs,
   };

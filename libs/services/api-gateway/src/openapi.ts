@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCatalog, type ErrorName, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import { ErrorCatalog, type ErrorName, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
 import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -78,8 +78,8 @@ function fileResponse(file: NonNullable<GatewayRoute['file']>): Record<string, u
 function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
-    // Request and appeal ids are UUIDs; other parameters (a pack id) are plain strings.
-    const schema = name === 'id' || (name.endsWith('Id') && name !== 'packId') ? { type: 'string', format: 'uuid' } : { type: 'string' };
+    // Request and appeal ids are UUIDs; a pack id has its own form.
+    const schema = name === 'packId' ? { type: 'string', pattern: PACK_ID.source } : name === 'id' || name.endsWith('Id') ? { type: 'string', format: 'uuid' } : { type: 'string' };
     parameters.push({ name, in: 'path', required: true, schema });
   }
   if (route.query) {
@@ -95,8 +95,10 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): the same key and body replay the first response for 24 h, with `Idempotent-Replayed: true`.',
-      schema: { type: 'string', minLength: 1, maxLength: 255 },
+      description:
+        'Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): the same key and body replay the first response for 24 h, with `Idempotent-Replayed: true`. ' +
+        '1 to 255 visible ASCII characters without spaces or `"`, bare or in double quotes.',
+      schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
   return {

@@ -18,6 +18,12 @@ describe('RouteMatcher', () => {
     expect(matcher.resolve('GET', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e').params).toEqual({ id: '2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e' });
   });
 
+  it('a literal path is not a parameter value: GET /requests/capture is 405 with only the literal route\'s method', () => {
+    const problem = problemOf(() => matcher.resolve('GET', '/requests/capture'));
+    expect(problem.definition.name).toBe('METHOD_NOT_ALLOWED');
+    expect(problem.headers).toEqual({ Allow: 'POST' });
+  });
+
   it('ignores a trailing slash and matches methods case-insensitively', () => {
     expect(matcher.resolve('get', '/requests/').route.operationId).toBe('listRequests');
   });
@@ -26,6 +32,12 @@ describe('RouteMatcher', () => {
     const problem = problemOf(() => matcher.resolve('DELETE', '/requests'));
     expect(problem.definition.name).toBe('METHOD_NOT_ALLOWED');
     expect(problem.headers).toEqual({ Allow: 'POST, GET' });
+  });
+
+  it('resolves HEAD to the GET route of the path, and to 405 where there is none', () => {
+    expect(matcher.resolve('HEAD', '/requests').route.operationId).toBe('listRequests');
+    expect(matcher.resolve('head', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e').route.method).toBe('GET');
+    expect(problemOf(() => matcher.resolve('HEAD', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/clock/resume')).definition.name).toBe('METHOD_NOT_ALLOWED');
   });
 
   it('answers 404 for an unknown path', () => {

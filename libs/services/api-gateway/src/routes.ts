@@ -84,7 +84,7 @@ export interface GatewayRoute {
 
 /** Errors of a command that carries an Idempotency-Key. */
 const IDEMPOTENCY_ERRORS: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
-const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', ...IDEMPOTENCY_ERRORS];
+const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', 'RECEIPT_TIME_INVALID', ...IDEMPOTENCY_ERRORS];
 /** Errors of a change to a request's clock. */
 const CLOCK_CHANGE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', ...IDEMPOTENCY_ERRORS];
 /** Errors of a workflow command (docs/lifecycle.md). */
@@ -268,7 +268,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     tag: 'Clock',
     body: extensionCommand,
     response: { status: 202, schema: clockChangeResult, description: 'The deadline was extended.' },
-    errors: [...CLOCK_CHANGE_ERRORS, 'EXTENSION_NOT_AVAILABLE', 'EXTENSION_EXCEEDS_MAXIMUM', 'EXTENSION_NOTICE_PERIOD_ELAPSED'],
+    errors: [...CLOCK_CHANGE_ERRORS, 'EXTENSION_NOT_AVAILABLE', 'EXTENSION_EXCEEDS_MAXIMUM', 'EXTENSION_TERMS_INVALID', 'EXTENSION_NOTICE_PERIOD_ELAPSED'],
   },
   {
     method: 'POST',
@@ -324,7 +324,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     '/refusals',
     'refuseRequest',
     'Refuse the request',
-    'From any open status to `refused`, with a reason from the documented list (docs/lifecycle.md), the message the requester is told and the internal rationale.',
+    'From any open status to `refused`, with a reason from the documented list (docs/lifecycle.md), the message the requester is told and the internal rationale. All three are optional: the reason defaults to `other` and the message to a notice of the reason that names the right to complain to the supervisory authority.',
     refusalCommand,
   ),
   lifecycleRoute(
@@ -437,6 +437,7 @@ export const ROUTES: readonly GatewayRoute[] = [
 
 /** Errors any authenticated route can answer with. */
 export const COMMON_ERRORS: ErrorName[] = [
+  'REQUEST_PATH_INVALID',
   'AUTHENTICATION_REQUIRED',
   'PERMISSION_DENIED',
   'RATE_LIMITED',
@@ -446,4 +447,4 @@ export const COMMON_ERRORS: ErrorName[] = [
 ];
 
 /** Errors any route with a JSON body can answer with. */
-export const BODY_ERRORS: ErrorName[] = ['REQUEST_BODY_INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'];
+export const BODY_ERRORS: ErrorName[] = ['REQUEST_BODY_INVALID_JSON', 'REQUEST_BODY_ENCODING_INVALID', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];

@@ -3,11 +3,11 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { IdentityHeaders } from '@dsar/contracts';
 import { CheckpointPublisher } from '@dsar/services/audit-ledger';
 import type { TestSystem } from './systems';
 import { type ApiResponse, ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
+import { servicePrincipal, signedInternalHeaders } from './internal-identity';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, '../../../..');
@@ -53,7 +53,7 @@ export function auditScenarios(getSystem: () => TestSystem): void {
   async function internal(id: string, step: string): Promise<void> {
     const res = await fetch(`${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/lifecycle/${step}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [IdentityHeaders.tenant]: KEYS.adminA.tenantId, [IdentityHeaders.principal]: 'service:verification', [IdentityHeaders.roles]: 'admin' },
+      headers: { 'content-type': 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', `${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/lifecycle/${step}`, servicePrincipal(KEYS.adminA.tenantId)) },
       body: '{}',
     });
     expect(res.status).toBe(202);

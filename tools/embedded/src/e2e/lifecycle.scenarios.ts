@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { IdentityHeaders } from '@dsar/contracts';
 import type { TestSystem } from './systems';
 import { type ApiResponse, ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
+import { servicePrincipal, signedInternalHeaders } from './internal-identity';
 
 type Status = 'received' | 'in_progress' | 'clarification_pending' | 'verification_pending' | 'fulfilled' | 'refused' | 'closed';
 
@@ -54,7 +54,7 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     const base = getSystem().services.get('lifecycle-clock')!.url;
     const res = await fetch(`${base}/internal/v1/requests/${id}/lifecycle/${step}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [IdentityHeaders.tenant]: KEYS.adminA.tenantId, [IdentityHeaders.principal]: 'service:verification', [IdentityHeaders.roles]: 'admin' },
+      headers: { 'content-type': 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', `${base}/internal/v1/requests/${id}/lifecycle/${step}`, servicePrincipal(KEYS.adminA.tenantId)) },
       body: JSON.stringify(json),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
@@ -239,10 +239,21 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       expect(JSON.stringify(event.payload)).not.toContain('identical request');
     });
 
+    it('every refusal field is optional: {} refuses with reason `other`; no message or rationale is fine', async () => {
+      const bare = await capture();
+      expect((await ok(await api.post(`/requests/${bare}/refusals`, {}))).body.status).toBe('refused');
+      expect((await api.get(`/requests/${bare}`)).body).toMatchObject({ status: 'refused', statusReason: 'other' });
+      const event = (await api.get(`/requests/${bare}/timeline`)).body.events.at(-1);
+      expect(event).toMatchObject({ eventType: 'request_refused', payload: { reason: 'other', status: 'refused' } });
+      const reasonOnly = await capture();
+      await ok(await api.post(`/requests/${reasonOnly}/refusals`, { reason: 'excessive', rationale: 'r' }));
+      expect((await api.get(`/requests/${reasonOnly}`)).body).toMatchObject({ status: 'refused', statusReason: 'excessive' });
+    });
+
     it.each([
       ['an unknown reason', { ...REFUSAL, reason: 'too_busy' }, 'reason'],
-      ['no message', { reason: 'excessive', rationale: 'r' }, 'message'],
-      ['no rationale', { reason: 'excessive', message: 'm' }, 'rationale'],
+      ['an empty message', { reason: 'excessive', message: '' }, 'message'],
+      ['a blank rationale', { reason: 'excessive', rationale: '   ' }, 'rationale'],
       ['a field it does not know', { ...REFUSAL, status: 'refused' }, 'status'],
     ])('refusal with %s: 400 naming the field, nothing changes', async (_t, body, field) => {
       const id = await capture();

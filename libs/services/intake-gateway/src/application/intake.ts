@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, INTERNAL_API_PREFIX, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
-import { callService, identityHeaders, parseInput, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { callService, INTERNAL_AUTH, type InternalAuthKey, parseInput, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { requestFingerprint } from '@dsar/platform/idempotency';
 import { inferRequestType } from '../domain/request-type-inference';
 
@@ -29,7 +29,10 @@ export interface IntakeOutcome {
  */
 @Injectable()
 export class Intake {
-  constructor(@Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls) {}
+  constructor(
+    @Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls,
+    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
+  ) {}
 
   normalize(body: unknown): NewRequestCommand {
     const payload = parseInput(intakePayload, body);
@@ -51,7 +54,6 @@ export class Intake {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json',
-      ...identityHeaders(ctx.principal),
       ...(ctx.requestId ? { 'x-request-id': ctx.requestId } : {}),
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
     };
@@ -64,6 +66,8 @@ export class Intake {
       method: 'POST',
       path: `${INTERNAL_API_PREFIX}/requests`,
       headers,
+      // The caller's identity, signed again for this call (ADR 0020).
+      identity: { key: this.internalAuth, principal: ctx.principal },
       body: JSON.stringify(command),
     });
     return {

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { extensionCommand, pauseCommand, type Principal, resumeCommand } from '@dsar/contracts';
-import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
+import { CurrentPrincipal, optionalBody, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestClock } from '../application/request-clock';
 
@@ -18,7 +18,7 @@ export class ClockController {
   @HttpCode(202)
   @Idempotent()
   extend(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.clock.extend(principal, id, parseInput(extensionCommand, body ?? {}));
+    return this.clock.extend(principal, id, parseInput(extensionCommand, optionalBody(body)));
   }
 
   @Post('clock/pauses')
@@ -32,6 +32,6 @@ export class ClockController {
   @HttpCode(202)
   @Idempotent()
   resume(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.clock.resume(principal, id, parseInput(resumeCommand, body ?? {}));
+    return this.clock.resume(principal, id, parseInput(resumeCommand, optionalBody(body)));
   }
 }

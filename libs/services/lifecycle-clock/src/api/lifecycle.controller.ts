@@ -12,7 +12,7 @@ import {
   requestorCommand,
   verificationTransitionCommand,
 } from '@dsar/contracts';
-import { CurrentPrincipal, parseInput } from '@dsar/platform/http';
+import { CurrentPrincipal, optionalBody, parseInput } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestLifecycle } from '../application/request-lifecycle';
 
@@ -30,7 +30,7 @@ export class LifecycleController {
   @HttpCode(202)
   @Idempotent()
   acknowledge(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.acknowledge(principal, id, parseInput(acknowledgementCommand, body ?? {}));
+    return this.lifecycle.acknowledge(principal, id, parseInput(acknowledgementCommand, optionalBody(body)));
   }
 
   @Post('clarifications/request')
@@ -44,21 +44,21 @@ export class LifecycleController {
   @HttpCode(202)
   @Idempotent()
   receiveClarification(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.receiveClarification(principal, id, parseInput(clarificationReceiveCommand, body ?? {}));
+    return this.lifecycle.receiveClarification(principal, id, parseInput(clarificationReceiveCommand, optionalBody(body)));
   }
 
   @Post('refusals')
   @HttpCode(202)
   @Idempotent()
   refuse(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.refuse(principal, id, parseInput(refusalCommand, body));
+    return this.lifecycle.refuse(principal, id, parseInput(refusalCommand, optionalBody(body)));
   }
 
   @Post('closures')
   @HttpCode(202)
   @Idempotent()
   close(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.close(principal, id, parseInput(closureCommand, body ?? {}));
+    return this.lifecycle.close(principal, id, parseInput(closureCommand, optionalBody(body)));
   }
 
   @Put('requestor')
@@ -79,14 +79,14 @@ export class LifecycleController {
   @HttpCode(202)
   @Idempotent()
   approveAuthority(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.approveAuthority(principal, id, parseInput(authorityApproveCommand, body ?? {}).note);
+    return this.lifecycle.approveAuthority(principal, id, parseInput(authorityApproveCommand, optionalBody(body)).note);
   }
 
   @Post('authority/reject')
   @HttpCode(202)
   @Idempotent()
   rejectAuthority(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.rejectAuthority(principal, id, parseInput(authorityRejectCommand, body ?? {}));
+    return this.lifecycle.rejectAuthority(principal, id, parseInput(authorityRejectCommand, optionalBody(body)));
   }
 
   /** verification started a case: the request waits for it. */
@@ -94,14 +94,14 @@ export class LifecycleController {
   @HttpCode(202)
   @Idempotent()
   verificationRequested(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.requestVerification(principal, id, parseInput(verificationTransitionCommand, body ?? {}));
+    return this.lifecycle.requestVerification(principal, id, parseInput(verificationTransitionCommand, optionalBody(body)));
   }
 
   @Post('lifecycle/verification-approved')
   @HttpCode(202)
   @Idempotent()
   verificationApproved(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
-    return this.lifecycle.approveVerification(principal, id, parseInput(verificationTransitionCommand, body ?? {}));
+    return this.lifecycle.approveVerification(principal, id, parseInput(verificationTransitionCommand, optionalBody(body)));
   }
 
   @Post('lifecycle/verification-rejected')

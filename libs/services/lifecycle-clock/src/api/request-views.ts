@@ -2,6 +2,9 @@ import { type AppealView, OPEN_STATUSES, type QueuePage, type RequestDetail, typ
 import type { QueueSlice } from '../application/request-queue';
 import type { RequestEntity } from '../infrastructure/request.entity';
 
+/** The requestor of a request whose intake named none (docs/intake.md). */
+export const DEFAULT_REQUESTOR: RequestDetail['requestor'] = { type: 'subject' };
+
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
 /** The request as `GET /requests/:id` shows it. */
@@ -20,7 +23,8 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
     policyPack: row.policyPack,
     policyVersion: row.policyVersion,
     intakeSource: row.intakeSource,
-    requestor: row.requestor ?? null,
+    // The spec makes requestor.type always present: a request taken in without a requestor was made by the data subject.
+    requestor: row.requestor ?? { ...DEFAULT_REQUESTOR },
     authority: row.authority ?? null,
     appeals,
     acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,

@@ -284,7 +284,8 @@ function withClockRules<T>(work: () => T): T {
     if (!(error instanceof ClockRuleError)) throw error;
     if (FIELD_VIOLATIONS.has(error.violation)) {
       const field = typeof error.details.field === 'string' ? error.details.field : 'body';
-      throw new ProblemError('REQUEST_VALIDATION_FAILED', error.message, [{ field, message: error.message }]);
+      // Well-formed, but not what the request's pack accepts: a rule of the pack, not of the schema (422).
+      throw new ProblemError('EXTENSION_TERMS_INVALID', error.message, [{ field, message: error.message }]);
     }
     const name = error.violation as Exclude<typeof error.violation, 'EXTENSION_UNIT_MISMATCH' | 'EXTENSION_AMOUNT_REQUIRED' | 'EXTENSION_REASON_REQUIRED'>;
     throw new ProblemError(name, error.message, undefined, error.details);

@@ -9,10 +9,13 @@ import {
   type ClarificationRequestCommand,
   type ClosureCommand,
   type ClosureReason,
+  bindingIn,
+  DEFAULT_REFUSAL_REASON,
   type LifecycleAction,
   LifecycleEventTypes,
   type LifecycleResult,
   OPEN_STATUSES,
+  policyPackVersion,
   type Principal,
   type RefusalCommand,
   type RequestorCommand,
@@ -23,6 +26,7 @@ import { Clock } from '@dsar/platform/clock';
 import { scopeOf } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { defaultRefusalNotice, type RefusalNoticeContext } from '../domain/lifecycle/refusal-notice';
 import { nextStatus } from '../domain/lifecycle/state-machine';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import { RequestTransitionEntity, type TransitionDetails } from '../infrastructure/request-transition.entity';
@@ -138,10 +142,17 @@ export class RequestLifecycle {
     return this.step(principal, id, 'fulfil', now, async () => ({ type: LifecycleEventTypes.fulfilled, facts: {} }));
   }
 
+  /** A refusal; without a message the requester gets the default notice of the reason, naming their right to complain (docs/lifecycle.md). */
   refuse(principal: Principal, id: string, command: RefusalCommand, now?: Date): Promise<LifecycleResult> {
     return this.step(principal, id, 'refuse', now, async ({ row }) => {
-      row.statusReason = command.reason;
-      return { type: LifecycleEventTypes.refused, facts: { reason: command.reason }, details: { reason: command.reason, message: command.message, rationale: command.rationale } };
+      const reason = command.reason ?? DEFAULT_REFUSAL_REASON;
+      row.statusReason = reason;
+      const message = command.message ?? defaultRefusalNotice(reason, refusalNoticeContext(row));
+      return {
+        type: LifecycleEventTypes.refused,
+        facts: { reason },
+        details: { reason, message, defaultMessage: command.message === undefined, rationale: command.rationale ?? null },
+      };
     });
   }
 
@@ -259,4 +270,11 @@ export class RequestLifecycle {
 function submittedAuthority(row: RequestEntity): NonNullable<RequestEntity['authority']> {
   if (!row.authority) throw new Error(`request ${row.id} has no authority evidence to review`);
   return row.authority;
+}
+
+/** What the default refusal notice says of the request's law: its pinned pack's name for the jurisdiction, and whether it has an appeal. */
+function refusalNoticeContext(row: RequestEntity): RefusalNoticeContext {
+  const pack = policyPackVersion(row.policyPack, row.policyVersion);
+  const binding = pack ? bindingIn(pack, row.jurisdiction) : undefined;
+  return { jurisdictionName: binding?.name ?? row.jurisdiction, appealAvailable: pack?.appeal != null };
 }

@@ -118,6 +118,6 @@ function checkTimes(intakeReceivedAt: Date, receivedAt: Date, now: Date): void {
     errors.push({ field: 'receivedAt', message: 'must not be before intakeSource.receivedAt (the service cannot record a request before the channel received it)' });
   }
   if (errors.length > 0) {
-    throw new ProblemError('REQUEST_VALIDATION_FAILED', `Inconsistent times: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors);
+    throw new ProblemError('RECEIPT_TIME_INVALID', `Inconsistent times: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, errors);
   }
 }
