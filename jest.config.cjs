@@ -47,6 +47,14 @@ module.exports = {
       setupFilesAfterEnv: ['<rootDir>/libs/platform/testing/src/jest-long-timeout.cjs'],
     },
     {
+      // Faults under load (npm run test:resilience): stops Kafka and PostgreSQL, so it runs alone, after the rest.
+      ...common,
+      displayName: 'resilience',
+      testMatch: ['<rootDir>/tools/**/*.resilience-spec.ts'],
+      globalSetup: '<rootDir>/libs/platform/testing/src/global-setup.cjs',
+      setupFilesAfterEnv: ['<rootDir>/libs/platform/testing/src/jest-long-timeout.cjs'],
+    },
+    {
       ...common,
       displayName: 'e2e',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.e2e-spec.ts'],

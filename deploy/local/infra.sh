@@ -9,6 +9,7 @@
 #   status       print the state of both; exit 0 only if both are up
 #   kafka-stop   stop only the broker (SIGTERM, SIGKILL after $KAFKA_STOP_TIMEOUT s); waits until the port is closed
 #   kafka-start  start only the broker; waits for "Kafka Server started" and an open port
+#   pg-stop      stop only PostgreSQL (fast shutdown); pg-start starts it again
 #   env          print export lines:  eval "$(deploy/local/infra.sh env)"
 #
 # Environment:
@@ -427,7 +428,7 @@ cmd_env() {
 }
 
 usage() {
-  sed -n '6,12p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+  sed -n '6,13p' "$SELF" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -437,7 +438,7 @@ main() {
     # `if` so that a non-zero status is an answer, not an error for the ERR trap.
     status) if cmd_status; then exit 0; else exit 1; fi ;;
     env) cmd_env; return ;;
-    up | down | kafka-start | kafka-stop) ;;
+    up | down | kafka-start | kafka-stop | pg-start | pg-stop) ;;
     *) usage ;;
   esac
 
@@ -454,6 +455,8 @@ main() {
     down) kafka_stop; pg_down ;;
     kafka-start) kafka_start ;;
     kafka-stop) kafka_stop ;;
+    pg-start) pg_up ;;
+    pg-stop) pg_down ;;
   esac
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: lint, type-check, then the unit suite (two workers) and the
+// `npm test`: lint, type-check, then the unit suite (two workers), the
 // integration and e2e suites (one at a time: they share the one local broker,
-// which one test stops and restarts). Ends with one line `N passed, N failed`,
+// which one test stops and restarts), and last the resilience suite (faults
+// under load: it stops and restarts Kafka and PostgreSQL). Ends with one line `N passed, N failed`,
 // counting every Jest test plus the lint and type-check steps.
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, readFileSync, existsSync, rmSync } = require('node:fs');
@@ -49,6 +50,8 @@ check('lint', 'npm', ['run', '--silent', 'lint']);
 check('type-check', 'npm', ['run', '--silent', 'typecheck']);
 jest('unit', ['--selectProjects', 'unit', '--maxWorkers=2']);
 jest('integration-e2e', ['--selectProjects', 'integration', 'e2e', '--runInBand', '--forceExit']);
+// Faults under load stop and start the shared Kafka and PostgreSQL: alone, after everything else.
+jest('resilience', ['--selectProjects', 'resilience', '--runInBand', '--forceExit']);
 
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed === 0 ? 0 : 1);

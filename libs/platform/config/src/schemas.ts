@@ -42,6 +42,11 @@ export const busFields = {
   KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'letters, digits, dot, dash, underscore').default(''),
   /** Prefix of consumer group ids; each service appends its own name. */
   KAFKA_GROUP_PREFIX: z.string().default('dsar'),
+  /**
+   * How long the broker keeps a consumer that stopped heartbeating in its group; also how long consumption stalls
+   * when a consumer rejoins after a broker restart. At least the broker's group.min.session.timeout.ms (6 s).
+   */
+  KAFKA_SESSION_TIMEOUT_MS: positiveInt.min(6000).max(300_000).default(10_000),
   OUTBOX_POLL_MS: positiveInt.default(1000),
   OUTBOX_BATCH_SIZE: positiveInt.max(1000).default(100),
   CONSUMER_MAX_ATTEMPTS: positiveInt.max(20).default(5),

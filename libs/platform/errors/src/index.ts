@@ -1,3 +1,4 @@
 export * from './domain-error';
 export * from './problem-details';
 export * from './problem-json.filter';
+export * from './infrastructure-unavailable';

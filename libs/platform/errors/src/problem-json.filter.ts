@@ -4,6 +4,7 @@ import { type Observable, throwError } from 'rxjs';
 import { ErrorCatalog, type ErrorDefinition, errorByCode } from '@dsar/contracts';
 import { errorForLog, REQUEST_ID_HEADER, requestIdOf } from '@dsar/platform/observability';
 import { ProblemError } from './domain-error';
+import { isInfrastructureUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './infrastructure-unavailable';
 import { PROBLEM_CONTENT_TYPE, type ProblemDetails, problemFrom } from './problem-details';
 
 interface BodyParserError extends Error {
@@ -27,7 +28,8 @@ const byStatus: Record<number, ErrorDefinition> = {
  * Turns every error of an HTTP route into `application/problem+json`:
  * product errors keep their catalog code, body-parser failures become
  * REQUEST_BODY_INVALID_JSON or PAYLOAD_TOO_LARGE, Nest's HTTP exceptions map by
- * status, and anything unexpected is a 500 whose detail hides internals.
+ * status, a database (or other server) that cannot be reached is a 503 with
+ * Retry-After, and anything unexpected is a 500 whose detail hides internals.
  */
 @Catch()
 export class ProblemJsonFilter implements ExceptionFilter {
@@ -48,7 +50,12 @@ export class ProblemJsonFilter implements ExceptionFilter {
     }
     const { problem, headers } = this.toProblem(exception, req, requestId);
     // Only what errorForLog keeps: never the body, the query's parameters or the driver's detail (docs/security.md#what-is-never-logged).
-    if (problem.status >= 500) this.logger.error({ err: errorForLog(exception), requestId, method: req.method, path: (req.originalUrl ?? req.url ?? '').split('?')[0] }, 'request failed');
+    if (problem.status >= 500) {
+      const context = { err: errorForLog(exception), requestId, method: req.method, path: (req.originalUrl ?? req.url ?? '').split('?')[0] };
+      // A dependency that is down is an operations matter, seen on /health/ready and the metrics; not one error per request.
+      if (problem.status === 503) this.logger.warn(context, 'request refused: a dependency is unavailable');
+      else this.logger.error(context, 'request failed');
+    }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
     res.status(problem.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
@@ -102,6 +109,17 @@ export class ProblemJsonFilter implements ExceptionFilter {
       const problem = problemFrom(def, { detail, instance, requestId, extensions });
       problem.status = status;
       return { problem, headers: {} };
+    }
+    if (isInfrastructureUnavailable(exception)) {
+      // The database is down or restarting: the request may succeed in a moment, and /health/ready says so too.
+      return {
+        problem: problemFrom(ErrorCatalog.SERVICE_UNAVAILABLE, {
+          detail: 'A server this service depends on cannot be reached right now. Retry after the time in Retry-After.',
+          instance,
+          requestId,
+        }),
+        headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      };
     }
     return {
       problem: problemFrom(ErrorCatalog.INTERNAL_ERROR, {

@@ -17,6 +17,8 @@ export interface HostConfig {
   KAFKA_CLIENT_ID: string;
   KAFKA_TOPIC_PREFIX: string;
   KAFKA_GROUP_PREFIX: string;
+  /** Consumer session timeout; the bus's default (10 s) when absent. */
+  KAFKA_SESSION_TIMEOUT_MS?: number;
   OUTBOX_POLL_MS: number;
   OUTBOX_BATCH_SIZE: number;
   CONSUMER_MAX_ATTEMPTS: number;

@@ -24,6 +24,12 @@ class ProbeController {
     throw new Error(INTERNAL_SECRET);
   }
 
+  /** What TypeORM throws when the database went away under a query: the driver's error inside. */
+  @Get('database-down')
+  databaseDown(): never {
+    throw Object.assign(new Error('Query failed'), { name: 'QueryFailedError', driverError: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }) });
+  }
+
   @Get('problem')
   problem(): never {
     throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', 'detail', undefined, { currentStatus: 'fulfilled' });
@@ -144,5 +150,14 @@ describe('health and metrics', () => {
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toContain('dsar_http_request_duration_seconds');
     expect(res.text).toMatch(/dsar_http_request_duration_seconds_count\{[^}]*service="probe"[^}]*route="\/health\/live"/);
+  });
+});
+
+describe('a database that cannot be reached', () => {
+  it('is a 503 SERVICE_UNAVAILABLE with Retry-After, not a 500, and the detail names no internals', async () => {
+    const res = await http().get('/database-down');
+    expectProblem(res, 503, 'SVC-BE-1001', 'SERVICE_UNAVAILABLE', '/database-down');
+    expect(res.headers['retry-after']).toBe('2');
+    expect(res.text).not.toContain('administrator command');
   });
 });

@@ -105,6 +105,7 @@ export function rootModuleFor(definition: ServiceDefinition, config: HostConfig,
           clientId: config.KAFKA_CLIENT_ID,
           topicPrefix: config.KAFKA_TOPIC_PREFIX,
           groupPrefix: config.KAFKA_GROUP_PREFIX,
+          sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT_MS,
         },
         relay: {
           batchSize: config.OUTBOX_BATCH_SIZE,

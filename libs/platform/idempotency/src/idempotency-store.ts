@@ -15,8 +15,13 @@ export interface IdempotencyScope {
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
 
-/** How long a claim blocks a retry before it is presumed abandoned (a crashed process never completes it). */
-const CLAIM_LEASE_SECONDS = 60;
+/**
+ * How long a claim blocks a retry before it is presumed abandoned (a crashed process never completes it). The
+ * execution that holds it renews it every CLAIM_RENEW_MS, so a long request keeps its key however long it runs, while
+ * a retry after a crash waits at most this long.
+ */
+const CLAIM_LEASE_SECONDS = 15;
+export const CLAIM_RENEW_MS = 5_000;
 
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
@@ -80,6 +85,15 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
       `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb
        WHERE tenant_id = $1 AND principal = $2 AND key = $3`,
       [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null)],
+    );
+  }
+
+  /** Extends the lease of a claim whose execution is still running. */
+  async renew(scope: IdempotencyScope): Promise<void> {
+    await this.uow.dataSource.query(
+      `UPDATE ${this.table} SET locked_until = now() + make_interval(secs => $4)
+       WHERE tenant_id = $1 AND principal = $2 AND key = $3 AND state = 'processing'`,
+      [scope.tenantId, scope.principal, scope.key, CLAIM_LEASE_SECONDS],
     );
   }
 

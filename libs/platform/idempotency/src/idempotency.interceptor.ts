@@ -6,7 +6,7 @@ import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPL
 import { principalOf } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
-import { IdempotencyStore, type IdempotencyScope } from './idempotency-store';
+import { CLAIM_RENEW_MS, IdempotencyStore, type IdempotencyScope } from './idempotency-store';
 
 /**
  * Makes a command handler idempotent under the `Idempotency-Key` header: the
@@ -40,6 +40,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
       res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return claim.body;
     }
+    // The claim's lease is short, so that a retry after a crash is not blocked for long: keep it while we run.
+    const renewal = setInterval(() => void this.store.renew(scope).catch(() => undefined), CLAIM_RENEW_MS);
     try {
       return await this.uow.run(async (tx) => {
         const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
@@ -49,6 +51,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch (e) {
       await this.store.release(scope).catch(() => undefined);
       throw e;
+    } finally {
+      clearInterval(renewal);
     }
   }
 }

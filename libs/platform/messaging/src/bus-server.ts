@@ -3,6 +3,7 @@ import { type CustomTransportStrategy, BaseRpcContext, Server } from '@nestjs/mi
 import { lastValueFrom } from 'rxjs';
 import type { CloudEventEnvelope, EventCatalog } from '@dsar/contracts';
 import { dlqTopicOf } from '@dsar/contracts';
+import { isInfrastructureUnavailable } from '@dsar/platform/errors';
 import { quoteIdent, type UnitOfWork } from '@dsar/platform/persistence';
 import { Metrics, scrubText } from '@dsar/platform/observability';
 import type { BusPort, InboundMessage, Subscription } from './bus.port';
@@ -30,6 +31,9 @@ export interface BusServerOptions {
 
 type DeadLetterReason = 'invalid_envelope' | 'unknown_type' | 'invalid_payload' | 'handler_failed';
 
+/** The longest pause between two tries of an event while its handler's database is unavailable. */
+const OUTAGE_WAIT_MAX_MS = 5000;
+
 /**
  * A NestJS microservice transport over the bus port. Handlers are plain
  * `@EventPattern('<event type>')` methods; this server subscribes the
@@ -38,11 +42,13 @@ type DeadLetterReason = 'invalid_envelope' | 'unknown_type' | 'invalid_payload' 
  * handler in one transaction together with an inbox row (so a redelivered
  * event has its effect once), retries a failing handler with exponential
  * backoff, and after the last attempt moves the message to the topic's DLQ
- * so the partition goes on with the next request's events.
+ * so the partition goes on with the next request's events. A failure because
+ * the database cannot be reached spends no attempt: the event waits for it.
  */
 export class BusServer extends Server implements CustomTransportStrategy {
   private subscription?: Subscription;
   private readonly inbox: string;
+  private closing = false;
 
   constructor(
     private readonly bus: BusPort,
@@ -75,6 +81,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await this.subscription?.close();
     this.subscription = undefined;
   }
@@ -106,6 +113,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     const event = { ...envelope, data: parsed.data as Record<string, unknown> };
     const labels = { service: this.options.service, event_type: envelope.type };
     let lastError: Error = new Error('not attempted');
+    let outageWaits = 0;
     for (let attempt = 1; attempt <= this.options.maxAttempts; attempt++) {
       try {
         const fresh = await this.uow.run(async (tx) => {
@@ -123,6 +131,20 @@ export class BusServer extends Server implements CustomTransportStrategy {
         return;
       } catch (e) {
         lastError = e instanceof Error ? e : new Error(String(e));
+        if (isInfrastructureUnavailable(e)) {
+          // The database is away, not the event at fault: wait for it without spending an attempt, so an outage
+          // never sends good events to the dead-letter topic. The offset stays uncommitted meanwhile. On shutdown
+          // the wait ends with the error, and the event is delivered again after the restart.
+          if (this.closing) throw lastError;
+          outageWaits++;
+          if (outageWaits === 1 || outageWaits % 20 === 0) {
+            this.options.log('warn', 'event handler waits: a dependency is unavailable', { eventId: envelope.id, eventType: envelope.type, waits: outageWaits, error: lastError.message });
+          }
+          Metrics.get().consumerRetries.inc(labels);
+          await sleep(Math.min(this.options.retryBackoffMs * 2 ** Math.min(outageWaits - 1, 6), OUTAGE_WAIT_MAX_MS));
+          attempt--;
+          continue;
+        }
         if (attempt < this.options.maxAttempts) {
           Metrics.get().consumerRetries.inc(labels);
           this.options.log('warn', 'event handler failed; retrying', {

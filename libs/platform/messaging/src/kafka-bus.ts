@@ -1,4 +1,5 @@
 import { type Admin, type Consumer, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
+import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
 
 export interface KafkaBusOptions {
@@ -10,7 +11,23 @@ export interface KafkaBusOptions {
   log?: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra: Record<string, unknown>) => void;
   /** How many partitions one consumer handles at once. */
   partitionsConsumedConcurrently?: number;
+  /** The `service` label of the consumer metrics. */
+  service?: string;
+  /** Consumer session timeout; CONSUMER_SESSION_TIMEOUT_MS when absent. */
+  sessionTimeoutMs?: number;
 }
+
+/**
+ * Group membership timing. After a broker restart, or a consumer crash while the
+ * broker was away, the consumer rejoins as a new member and the broker holds the
+ * group's rebalance until the old member's session has expired: the session
+ * timeout is how long consumption stalls then. 10 s by default
+ * (KAFKA_SESSION_TIMEOUT_MS; the broker's minimum is 6 s) with a heartbeat every
+ * second keeps that stall short; long handlers keep heartbeating themselves (see
+ * `subscribe`).
+ */
+export const CONSUMER_SESSION_TIMEOUT_MS = 10_000;
+export const CONSUMER_HEARTBEAT_INTERVAL_MS = 1_000;
 
 const levelName = (l: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
   l === logLevel.ERROR || l === logLevel.NOTHING ? 'error' : l === logLevel.WARN ? 'warn' : l === logLevel.INFO ? 'info' : 'debug';
@@ -38,7 +55,9 @@ export class KafkaBus implements BusPort {
       brokers: options.brokers,
       connectionTimeout: 3000,
       requestTimeout: 10000,
-      retry: { initialRetryTime: 250, maxRetryTime: 5000, retries: 8 },
+      // At most a second between reconnection attempts (kafkajs also spaces a crashed consumer's restarts by this):
+      // once a broker is back, producers and consumers find it at once.
+      retry: { initialRetryTime: 250, maxRetryTime: 1000, retries: 8 },
       logLevel: logLevel.WARN,
       logCreator: () => (entry) => {
         const { message, ...extra } = entry.log;
@@ -86,10 +105,13 @@ export class KafkaBus implements BusPort {
       groupId,
       allowAutoTopicCreation: false,
       maxWaitTimeInMs: 200,
-      sessionTimeout: 30000,
-      heartbeatInterval: 3000,
-      retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10 },
+      sessionTimeout: this.options.sessionTimeoutMs ?? CONSUMER_SESSION_TIMEOUT_MS,
+      heartbeatInterval: CONSUMER_HEARTBEAT_INTERVAL_MS,
+      // Reconnect at least every second while the broker is away (and after a crash, restart as soon): once it is
+      // back, the consumer is on its way to rejoin at once instead of after a back-off of several seconds.
+      retry: { initialRetryTime: 300, maxRetryTime: 1000, retries: 10 },
     });
+    this.watchMembership(consumer, groupId);
     await consumer.connect();
     await consumer.subscribe({ topics: topics.map((t) => this.prefix + t), fromBeginning: true });
     await consumer.run({
@@ -101,7 +123,7 @@ export class KafkaBus implements BusPort {
           if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
         }
         // Long handlers keep the group membership alive.
-        const beat = setInterval(() => void heartbeat().catch(() => undefined), 2000);
+        const beat = setInterval(() => void heartbeat().catch(() => undefined), CONSUMER_HEARTBEAT_INTERVAL_MS);
         try {
           await handler({
             topic: topic.slice(this.prefix.length),
@@ -123,6 +145,30 @@ export class KafkaBus implements BusPort {
         await consumer.disconnect(); // leaves the group, so a rebalance starts at once
       },
     };
+  }
+
+  /**
+   * Keeps `dsar_consumer_group_joined`, `dsar_consumer_group_joins_total` and
+   * `dsar_consumer_lag_messages` up to date from the consumer's own events, so
+   * a consumer that is out of its group, or falls behind, shows on the metrics.
+   */
+  private watchMembership(consumer: Consumer, group: string): void {
+    const metrics = Metrics.get();
+    const labels = { service: this.options.service ?? this.options.clientId, group };
+    const out = () => metrics.consumerGroupJoined.set(labels, 0);
+    out();
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      metrics.consumerGroupJoined.set(labels, 1);
+      metrics.consumerGroupJoins.inc(labels);
+    });
+    consumer.on(consumer.events.CRASH, out);
+    consumer.on(consumer.events.REBALANCING, out);
+    consumer.on(consumer.events.DISCONNECT, out);
+    consumer.on(consumer.events.STOP, out);
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      const topic = payload.topic.slice(this.prefix.length);
+      metrics.consumerLag.set({ ...labels, topic, partition: String(payload.partition) }, Number(payload.offsetLag));
+    });
   }
 
   /** Whether a broker answered in the last few seconds; cached so probes stay cheap. */

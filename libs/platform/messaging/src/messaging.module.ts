@@ -17,6 +17,8 @@ export interface BusSettings {
   clientId: string;
   topicPrefix?: string;
   groupPrefix: string;
+  /** Consumer session timeout (KAFKA_SESSION_TIMEOUT_MS). */
+  sessionTimeoutMs?: number;
 }
 
 export interface MessagingModuleOptions {
@@ -45,6 +47,8 @@ export function createBus(settings: BusSettings, service: string): BusPort {
     brokers: (settings.brokers ?? '').split(','),
     clientId: `${settings.clientId}-${service}`,
     topicPrefix: settings.topicPrefix,
+    sessionTimeoutMs: settings.sessionTimeoutMs,
+    service,
     log: nestLog(`${service}:kafka`),
   });
 }

@@ -54,6 +54,24 @@ export class Metrics {
     labelNames: ['service', 'topic', 'reason'] as const,
   });
 
+  readonly consumerGroupJoined = new Gauge({
+    name: 'dsar_consumer_group_joined',
+    help: 'Whether a consumer is a member of its group (1) or out of it: connecting, rejoining after a crash or a broker restart (0).',
+    labelNames: ['service', 'group'] as const,
+  });
+
+  readonly consumerGroupJoins = new Counter({
+    name: 'dsar_consumer_group_joins_total',
+    help: 'Times a consumer joined its group (the first join and every rejoin after a rebalance, crash or broker restart).',
+    labelNames: ['service', 'group'] as const,
+  });
+
+  readonly consumerLag = new Gauge({
+    name: 'dsar_consumer_lag_messages',
+    help: 'Messages of a partition not yet consumed, as of the last batch the consumer read from it.',
+    labelNames: ['service', 'group', 'topic', 'partition'] as const,
+  });
+
   readonly deadlineAlerts = new Counter({
     name: 'dsar_deadline_alerts_total',
     help: 'Deadline alerts the deadline monitor emitted.',

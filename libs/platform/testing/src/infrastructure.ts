@@ -62,3 +62,8 @@ export async function createTestTopics(): Promise<string> {
 export async function kafkaBroker(action: 'stop' | 'start'): Promise<void> {
   await run('bash', [path.join(root, 'deploy/local/infra.sh'), `kafka-${action}`], { cwd: root, timeout: 120000 });
 }
+
+/** Stops or starts the local PostgreSQL server (the project's own script), for outage tests. */
+export async function postgresServer(action: 'stop' | 'start'): Promise<void> {
+  await run('bash', [path.join(root, 'deploy/local/infra.sh'), `pg-${action}`], { cwd: root, timeout: 120000 });
+}

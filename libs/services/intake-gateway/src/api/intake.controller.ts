@@ -44,6 +44,7 @@ function contextOf(req: Request): CallContext {
 /** Passes lifecycle-clock's answer on: errors unchanged, success in this endpoint's shape. */
 function send(res: Response, outcome: IntakeOutcome, shape: (accepted: Record<string, unknown>) => Record<string, unknown>): void {
   if (outcome.replayed) res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
+  if (outcome.retryAfter) res.setHeader('Retry-After', outcome.retryAfter);
   const ok = outcome.status >= 200 && outcome.status < 300;
   res
     .status(outcome.status)

@@ -20,6 +20,8 @@ export interface IntakeOutcome {
   contentType: string;
   body: unknown;
   replayed: boolean;
+  /** lifecycle-clock's Retry-After, passed on with a 503 or 429. */
+  retryAfter?: string;
 }
 
 /**
@@ -75,6 +77,7 @@ export class Intake {
       contentType: res.headers.get('content-type') ?? 'application/json',
       body: JSON.parse(res.body.toString('utf8') || 'null'),
       replayed: res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
+      retryAfter: res.headers.get('retry-after') ?? undefined,
     };
   }
 }
