@@ -8,71 +8,18 @@
 #   tools/scripts/schemathesis.sh path         prints the CLI's path (installs when needed)
 #
 # The version is pinned: a new Schemathesis release brings new checks, and those belong in a change of their own.
-# Needs python3 (>= 3.10) with venv; when `python3 -m venv` lacks ensurepip (Debian), python3-venv is installed with
-# apt-get (root or passwordless sudo), as deploy/local/infra.sh does for its packages.
+# Installed by tools/scripts/pip-tool.sh (python3 >= 3.10 with venv) under .tools/schemathesis.
 #
-# Environment: SCHEMATHESIS_VENV (default <repo>/.tools/schemathesis), PYTHON (default python3), SCHEMATHESIS_CONFIG,
-# SCHEMATHESIS_TOKEN.
+# Environment: SCHEMATHESIS_HOME (the folder of the tool environments, default <repo>/.tools), PYTHON (default
+# python3), SCHEMATHESIS_CONFIG, SCHEMATHESIS_TOKEN.
 set -euo pipefail
 
 SCHEMATHESIS_VERSION="4.32.5"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-VENV="${SCHEMATHESIS_VENV:-$ROOT/.tools/schemathesis}"
-PYTHON="${PYTHON:-python3}"
-CLI="$VENV/bin/schemathesis"
-
-say() { echo "schemathesis.sh: $*" >&2; }
-die() { say "$*"; exit 1; }
-
-can_sudo() { command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; }
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"
-  elif can_sudo; then sudo -n "$@"
-  else die "root (or passwordless sudo) is needed to run: $*"
-  fi
-}
-
-installed_version() {
-  [ -x "$CLI" ] || return 1
-  "$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("schemathesis"))' 2>/dev/null
-}
-
-ensure_python() {
-  command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found: install Python 3.10 or later"
-  "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
-    || die "Schemathesis $SCHEMATHESIS_VERSION needs Python 3.10 or later ($($PYTHON --version 2>&1))"
-}
-
-# Debian and Ubuntu ship venv without ensurepip unless python3-venv is installed: install it when `-m venv` fails.
-install_venv_package() {
-  command -v apt-get >/dev/null 2>&1 || die "$PYTHON -m venv failed and there is no apt-get: install the venv module of $PYTHON"
-  local minor
-  minor="$("$PYTHON" -c 'import sys; print(f"{sys.version_info[0]}.{sys.version_info[1]}")')"
-  say "apt: installing python3-venv (python$minor-venv)"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null || die "apt-get update failed"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv "python$minor-venv" >/dev/null \
-    || as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends python3-venv >/dev/null \
-    || die "apt-get install python3-venv failed"
-}
-
-make_venv() {
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  if ! "$PYTHON" -m venv "$VENV" >/dev/null 2>&1; then
-    rm -rf "$VENV"
-    install_venv_package
-    "$PYTHON" -m venv "$VENV" || die "$PYTHON -m venv $VENV failed"
-  fi
-}
+export PIP_TOOL_HOME="${SCHEMATHESIS_HOME:-$ROOT/.tools}"
 
 install() {
-  if [ "$(installed_version || true)" = "$SCHEMATHESIS_VERSION" ]; then return 0; fi
-  ensure_python
-  say "installing schemathesis==$SCHEMATHESIS_VERSION into $VENV"
-  make_venv
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2 \
-    || { rm -rf "$VENV"; die "pip install schemathesis==$SCHEMATHESIS_VERSION failed"; }
-  [ "$(installed_version || true)" = "$SCHEMATHESIS_VERSION" ] || die "schemathesis $SCHEMATHESIS_VERSION did not install"
+  CLI="$(bash "$ROOT/tools/scripts/pip-tool.sh" schemathesis schemathesis "$SCHEMATHESIS_VERSION" schemathesis)"
 }
 
 case "${1:-}" in

@@ -88,20 +88,6 @@ Call with (dict "root" $ "name" "<service>"); fails if the service is not in .Va
 {{- end }}
 
 {{/*
-The EnvVar of a caller that points at an upstream service, e.g.
-LIFECYCLE_CLOCK_URL=http://dsar-lifecycle-clock:3002. Call with
-(dict "root" $ "name" "<upstream>" "env" <the caller's services.<caller>.env>);
-renders nothing when the caller's own env sets the variable (that one wins).
-*/}}
-{{- define "dsar.upstreamEnv" -}}
-{{- $variable := include "dsar.upstreamUrlVariable" .name }}
-{{- if not (hasKey (.env | default dict) $variable) }}
-- name: {{ $variable }}
-  value: {{ include "dsar.serviceUrl" (dict "root" .root "name" .name) | quote }}
-{{- end }}
-{{- end }}
-
-{{/*
 Checks the api-gateway's authentication settings. A gateway with no way to
 authenticate callers refuses to start, so the chart refuses to render it.
 */}}
@@ -131,93 +117,231 @@ INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 {{- end }}
 
 {{/*
-Authentication and limits of the api-gateway. The Secret keys are optional
-(a Secret may hold API keys, a JWT secret or both); the chart never creates the Secret.
+The in-release services a service calls over HTTP, as a JSON list: the
+api-gateway calls every other service, the intake-gateway lifecycle-clock.
+Call with (dict "root" $ "name" "<service>").
 */}}
-{{- define "dsar.gatewayAuthEnv" -}}
-{{- $auth := .root.Values.auth }}
-{{- $own := .env | default dict }}
+{{- define "dsar.upstreams" -}}
+{{- $upstreams := list }}
+{{- if eq .name "api-gateway" }}
+{{- range $other, $_ := .root.Values.services }}
+{{- if ne $other "api-gateway" }}
+{{- $upstreams = append $upstreams $other }}
+{{- end }}
+{{- end }}
+{{- else if and (eq .name "intake-gateway") (hasKey .root.Values.services "lifecycle-clock") }}
+{{- $upstreams = append $upstreams "lifecycle-clock" }}
+{{- end }}
+{{- toJson $upstreams }}
+{{- end }}
+
+{{/*
+Non-secret environment of one service, as YAML of a map (the data of its
+ConfigMap). Later entries win: HOST/PORT, env, backendEnv (domain services),
+the settings the chart derives (database, Kafka, upstream URLs, auth), and
+last services.<service>.env. Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.configData" -}}
+{{- $root := .root }}
+{{- $svc := index $root.Values.services .name }}
+{{- $cfg := dict "HOST" "0.0.0.0" "PORT" (toString $svc.port) }}
+{{- range $k, $v := ($root.Values.env | default dict) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- if eq .name "api-gateway" }}
+{{- $auth := $root.Values.auth }}
+{{- range $variable, $value := dict "AUTH_JWKS_URL" $auth.jwksUrl "AUTH_ISSUER" $auth.issuer "AUTH_AUDIENCE" $auth.audience }}
+{{- if $value }}
+{{- $_ := set $cfg $variable $value }}
+{{- end }}
+{{- end }}
+{{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
+{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs }}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
+{{- $_ := set $cfg $variable $value }}
+{{- end }}
+{{- end }}
+{{- else }}
+{{- range $k, $v := ($root.Values.backendEnv | default dict) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- range $k, $v := (include "dsar.backendConfig" $root | fromYaml) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- end }}
+{{- range (include "dsar.upstreams" . | fromJsonArray) }}
+{{- $_ := set $cfg (include "dsar.upstreamUrlVariable" .) (include "dsar.serviceUrl" (dict "root" $root "name" .)) }}
+{{- end }}
+{{- range $k, $v := ($svc.env | default dict) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- range $k, $v := $cfg }}
+{{- if kindIs "invalid" $v }}
+{{- $_ := unset $cfg $k }}
+{{- else }}
+{{- $_ := set $cfg $k (toString $v) }}
+{{- end }}
+{{- end }}
+{{- toYaml $cfg }}
+{{- end }}
+
+{{/*
+Non-secret database and Kafka settings of the domain services and the hook Jobs.
+*/}}
+{{- define "dsar.backendConfig" -}}
+DB_DRIVER: postgres
+DB_POOL_SIZE: {{ .Values.database.poolSize | toString | quote }}
+BUS_DRIVER: kafka
+KAFKA_BROKERS: {{ required "kafka.brokers: the Kafka bootstrap brokers, host:port[,host:port]" .Values.kafka.brokers | quote }}
+KAFKA_TOPIC_PREFIX: {{ .Values.kafka.topicPrefix | default "" | quote }}
+KAFKA_GROUP_PREFIX: {{ .Values.kafka.groupPrefix | default "" | quote }}
+KAFKA_CLIENT_ID: {{ .Values.kafka.clientId | default "" | quote }}
+{{- end }}
+
+{{/*
+sha256 of one service's ConfigMap data: the pod annotation checksum/config, so
+that a change of a non-secret setting rolls that service's pods.
+*/}}
+{{- define "dsar.configChecksum" -}}
+{{- include "dsar.configData" . | sha256sum }}
+{{- end }}
+
+{{/*
+The EnvVar of the PostgreSQL URL, by reference to database.existingSecret.
+*/}}
+{{- define "dsar.databaseUrlEnv" -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef:
+      name: {{ required "database.existingSecret: name a Secret holding the PostgreSQL URL" .Values.database.existingSecret | quote }}
+      key: {{ .Values.database.urlKey | default "DATABASE_URL" | quote }}
+{{- end }}
+
+{{/*
+Secret environment of one service: secretKeyRefs only (the chart never creates
+a Secret). A variable set in services.<service>.env wins (it is in the
+ConfigMap, and an env entry would override it), so it is skipped here.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.secretEnv" -}}
+{{- $root := .root }}
+{{- $svc := index $root.Values.services .name }}
+{{- $own := $svc.env | default dict }}
+{{- /* The key every process signs and checks the caller's identity with (docs/adr/0020). */}}
+{{- if not (hasKey $own "INTERNAL_AUTH_KEY") }}
+- name: INTERNAL_AUTH_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $root.Values.internalAuth.existingSecret | quote }}
+      key: {{ $root.Values.internalAuth.key | default "INTERNAL_AUTH_KEY" | quote }}
+{{- end }}
+{{- if eq .name "api-gateway" }}
+{{- $auth := $root.Values.auth }}
 {{- if $auth.existingSecret }}
+{{- /* Optional keys: a Secret may hold API keys, a JWT secret or both. */}}
 {{- if not (hasKey $own "DSAR_API_KEYS") }}
 - name: DSAR_API_KEYS
   valueFrom:
     secretKeyRef:
-      name: {{ $auth.existingSecret }}
-      key: {{ $auth.apiKeysKey | default "DSAR_API_KEYS" }}
+      name: {{ $auth.existingSecret | quote }}
+      key: {{ $auth.apiKeysKey | default "DSAR_API_KEYS" | quote }}
       optional: true
 {{- end }}
 {{- if not (hasKey $own "AUTH_JWT_SECRET") }}
 - name: AUTH_JWT_SECRET
   valueFrom:
     secretKeyRef:
-      name: {{ $auth.existingSecret }}
-      key: {{ $auth.jwtSecretKey | default "AUTH_JWT_SECRET" }}
+      name: {{ $auth.existingSecret | quote }}
+      key: {{ $auth.jwtSecretKey | default "AUTH_JWT_SECRET" | quote }}
       optional: true
 {{- end }}
 {{- end }}
-{{- range $variable, $value := dict "AUTH_JWKS_URL" $auth.jwksUrl "AUTH_ISSUER" $auth.issuer "AUTH_AUDIENCE" $auth.audience }}
-{{- if and $value (not (hasKey $own $variable)) }}
-- name: {{ $variable }}
-  value: {{ $value | quote }}
+{{- else if not (hasKey $own "DATABASE_URL") }}
+{{ include "dsar.databaseUrlEnv" $root }}
 {{- end }}
-{{- end }}
-{{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
-{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs }}
-{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") (not (hasKey $own $variable)) }}
-- name: {{ $variable }}
-  value: {{ $value | toString | quote }}
-{{- end }}
-{{- end }}
-{{- end }}
-
-{{/*
-Environment of the processes that use PostgreSQL and Kafka (the domain services
-and the provisioning job).
-*/}}
-{{- define "dsar.backendEnv" -}}
-- name: DB_DRIVER
-  value: postgres
-- name: DATABASE_URL
+{{- if and (eq .name "audit-ledger") $root.Values.audit.signingKey.existingSecret (not (hasKey $own "AUDIT_SIGNING_KEY")) }}
+{{- /* The Ed25519 key that signs audit checkpoints (docs/audit.md#checkpoints). */}}
+- name: AUDIT_SIGNING_KEY
   valueFrom:
     secretKeyRef:
-      name: {{ required "database.existingSecret: name a Secret holding the PostgreSQL URL" .Values.database.existingSecret }}
-      key: {{ .Values.database.urlKey }}
-- name: DB_POOL_SIZE
-  value: {{ .Values.database.poolSize | quote }}
-- name: BUS_DRIVER
-  value: kafka
-- name: KAFKA_BROKERS
-  value: {{ required "kafka.brokers: the Kafka bootstrap brokers, host:port[,host:port]" .Values.kafka.brokers | quote }}
-- name: KAFKA_TOPIC_PREFIX
-  value: {{ .Values.kafka.topicPrefix | quote }}
-- name: KAFKA_GROUP_PREFIX
-  value: {{ .Values.kafka.groupPrefix | quote }}
-- name: KAFKA_CLIENT_ID
-  value: {{ .Values.kafka.clientId | quote }}
+      name: {{ $root.Values.audit.signingKey.existingSecret | quote }}
+      key: {{ $root.Values.audit.signingKey.key | default "AUDIT_SIGNING_KEY" | quote }}
+{{- end }}
 {{- end }}
 
 {{/*
-Pod-level settings shared by the Deployments and the provisioning Job.
+Whether the chart creates the per-service ServiceAccounts: serviceAccount.create,
+unless serviceAccountName names an existing one (0.1.x behaviour, which wins).
+*/}}
+{{- define "dsar.createServiceAccounts" -}}
+{{- if and .Values.serviceAccount.create (not .Values.serviceAccountName) }}true{{ end }}
+{{- end }}
+
+{{/*
+Name of one service's ServiceAccount.
+*/}}
+{{- define "dsar.serviceAccountName" -}}
+{{- if include "dsar.createServiceAccounts" .root }}
+{{- include "dsar.serviceFullname" . }}
+{{- else }}
+{{- .root.Values.serviceAccountName | default "default" }}
+{{- end }}
+{{- end }}
+
+{{/*
+The hook Jobs' settings: migrations.* / topics.*, overridden by the deprecated
+provisioning.* when that is set. Call with (dict "root" $ "job" "migrations"|"topics");
+returns YAML with enabled, backoffLimit, activeDeadlineSeconds, ttlSecondsAfterFinished, resources.
+*/}}
+{{- define "dsar.jobSettings" -}}
+{{- $job := index .root.Values .job | default dict }}
+{{- $old := .root.Values.provisioning | default dict }}
+{{- $step := ternary "migrate" "createTopics" (eq .job "migrations") }}
+{{- $enabled := and $job.enabled (ne (toString (index $old "enabled")) "false") (ne (toString (index $old $step)) "false") }}
+{{- $out := dict "enabled" $enabled "backoffLimit" $job.backoffLimit "activeDeadlineSeconds" $job.activeDeadlineSeconds "ttlSecondsAfterFinished" $job.ttlSecondsAfterFinished "resources" ($job.resources | default dict) }}
+{{- range $k := list "backoffLimit" "activeDeadlineSeconds" "resources" }}
+{{- if hasKey $old $k }}
+{{- $_ := set $out $k (index $old $k) }}
+{{- end }}
+{{- end }}
+{{- toYaml $out }}
+{{- end }}
+
+{{/*
+Pod-level settings shared by the Deployments and the hook Jobs. Call with
+(dict "root" $ "serviceAccountName" "<name>").
 */}}
 {{- define "dsar.podCommon" -}}
-{{- with .Values.imagePullSecrets }}
+{{- $root := .root }}
+{{- with $root.Values.imagePullSecrets }}
 imagePullSecrets:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- if .Values.serviceAccountName }}
-serviceAccountName: {{ .Values.serviceAccountName }}
+{{- with .serviceAccountName }}
+serviceAccountName: {{ . }}
 {{- end }}
 automountServiceAccountToken: false
-{{- with .Values.podSecurityContext }}
+{{- with $root.Values.podSecurityContext }}
 securityContext:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.nodeSelector }}
+{{- with $root.Values.nodeSelector }}
 nodeSelector:
   {{- toYaml . | nindent 2 }}
 {{- end }}
-{{- with .Values.tolerations }}
+{{- with $root.Values.tolerations }}
 tolerations:
   {{- toYaml . | nindent 2 }}
 {{- end }}
+{{- end }}
+
+{{/*
+Whether a service runs more than one pod (for its PodDisruptionBudget).
+*/}}
+{{- define "dsar.multiReplica" -}}
+{{- $svc := index .root.Values.services .name }}
+{{- $hpa := $svc.autoscaling | default dict }}
+{{- if $hpa.enabled }}
+{{- if gt (int ($hpa.minReplicas | default 1)) 1 }}true{{ end }}
+{{- else if gt (int ($svc.replicas | default 1)) 1 }}true{{ end }}
 {{- end }}

@@ -1,0 +1,386 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import { appConfigSchema, appNames, asLoadConfigSees, containerEnvironment, issuesOf, schemaKeys, VARIABLES_OUTSIDE_SCHEMA } from './app-env';
+import {
+  allContainers,
+  CHART,
+  componentOf,
+  type Container,
+  CUSTOM_RESOURCE_KINDS,
+  isEmptySelector,
+  type K8sObject,
+  KUBE_VERSION,
+  type LabelSelector,
+  NAMESPACE,
+  ofKind,
+  podTemplateOf,
+  ref,
+  render,
+  run,
+  scenarioFiles,
+  scenarioName,
+  selects,
+  type SecurityContext,
+  templateArgs,
+  type Tools,
+  installTools,
+} from './chart-kit';
+import { normalizedCell, normalizedValue, valueLeaves, valuesTable } from './values-table';
+
+/**
+ * The Helm chart (charts/dsar), rendered with the pinned helm of tools/scripts/helm.sh for every CI scenario
+ * (charts/dsar/ci/*.yaml): helm lint --strict, schema validation of every object with kubernetes-validate (offline
+ * Kubernetes JSON schemas), unit tests on the rendered manifests, the environment each service gets checked against
+ * the service's own zod config schema, and the values table of charts/dsar/README.md against values.yaml.
+ *
+ * Run alone with `npm run chart:test`; it needs no PostgreSQL or Kafka.
+ */
+
+const SCENARIOS = scenarioFiles();
+const SERVICES = appNames();
+const GATEWAY = 'api-gateway';
+/** Where the checksum tests start from: the minimal scenario (the chart's defaults plus the required values). */
+const BASE = SCENARIOS.find((f) => scenarioName(f) === 'minimal') ?? SCENARIOS[0];
+
+let tools: Tools;
+const rendered = new Map<string, K8sObject[] | Error>();
+
+async function renderOnce(key: string, valuesFiles: string[], set: string[] = []): Promise<K8sObject[]> {
+  if (!rendered.has(key)) {
+    try {
+      rendered.set(key, (await render(tools, { valuesFiles, set })).objects);
+    } catch (e) {
+      rendered.set(key, e as Error);
+    }
+  }
+  const result = rendered.get(key)!;
+  if (result instanceof Error) throw result;
+  return result;
+}
+
+const objectsOf = (file: string): Promise<K8sObject[]> => renderOnce(file, [file]);
+
+beforeAll(() => {
+  tools = installTools();
+}, 600_000);
+
+it('the chart has CI scenarios (charts/dsar/ci/*.yaml)', () => {
+  expect(SCENARIOS.map((f) => path.relative(CHART, f))).not.toEqual([]);
+});
+
+it('there are eight services (apps/*), each with a config schema', async () => {
+  expect(SERVICES).toHaveLength(8);
+  for (const app of SERVICES) expect(schemaKeys(await appConfigSchema(app)).size).toBeGreaterThan(0);
+});
+
+// ---- helpers of the manifest assertions ----------------------------------------------------------------------------
+
+const workloads = (objects: K8sObject[]): K8sObject[] => objects.filter((o) => o.kind === 'Deployment' || o.kind === 'Job');
+
+/** One message per container that breaks `check`, `<Kind>/<name> container <c>: <problem>`. */
+function containerProblems(objects: K8sObject[], kinds: string[], check: (c: Container, o: K8sObject) => string[]): string[] {
+  return objects
+    .filter((o) => kinds.includes(o.kind))
+    .flatMap((o) => allContainers(podTemplateOf(o).spec).flatMap((c) => check(c, o).map((p) => `${ref(o)} container ${c.name}: ${p}`)));
+}
+
+/** The effective security context setting: the container's, else the pod's (for the fields a pod may set). */
+function effective<K extends keyof SecurityContext>(c: Container, o: K8sObject, key: K): SecurityContext[K] {
+  return c.securityContext?.[key] ?? podTemplateOf(o).spec.securityContext?.[key];
+}
+
+const deploymentOf = (objects: K8sObject[], service: string): K8sObject | undefined =>
+  ofKind(objects, 'Deployment').find((d) => componentOf(d) === service);
+
+const mainContainer = (d: K8sObject, service: string): Container => {
+  const pod = podTemplateOf(d).spec;
+  return pod.containers.find((c) => c.name === service) ?? pod.containers[0];
+};
+
+const checksumsByService = (objects: K8sObject[]): Record<string, string | undefined> =>
+  Object.fromEntries(ofKind(objects, 'Deployment').map((d) => [componentOf(d) ?? d.metadata.name, podTemplateOf(d).metadata?.annotations?.['checksum/config']]));
+
+/** The Service names an Ingress or HTTPRoute sends traffic to. */
+function routeBackends(o: K8sObject): string[] {
+  const spec = (o.spec ?? {}) as {
+    defaultBackend?: { service?: { name: string } };
+    rules?: { http?: { paths?: { backend?: { service?: { name: string } } }[] }; backendRefs?: { name: string; kind?: string }[] }[];
+  };
+  if (o.kind === 'Ingress') {
+    return [spec.defaultBackend?.service?.name, ...(spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend?.service?.name))].filter(
+      (n): n is string => !!n,
+    );
+  }
+  return (spec.rules ?? []).flatMap((r) => (r.backendRefs ?? []).filter((b) => !b.kind || b.kind === 'Service').map((b) => b.name));
+}
+
+const commandText = (c: Container): string => [...(c.command ?? []), ...(c.args ?? [])].join(' ');
+
+// ---- per scenario ----------------------------------------------------------------------------------------------------
+
+for (const file of SCENARIOS) {
+  const scenario = path.relative(CHART, file);
+
+  describe(`scenario ${scenario}`, () => {
+    it('passes helm lint --strict', async () => {
+      const lint = await run(tools.helm, ['lint', '--strict', CHART, '-f', file, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION]);
+      if (lint.code !== 0) throw new Error(`helm lint --strict -f ${scenario} exited with ${lint.code}:\n${lint.stdout}\n${lint.stderr}`);
+    });
+
+    it(`renders objects valid against the Kubernetes ${KUBE_VERSION} schemas (kubernetes-validate --strict; custom resources skipped)`, async () => {
+      const objects = await objectsOf(file);
+      expect(objects.length).toBeGreaterThan(0);
+      for (const o of objects) {
+        expect(typeof o.apiVersion).toBe('string');
+        expect(typeof o.kind).toBe('string');
+        expect(typeof o.metadata?.name).toBe('string');
+      }
+      // Custom resources have no schema there; they are skipped by kind, every other kind must have one.
+      const checked = objects.filter((o) => !CUSTOM_RESOURCE_KINDS.has(o.kind));
+      const stream = checked.map((o) => stringify(o)).join('---\n');
+      const result = await run(tools.kubernetesValidate, ['--strict', '-k', KUBE_VERSION, '-'], stream);
+      const output = `${result.stdout}\n${result.stderr}`;
+      const failures = output.split('\n').filter((l) => /^(ERROR|WARN)/.test(l.trim()));
+      expect(failures).toEqual([]);
+      expect(result.code).toBe(0);
+      expect(output.match(/passed for resource/g)?.length ?? 0).toBe(checked.length);
+    });
+
+    it('runs the eight services as Deployments, and only them', async () => {
+      const objects = await objectsOf(file);
+      expect(ofKind(objects, 'Deployment').map((d) => componentOf(d)).sort()).toEqual(SERVICES);
+    });
+
+    it('gives every container of every Deployment and Job requests and a memory limit', async () => {
+      const problems = containerProblems(await objectsOf(file), ['Deployment', 'Job'], (c) => {
+        const p: string[] = [];
+        if (!c.resources?.requests || Object.keys(c.resources.requests).length === 0) p.push('no resources.requests');
+        if (c.resources?.requests && (c.resources.requests.cpu === undefined || c.resources.requests.memory === undefined)) p.push('requests without cpu and memory');
+        if (c.resources?.limits?.memory === undefined) p.push('no resources.limits.memory');
+        return p;
+      });
+      expect(problems).toEqual([]);
+    });
+
+    it('runs every container of every Deployment and Job with the hardened security context', async () => {
+      const objects = await objectsOf(file);
+      expect(workloads(objects).length).toBeGreaterThan(0);
+      const problems = containerProblems(objects, ['Deployment', 'Job'], (c, o) => {
+        const p: string[] = [];
+        if (effective(c, o, 'runAsNonRoot') !== true) p.push('runAsNonRoot is not true (pod or container)');
+        if (c.securityContext?.readOnlyRootFilesystem !== true) p.push('readOnlyRootFilesystem is not true');
+        if (c.securityContext?.allowPrivilegeEscalation !== false) p.push('allowPrivilegeEscalation is not false');
+        if (!(c.securityContext?.capabilities?.drop ?? []).includes('ALL')) p.push('capabilities.drop does not contain ALL');
+        if ((c.securityContext?.capabilities?.add ?? []).length > 0) p.push(`adds capabilities ${c.securityContext?.capabilities?.add?.join(',')}`);
+        if (effective(c, o, 'seccompProfile')?.type !== 'RuntimeDefault') p.push('seccompProfile is not RuntimeDefault (pod or container)');
+        return p;
+      });
+      expect(problems).toEqual([]);
+    });
+
+    it('probes every Deployment container (startup, liveness, readiness) on /health/live or /health/ready', async () => {
+      const problems = containerProblems(await objectsOf(file), ['Deployment'], (c) =>
+        (['startupProbe', 'livenessProbe', 'readinessProbe'] as const).flatMap((probe) => {
+          const httpPath = c[probe]?.httpGet?.path;
+          if (!c[probe]) return [`no ${probe}`];
+          return httpPath === '/health/live' || httpPath === '/health/ready' ? [] : [`${probe} is not an httpGet on /health/live or /health/ready (${httpPath})`];
+        }),
+      );
+      expect(problems).toEqual([]);
+    });
+
+    it('mounts no service account token in any Deployment pod', async () => {
+      const objects = await objectsOf(file);
+      const mounting = ofKind(objects, 'Deployment')
+        .filter((d) => podTemplateOf(d).spec.automountServiceAccountToken !== false)
+        .map(ref);
+      expect(mounting).toEqual([]);
+    });
+
+    it('selects the pods of every service with a NetworkPolicy of its own', async () => {
+      const objects = await objectsOf(file);
+      const policies = ofKind(objects, 'NetworkPolicy');
+      const uncovered = SERVICES.filter((service) => {
+        const deployment = deploymentOf(objects, service);
+        if (!deployment) return true;
+        const labels = { ...(podTemplateOf(deployment).metadata?.labels ?? {}) };
+        return !policies.some((p) => {
+          const selector = (p.spec as { podSelector?: LabelSelector } | undefined)?.podSelector;
+          return !isEmptySelector(selector) && selects(selector, labels);
+        });
+      });
+      expect(uncovered).toEqual([]);
+    });
+
+    it('exposes only the api-gateway (Ingress or HTTPRoute)', async () => {
+      const objects = await objectsOf(file);
+      const gateway = deploymentOf(objects, GATEWAY);
+      const gatewayServices = ofKind(objects, 'Service')
+        .filter((s) => gateway && selects({ matchLabels: (s.spec as { selector?: Record<string, string> }).selector ?? {} }, podTemplateOf(gateway).metadata?.labels ?? {}))
+        .map((s) => s.metadata.name);
+      const routes = objects.filter((o) => o.kind === 'Ingress' || o.kind === 'HTTPRoute');
+      const elsewhere = routes.flatMap((r) => routeBackends(r).filter((b) => !gatewayServices.includes(b)).map((b) => `${ref(r)} -> ${b}`));
+      expect(elsewhere).toEqual([]);
+      for (const r of routes) expect(routeBackends(r).length).toBeGreaterThan(0);
+    });
+
+    it('only references Secrets (renders no Secret)', async () => {
+      expect(ofKind(await objectsOf(file), 'Secret').map(ref)).toEqual([]);
+    });
+
+    it('runs its Jobs as pre-install,pre-upgrade hooks with a deadline', async () => {
+      const problems = ofKind(await objectsOf(file), 'Job').flatMap((j) => {
+        const hooks = (j.metadata.annotations?.['helm.sh/hook'] ?? '').split(',').map((h) => h.trim());
+        const p: string[] = [];
+        if (!hooks.includes('pre-install') || !hooks.includes('pre-upgrade')) p.push(`${ref(j)}: helm.sh/hook is "${hooks.join(',')}", not pre-install,pre-upgrade`);
+        const deadline = (j.spec as { activeDeadlineSeconds?: number }).activeDeadlineSeconds;
+        if (!(typeof deadline === 'number' && deadline > 0)) p.push(`${ref(j)}: no activeDeadlineSeconds`);
+        return p;
+      });
+      expect(problems).toEqual([]);
+    });
+
+    describe('gives every service the environment its config schema requires in distributed mode', () => {
+      for (const service of SERVICES) {
+        it(service, async () => {
+          const objects = await objectsOf(file);
+          const deployment = deploymentOf(objects, service);
+          if (!deployment) throw new Error(`no Deployment of ${service}`);
+          const container = mainContainer(deployment, service);
+          const { env, origin, problems } = containerEnvironment(container, podTemplateOf(deployment).spec, objects);
+          expect(problems).toEqual([]);
+
+          const schema = await appConfigSchema(service);
+          const result = schema.safeParse(asLoadConfigSees(env));
+          if (!result.success) {
+            throw new Error(
+              `apps/${service}/src/config.ts rejects the environment the chart gives it:\n  ${issuesOf(result).join('\n  ')}\n` +
+                `environment (secrets are placeholders):\n  ${Object.keys(env).sort().map((k) => `${k} (${origin[k]})`).join('\n  ')}`,
+            );
+          }
+          const config = result.data as Record<string, unknown>;
+
+          // Every variable the chart sets is one the app reads (a typo'd name would be ignored silently).
+          const known = schemaKeys(schema);
+          expect(Object.keys(env).filter((k) => !known.has(k) && !VARIABLES_OUTSIDE_SCHEMA.has(k)).sort()).toEqual([]);
+
+          // Distributed mode: PostgreSQL and Kafka, not the embedded defaults.
+          if (known.has('DB_DRIVER')) expect(config.DB_DRIVER).toBe('postgres');
+          if (known.has('BUS_DRIVER')) expect(config.BUS_DRIVER).toBe('kafka');
+          if (known.has('DB_MIGRATIONS')) expect(config.DB_MIGRATIONS).toBe('check');
+          expect(env.INTERNAL_AUTH_KEY ?? env.INTERNAL_AUTH_KEY_FILE).toBeDefined();
+          if (service === GATEWAY) expect(['DSAR_API_KEYS', 'AUTH_JWT_SECRET', 'AUTH_JWKS_URL'].filter((k) => env[k] !== undefined)).not.toEqual([]);
+
+          // The port the process listens on is the container's port, and every upstream URL (whose default is a
+          // loopback address) is set to a Service of the release with that service's port.
+          const ports = (container as Container & { ports?: { containerPort: number }[] }).ports ?? [];
+          expect(ports.map((p) => p.containerPort)).toContain(Number(config.PORT));
+          for (const variable of [...known].filter((k) => /_URL$/.test(k) && k !== 'DATABASE_URL' && !k.startsWith('AUTH_'))) {
+            const upstream = variable.replace(/_URL$/, '').toLowerCase().replace(/_/g, '-');
+            if (!SERVICES.includes(upstream)) continue;
+            expect({ variable, value: env[variable] }).toEqual({ variable, value: expect.any(String) });
+            const url = new URL(env[variable]);
+            const target = ofKind(objects, 'Service').find((s) => s.metadata.name === url.hostname.split('.')[0]);
+            expect({ variable, service: target?.metadata.name, component: target?.metadata.labels?.['app.kubernetes.io/component'] }).toEqual({
+              variable,
+              service: url.hostname.split('.')[0],
+              component: upstream,
+            });
+            const servicePorts = ((target?.spec as { ports?: { port: number }[] }).ports ?? []).map((p) => p.port);
+            expect(servicePorts).toContain(Number(url.port || 80));
+          }
+        });
+      }
+    });
+
+    it('gives the migration hook the database and the topics hook the brokers', async () => {
+      const jobs = ofKind(await objectsOf(file), 'Job');
+      for (const job of jobs) {
+        for (const c of podTemplateOf(job).spec.containers) {
+          const text = commandText(c);
+          const { env, problems } = containerEnvironment(c, podTemplateOf(job).spec, await objectsOf(file));
+          expect(problems).toEqual([]);
+          if (/migrat/.test(text)) expect({ job: ref(job), DATABASE_URL: /^postgres(ql)?:\/\//.test(env.DATABASE_URL ?? '') }).toEqual({ job: ref(job), DATABASE_URL: true });
+          if (/topics/.test(text)) expect({ job: ref(job), KAFKA_BROKERS: /^[^,\s]+:\d+(,[^,\s]+:\d+)*$/.test(env.KAFKA_BROKERS ?? '') }).toEqual({ job: ref(job), KAFKA_BROKERS: true });
+        }
+      }
+    });
+  });
+}
+
+// ---- checksums, hooks and exposure, from the base scenario -----------------------------------------------------------
+
+describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})`, () => {
+  const base = (): Promise<K8sObject[]> => (BASE ? objectsOf(BASE) : Promise.reject(new Error('charts/dsar/ci has no scenario')));
+
+  it('annotates every Deployment pod with checksum/config', async () => {
+    const checksums = checksumsByService(await base());
+    expect(Object.keys(checksums).sort()).toEqual(SERVICES);
+    expect(Object.entries(checksums).filter(([, c]) => !c)).toEqual([]);
+  });
+
+  it('changes the checksum/config of every Deployment when a shared setting changes (env.LOG_LEVEL)', async () => {
+    const before = checksumsByService(await base());
+    const after = checksumsByService(await renderOnce('base+LOG_LEVEL', [BASE], ['env.LOG_LEVEL=debug']));
+    expect(Object.keys(after).sort()).toEqual(SERVICES);
+    expect(SERVICES.filter((s) => !before[s] || before[s] === after[s])).toEqual([]);
+  });
+
+  it("changes only that service's checksum/config when one service's env changes", async () => {
+    const before = checksumsByService(await base());
+    const after = checksumsByService(await renderOnce('base+notifier.env', [BASE], ['services.notifier.env.LOG_LEVEL=debug']));
+    expect(SERVICES.filter((s) => before[s] !== after[s])).toEqual(['notifier']);
+  });
+
+  it('splits the hooks into a migrations Job and a topics Job', async () => {
+    const jobs = ofKind(await base(), 'Job').map((j) => ({ job: j.metadata.name, command: podTemplateOf(j).spec.containers.map(commandText).join(' ') }));
+    const migrations = jobs.filter((j) => /migrat/.test(j.command));
+    const topics = jobs.filter((j) => /topics/.test(j.command));
+    expect(migrations).toHaveLength(1);
+    expect(topics).toHaveLength(1);
+    expect(migrations[0].job).not.toBe(topics[0].job);
+  });
+
+  it('routes an enabled Ingress to the api-gateway only', async () => {
+    const objects = await renderOnce('base+ingress', [BASE], ['ingress.enabled=true']);
+    const ingresses = ofKind(objects, 'Ingress');
+    expect(ingresses.length).toBeGreaterThan(0);
+    const gatewayService = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === GATEWAY)?.metadata.name;
+    expect([...new Set(ingresses.flatMap(routeBackends))]).toEqual([gatewayService]);
+  });
+
+  it('routes an enabled HTTPRoute (Gateway API) to the api-gateway only', async () => {
+    const objects = await renderOnce('base+httproute', [BASE], ['httpRoute.enabled=true', 'httpRoute.parentRefs[0].name=gateway']);
+    const routes = ofKind(objects, 'HTTPRoute');
+    expect(routes.length).toBeGreaterThan(0);
+    const gatewayService = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === GATEWAY)?.metadata.name;
+    expect([...new Set(routes.flatMap(routeBackends))]).toEqual([gatewayService]);
+  });
+});
+
+// ---- values: the README table and the schema --------------------------------------------------------------------------
+
+describe('values', () => {
+  const values: unknown = parse(readFileSync(path.join(CHART, 'values.yaml'), 'utf8'));
+  const leaves = valueLeaves(values);
+
+  it('are all documented in the `## Values` table of charts/dsar/README.md, with their defaults, and no other keys', () => {
+    const rows = valuesTable(readFileSync(path.join(CHART, 'README.md'), 'utf8'));
+    const documented = new Map(rows.map((r) => [r.key, r]));
+    expect([...leaves.keys()].filter((k) => !documented.has(k))).toEqual([]); // undocumented keys
+    expect(rows.map((r) => r.key).filter((k) => !leaves.has(k))).toEqual([]); // documented keys values.yaml lacks
+    expect(rows.map((r) => r.key).filter((k, i, all) => all.indexOf(k) !== i)).toEqual([]); // each key once
+    const wrongDefaults = rows
+      .filter((r) => leaves.has(r.key) && normalizedCell(r.defaultCell) !== normalizedValue(leaves.get(r.key)))
+      .map((r) => `line ${r.line}: ${r.key}: table ${r.defaultCell}, values.yaml ${normalizedValue(leaves.get(r.key))}`);
+    expect(wrongDefaults).toEqual([]);
+  });
+
+  it('has a values.schema.json that rejects an unknown top-level key', async () => {
+    expect(() => JSON.parse(readFileSync(path.join(CHART, 'values.schema.json'), 'utf8'))).not.toThrow();
+    const result = await run(tools.helm, templateArgs({ valuesFiles: BASE ? [BASE] : [], set: ['unknownKey=1'] }));
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/unknownKey|additional propert/i);
+  });
+});

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+
+/**
+ * The image's Dockerfile, checked without a container engine (none runs here): hadolint (tools/scripts/hadolint.sh,
+ * installed from PyPI) finds nothing to report, and the properties the Helm chart relies on hold.
+ */
+const run = promisify(execFile);
+const root = path.resolve(__dirname, '../..');
+const dockerfile = readFileSync(path.join(root, 'deploy/Dockerfile'), 'utf8');
+const instructions = dockerfile.split('\n').filter((l) => /^[A-Z]+\s/.test(l));
+
+it('hadolint reports nothing', async () => {
+  const { stdout } = await run('bash', [path.join(root, 'tools/scripts/hadolint.sh'), 'deploy/Dockerfile'], { cwd: root, timeout: 300_000 });
+  expect(stdout.trim()).toBe('');
+}, 320_000);
+
+it('builds in stages and ships the production dependencies only, installed from the lock file', () => {
+  expect(instructions.filter((l) => l.startsWith('FROM ')).length).toBeGreaterThanOrEqual(2);
+  expect(dockerfile).toMatch(/npm ci --omit=dev/);
+  expect(dockerfile).toMatch(/COPY --from=deps \/app\/node_modules/);
+});
+
+it('runs as a numeric non-root user, with OCI labels, and starts the api-gateway by default', () => {
+  const users = instructions.filter((l) => l.startsWith('USER '));
+  expect(users.at(-1)).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);
+  for (const label of ['title', 'version', 'revision', 'source', 'licenses']) expect(dockerfile).toContain(`org.opencontainers.image.${label}=`);
+  expect(instructions.at(-1)).toBe('CMD ["node", "tools/scripts/run-ts.cjs", "apps/api-gateway/src/main.ts"]');
+});
+
+it('keeps local state, tools and secrets out of the build context', () => {
+  const ignored = readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n');
+  for (const entry of ['**/node_modules', '.git', '.data', '.infra', '.tools', '.env', '*.pem']) expect(ignored).toContain(entry);
+});
