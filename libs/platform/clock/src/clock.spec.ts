@@ -17,22 +17,12 @@ describe('ManualClock', () => {
     expect(clock.now().toISOString()).toBe('2026-12-24T10:00:00.000Z');
     clock.set('2026-12-31T23:59:59Z');
     expect(clock.now().toISOString()).toBe('2026-12-31T23:59:59.000Z');
-    clock.advanceDays(1);
+    clock.advance(86_400_000);
     expect(clock.now().toISOString()).toBe('2027-01-01T23:59:59.000Z');
     clock.advance(-1000);
     expect(clock.now().toISOString()).toBe('2027-01-01T23:59:58.000Z');
     expect(clock.daysAgo(2)).toBe('2026-12-30T23:59:58.000Z');
     expect(clock.later(2000)).toBe('2027-01-02T00:00:00.000Z');
-  });
-
-  it('freeze and resume', async () => {
-    const clock = new ManualClock('2026-01-30T08:00:00Z');
-    clock.freeze('2026-01-31T08:00:00Z');
-    await sleep(5);
-    expect(clock.now().toISOString()).toBe('2026-01-31T08:00:00.000Z');
-    clock.resume();
-    await sleep(5);
-    expect(clock.now().getTime()).toBeGreaterThan(Date.parse('2026-01-31T08:00:00Z'));
   });
 
   it('runAt moves the clock for the work only, even when the work fails', async () => {

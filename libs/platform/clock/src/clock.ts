@@ -26,12 +26,13 @@ const DAY_MS = 86_400_000;
 /**
  * A clock a test controls. `set` puts it at an instant; while `running` (the
  * default), it then moves on at the real pace from there, so successive events
- * keep their order; `freeze` stops it where it is, for exact assertions.
+ * keep their order; one made with `{ running: false }` stays where it is set,
+ * for exact assertions.
  */
 export class ManualClock extends Clock {
   private base: number;
   private setAtReal: number;
-  private running: boolean;
+  private readonly running: boolean;
 
   constructor(start: Date | string | number = Date.now(), options: { running?: boolean } = {}) {
     super();
@@ -53,22 +54,6 @@ export class ManualClock extends Clock {
   /** Moves the clock forward (or back, with a negative amount) by milliseconds. */
   advance(ms: number): void {
     this.set(this.nowMs() + ms);
-  }
-
-  advanceDays(days: number): void {
-    this.advance(days * DAY_MS);
-  }
-
-  /** Stops the clock where it is (or at `at`): `now()` answers the same instant until it is set again. */
-  freeze(at?: Date | string | number): void {
-    this.set(at ?? this.nowMs());
-    this.running = false;
-  }
-
-  /** Lets a frozen clock run again from where it stands. */
-  resume(): void {
-    this.set(this.nowMs());
-    this.running = true;
   }
 
   /**

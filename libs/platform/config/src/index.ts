@@ -4,3 +4,4 @@ export * from './schemas';
 export * from './service-ports';
 export * from './data-dir-secret';
 export * from './internal-auth';
+export * from './secret-file';

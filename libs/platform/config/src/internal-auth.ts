@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { dataDirSecret } from './data-dir-secret';
+import { secretFileField } from './secret-file';
 
 /**
  * INTERNAL_AUTH_KEY: the key every process shares to sign and check the
  * caller's identity on internal calls (docs/adr/0020-signed-internal-identity.md).
  * Given as text (at least 32 bytes) or as a file holding it (a mounted secret).
  */
+/** The shortest key accepted, in bytes (the HMAC-SHA256 output size). */
 export const INTERNAL_AUTH_KEY_MIN_LENGTH = 32;
 
 const HOW_TO = 'make one with: openssl rand -base64 32';
@@ -25,21 +27,7 @@ export const internalAuthFields = {
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
-  INTERNAL_AUTH_KEY_FILE: z
-    .string()
-    .min(1)
-    .superRefine((file, ctx) => {
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: `${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
-        return;
-      }
-      const problem = keyProblem(text);
-      if (problem) ctx.addIssue({ code: 'custom', message: `${file} ${problem}` });
-    })
-    .optional(),
+  INTERNAL_AUTH_KEY_FILE: secretFileField(keyProblem),
 };
 
 export interface InternalAuthConfig {

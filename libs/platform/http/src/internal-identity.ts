@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { IdentityHeaders, IdentitySignatureHeaders, type Principal } from '@dsar/contracts';
+import { INTERNAL_AUTH_KEY_MIN_LENGTH } from '@dsar/platform/config';
 import { ProblemError } from '@dsar/platform/errors';
 
 /**
@@ -18,9 +19,6 @@ export const INTERNAL_AUTH = Symbol('INTERNAL_AUTH');
 
 /** How far a signature's timestamp may lie from the receiver's clock, either way. */
 export const INTERNAL_AUTH_WINDOW_MS = 60_000;
-
-/** The shortest key accepted, in bytes (the HMAC-SHA256 output size). */
-export const INTERNAL_AUTH_KEY_MIN_BYTES = 32;
 
 const VERSION = 'v1';
 
@@ -44,8 +42,8 @@ export class InternalAuthKey {
   /** The key from its configured text (at least 32 bytes, surrounding white space ignored). */
   static from(secret: string): InternalAuthKey {
     const key = Buffer.from(secret.trim(), 'utf8');
-    if (key.length < INTERNAL_AUTH_KEY_MIN_BYTES) {
-      throw new Error(`the internal auth key must be at least ${INTERNAL_AUTH_KEY_MIN_BYTES} bytes`);
+    if (key.length < INTERNAL_AUTH_KEY_MIN_LENGTH) {
+      throw new Error(`the internal auth key must be at least ${INTERNAL_AUTH_KEY_MIN_LENGTH} bytes`);
     }
     return new InternalAuthKey(key);
   }

@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { dataDirSecret } from '@dsar/platform/config';
+import { dataDirSecret, secretFileField } from '@dsar/platform/config';
 import type { CheckpointSettings } from './application/checkpoint-publisher';
 
 /** The key PEM as configuration carries it: an environment variable may hold `\n` for the line breaks. */
@@ -35,21 +35,10 @@ export const auditFields = {
     })
     .optional(),
   /** A file holding that key (a mounted secret); used when AUDIT_SIGNING_KEY is not set. */
-  AUDIT_SIGNING_KEY_FILE: z
-    .string()
-    .min(1)
-    .superRefine((file, ctx) => {
-      let pem: string;
-      try {
-        pem = readFileSync(file, 'utf8');
-      } catch (e) {
-        ctx.addIssue({ code: 'custom', message: `AUDIT_SIGNING_KEY_FILE ${file} cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
-        return;
-      }
-      const problem = signingKeyProblem(pem);
-      if (problem) ctx.addIssue({ code: 'custom', message: `AUDIT_SIGNING_KEY_FILE ${file} ${problem}; ${HOW_TO}` });
-    })
-    .optional(),
+  AUDIT_SIGNING_KEY_FILE: secretFileField((pem) => {
+    const problem = signingKeyProblem(pem);
+    return problem && `${problem}; ${HOW_TO}`;
+  }),
 };
 
 export interface AuditConfig {
