@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Local infrastructure for the integration tests: PostgreSQL 15 (Debian package) and a
-# single-node Apache Kafka 3.9.1 broker in KRaft mode, run from jars fetched from Maven Central.
+# Local infrastructure for the integration tests: PostgreSQL 15 (Debian package), a
+# single-node Apache Kafka 3.9.1 broker in KRaft mode, run from jars fetched from Maven Central,
+# and an S3-compatible server (moto from PyPI, tools/scripts/moto.sh) for the S3 storage driver.
 # No Docker: everything runs directly on this Debian 12 machine.
 #
 # Usage: deploy/local/infra.sh <command>
-#   up           install what is missing, start PostgreSQL and Kafka (idempotent: reuses running ones)
-#   down         stop Kafka (SIGTERM, wait) and PostgreSQL
-#   status       print the state of both; exit 0 only if both are up
+#   up           install what is missing, start PostgreSQL, Kafka and S3 (idempotent: reuses running ones)
+#   down         stop S3, Kafka (SIGTERM, wait) and PostgreSQL
+#   status       print the state of all three; exit 0 only if all are up
 #   kafka-stop   stop only the broker (SIGTERM, SIGKILL after $KAFKA_STOP_TIMEOUT s); waits until the port is closed
 #   kafka-start  start only the broker; waits for "Kafka Server started" and an open port
 #   pg-stop      stop only PostgreSQL (fast shutdown); pg-start starts it again
+#   s3-start     start only the S3 server (in memory: its buckets are gone when it stops); s3-stop stops it
 #   env          print export lines:  eval "$(deploy/local/infra.sh env)"
 #
 # Environment:
@@ -18,6 +20,7 @@
 #   KAFKA_PORT            broker port (default 9092); KAFKA_CONTROLLER_PORT (default 9093)
 #   KAFKA_STOP_TIMEOUT    seconds to wait after SIGTERM before SIGKILL (default 15)
 #   KAFKA_START_TIMEOUT   seconds to wait for the broker to be ready (default 120)
+#   S3_PORT               S3 server port (default 9000)
 #
 # Installing packages and starting/configuring PostgreSQL need root (or passwordless sudo).
 # Once PostgreSQL is up and configured, `up` as any user only touches Kafka.
@@ -54,8 +57,16 @@ KAFKA_START_MARK='=== infra.sh: broker launch ==='
 KAFKA_JVM_OPTS=(-Xms256m -Xmx768m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError
   -Djava.awt.headless=true)
 
+S3DIR="$INFRA_DIR/s3"
+S3_HOST=127.0.0.1
+S3_PORT="${S3_PORT:-9000}"
+S3_PIDFILE="$S3DIR/moto.pid"
+S3_LOG="$S3DIR/moto.log"            # the server's stdout/stderr (one line per request)
+S3_START_TIMEOUT=60
+
 DATABASE_URL="postgres://$DB_USER:$DB_PASS@127.0.0.1:$PG_PORT/$DB_NAME"
 KAFKA_BROKERS="$KAFKA_HOST:$KAFKA_PORT"
+S3_URL="http://$S3_HOST:$S3_PORT"
 
 # ---------------------------------------------------------------------------------------------
 # helpers
@@ -413,22 +424,124 @@ kafka_is_up() {
 }
 
 # ---------------------------------------------------------------------------------------------
+# S3 (moto in server mode: an S3-compatible endpoint for the S3 storage driver's tests)
+
+# Is this pid our server: `<python> <...>/moto_server -H $S3_HOST -p $S3_PORT` (not a reused pid, nor a grep for it)?
+s3_pid_is_ours() {
+  local pid="$1" args=()
+  pid_alive "$pid" || return 1
+  mapfile -d '' args 2>/dev/null <"/proc/$pid/cmdline" || return 1
+  [[ "${args[1]:-}" == */moto_server ]] && [ "${args[*]:2}" = "-H $S3_HOST -p $S3_PORT" ]
+}
+
+# Prints the server's pid if it is running. Re-adopts a server whose pid file was lost.
+s3_pid() {
+  local pid="" d p
+  [ -f "$S3_PIDFILE" ] && pid="$(cat "$S3_PIDFILE" 2>/dev/null || true)"
+  if s3_pid_is_ours "$pid"; then echo "$pid"; return 0; fi
+  for d in /proc/[0-9]*; do
+    p="${d#/proc/}"
+    grep -qaF -- moto_server "$d/cmdline" 2>/dev/null || continue
+    if s3_pid_is_ours "$p"; then
+      mkdir -p "$S3DIR"
+      echo "$p" >"$S3_PIDFILE" 2>/dev/null || true
+      echo "$p"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# Does it answer S3 requests (ListBuckets), not only accept connections?
+s3_answers() {
+  if command -v curl >/dev/null 2>&1; then
+    curl -fsS -o /dev/null --max-time 3 "$S3_URL/" 2>/dev/null
+  else
+    port_open "$S3_PORT"
+  fi
+}
+
+s3_start() {
+  local pid
+  if pid="$(s3_pid)"; then
+    local deadline=$((SECONDS + S3_START_TIMEOUT))
+    until s3_answers; do
+      [ "$SECONDS" -lt "$deadline" ] || { dump_log "$S3_LOG"; die "s3: pid $pid does not answer on $S3_URL"; }
+      sleep 0.3
+    done
+    say "s3: already running on $S3_URL (pid $pid)"
+    return 0
+  fi
+  if port_open "$S3_PORT"; then
+    die "s3: port $S3_PORT is already used by another process: $(ss -Hltnp 2>/dev/null | grep -E ":$S3_PORT\b" | tr -s ' ' || true)"
+  fi
+  local server
+  server="$(bash "$REPO/tools/scripts/moto.sh" path)" || die "s3: installing moto failed (tools/scripts/moto.sh)"
+  mkdir -p "$S3DIR"
+  rm -f "$S3_PIDFILE"
+  # As for Kafka: own session (survives the caller), pid file written by the shell that execs the server.
+  # shellcheck disable=SC2016 # $$ and $@ are meant for the inner bash
+  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$S3_PIDFILE" \
+    "$server" -H "$S3_HOST" -p "$S3_PORT" </dev/null >"$S3_LOG" 2>&1 &
+  local _
+  for _ in $(seq 1 50); do [ -s "$S3_PIDFILE" ] && break; sleep 0.1; done
+  pid="$(cat "$S3_PIDFILE" 2>/dev/null || true)"
+  [ -n "$pid" ] || { dump_log "$S3_LOG"; die "s3: launcher did not write $S3_PIDFILE"; }
+  local deadline=$((SECONDS + S3_START_TIMEOUT))
+  until s3_answers; do
+    pid_alive "$pid" || { dump_log "$S3_LOG"; die "s3: server process $pid exited during startup"; }
+    [ "$SECONDS" -lt "$deadline" ] || { dump_log "$S3_LOG"; die "s3: not answering on $S3_URL after ${S3_START_TIMEOUT}s (pid $pid)"; }
+    sleep 0.3
+  done
+  say "s3: up on $S3_URL (pid $pid, moto; data in memory)"
+}
+
+s3_stop() {
+  local pid
+  if ! pid="$(s3_pid)"; then
+    rm -f "$S3_PIDFILE"
+    say "s3: not running"
+    return 0
+  fi
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + 10))
+  while pid_alive "$pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
+  if pid_alive "$pid"; then
+    kill -KILL "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + 10))
+    while pid_alive "$pid" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
+    pid_alive "$pid" && die "s3: pid $pid survived SIGKILL"
+  fi
+  deadline=$((SECONDS + 10))
+  while port_open "$S3_PORT" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.1; done
+  rm -f "$S3_PIDFILE"
+  say "s3: stopped"
+}
+
+s3_is_up() {
+  local pid
+  pid="$(s3_pid)" && s3_answers && echo "$pid"
+}
+
+# ---------------------------------------------------------------------------------------------
 # commands
 
 cmd_status() {
   local rc=0 pid
   if pg_is_ready; then say "postgres: up on 127.0.0.1:$PG_PORT"; else say "postgres: down"; rc=1; fi
   if pid="$(kafka_is_up)"; then say "kafka: up on $KAFKA_BROKERS (pid $pid)"; else say "kafka: down"; rc=1; fi
+  if pid="$(s3_is_up)"; then say "s3: up on $S3_URL (pid $pid)"; else say "s3: down"; rc=1; fi
   return "$rc"
 }
 
 cmd_env() {
   printf "export DATABASE_URL='%s'\n" "$DATABASE_URL"
   printf "export KAFKA_BROKERS='%s'\n" "$KAFKA_BROKERS"
+  printf "export DSAR_TEST_S3_URL='%s'\n" "$S3_URL"
 }
 
 usage() {
-  sed -n '6,13p' "$SELF" | sed 's/^# \{0,1\}//' >&2
+  sed -n '7,15p' "$SELF" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -438,7 +551,7 @@ main() {
     # `if` so that a non-zero status is an answer, not an error for the ERR trap.
     status) if cmd_status; then exit 0; else exit 1; fi ;;
     env) cmd_env; return ;;
-    up | down | kafka-start | kafka-stop | pg-start | pg-stop) ;;
+    up | down | kafka-start | kafka-stop | pg-start | pg-stop | s3-start | s3-stop) ;;
     *) usage ;;
   esac
 
@@ -451,12 +564,14 @@ main() {
   fi
 
   case "$cmd" in
-    up) pg_up; kafka_start ;;
-    down) kafka_stop; pg_down ;;
+    up) pg_up; kafka_start; s3_start ;;
+    down) s3_stop; kafka_stop; pg_down ;;
     kafka-start) kafka_start ;;
     kafka-stop) kafka_stop ;;
     pg-start) pg_up ;;
     pg-stop) pg_down ;;
+    s3-start) s3_start ;;
+    s3-stop) s3_stop ;;
   esac
 }
 

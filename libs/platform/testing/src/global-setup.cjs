@@ -1,7 +1,8 @@
 // Jest global setup of the integration and e2e suites: makes sure the real
-// PostgreSQL and Kafka are running (installing them on a fresh machine) and
-// tells the tests where they are. DSAR_INFRA=external skips the start-up and
-// uses DATABASE_URL / KAFKA_BROKERS as given.
+// PostgreSQL, Kafka and S3-compatible server (moto) are running (installing
+// them on a fresh machine) and tells the tests where they are.
+// DSAR_INFRA=external skips the start-up and uses DATABASE_URL /
+// KAFKA_BROKERS / DSAR_TEST_S3_URL as given.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -17,4 +18,5 @@ module.exports = async function globalSetup() {
   }
   process.env.DATABASE_URL ||= 'postgres://dsar:dsar@127.0.0.1:5432/dsar';
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
+  process.env.DSAR_TEST_S3_URL ||= 'http://127.0.0.1:9000';
 };

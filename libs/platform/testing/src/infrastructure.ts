@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { ensureTopics, readTopicCatalog } from '@dsar/platform/messaging';
@@ -66,4 +67,39 @@ export async function kafkaBroker(action: 'stop' | 'start'): Promise<void> {
 /** Stops or starts the local PostgreSQL server (the project's own script), for outage tests. */
 export async function postgresServer(action: 'stop' | 'start'): Promise<void> {
   await run('bash', [path.join(root, 'deploy/local/infra.sh'), `pg-${action}`], { cwd: root, timeout: 120000 });
+}
+
+/** The S3-compatible server of the tests (moto, started by `deploy/local/infra.sh up` or `s3-start`). */
+export function s3Endpoint(): string {
+  return process.env.DSAR_TEST_S3_URL ?? 'http://127.0.0.1:9000';
+}
+
+/**
+ * A fresh bucket on the test S3 server, with a client for it (path style, any credentials: moto accepts them);
+ * `drop()` aborts its pending multipart uploads, empties it, removes it and closes the client.
+ */
+export async function createTestBucket(): Promise<{ bucket: string; endpoint: string; client: S3Client; drop: () => Promise<void> }> {
+  // Loaded here, not at the top: most suites never touch S3.
+  const s3 = await import('@aws-sdk/client-s3');
+  const endpoint = s3Endpoint();
+  const client = new s3.S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  const bucket = `dsar-test-${uniqueSuffix()}`;
+  await client.send(new s3.CreateBucketCommand({ Bucket: bucket }));
+  const drop = async () => {
+    try {
+      const uploads = await client.send(new s3.ListMultipartUploadsCommand({ Bucket: bucket }));
+      for (const u of uploads.Uploads ?? []) await client.send(new s3.AbortMultipartUploadCommand({ Bucket: bucket, Key: u.Key, UploadId: u.UploadId }));
+      let token: string | undefined;
+      do {
+        const page = await client.send(new s3.ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+        const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key }));
+        if (keys.length > 0) await client.send(new s3.DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      await client.send(new s3.DeleteBucketCommand({ Bucket: bucket }));
+    } finally {
+      client.destroy();
+    }
+  };
+  return { bucket, endpoint, client, drop };
 }

@@ -1,0 +1,337 @@
+import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { assertBlobKey, tenantSegment } from './blob-key';
+import { assertByteRange, type BlobStore, type ByteRange, clampRange } from './blob-store';
+import {
+  bodyLayout,
+  ChunkSealer,
+  type DataKey,
+  DEFAULT_CHUNK_SIZE,
+  fileKey,
+  HEADER_LENGTH,
+  MASTER_KEY_LENGTH,
+  MAX_CHUNK_SIZE,
+  MAX_CHUNKS,
+  masterKeyId,
+  MIN_CHUNK_SIZE,
+  newDataKey,
+  newFileHeader,
+  parseFileHeader,
+  TAG_LENGTH,
+  unwrapDataKey,
+  WRAPPED_KEY_LENGTH,
+  wrapDataKey,
+  wrappedKeyId,
+} from './envelope-format';
+import { BlobNotFoundError, EmptyPayloadError, IntegrityError, MasterKeyMismatchError, PayloadTooLargeError, TenantKeyDestroyedError } from './errors';
+import { FileStorage, type GetResult, type PutOptions, type PutResult } from './file-storage';
+
+/** Where EncryptedStorage keeps things in its BlobStore (which it owns alone). */
+export const TENANT_KEYS_PREFIX = 'keys/';
+export const TENANT_DATA_PREFIX = 'data/';
+
+/** The blob of a tenant's wrapped data key. */
+export function tenantKeyBlobKey(tenantId: string): string {
+  return `${TENANT_KEYS_PREFIX}${tenantSegment(tenantId)}.key`;
+}
+
+/** The tombstone of a destroyed data key (its id only), kept so that its files are known as shredded rather than altered. */
+export function destroyedKeyBlobKey(tenantId: string, keyId: Buffer): string {
+  return `${TENANT_KEYS_PREFIX}${tenantSegment(tenantId)}.destroyed/${keyId.toString('hex')}`;
+}
+
+/** The prefix of every file of a tenant (to delete the blobs after crypto-shredding). */
+export function tenantDataPrefix(tenantId: string): string {
+  return `${TENANT_DATA_PREFIX}${tenantSegment(tenantId)}/`;
+}
+
+/** The blob of a file; `objectKey` follows the blob key rules (lowercase a-z, 0-9, `.`, `_`, `-`, `/`-separated). */
+export function objectBlobKey(tenantId: string, objectKey: string): string {
+  assertBlobKey(objectKey);
+  const key = `${tenantDataPrefix(tenantId)}${objectKey}`;
+  assertBlobKey(key);
+  return key;
+}
+
+export interface EncryptedStorageOptions {
+  /** Plaintext bytes per chunk of new files (default 64 KiB); a file keeps the size it was written with. */
+  chunkSize?: number;
+  /** How long an unwrapped tenant key is reused for reads (default 60 s). */
+  keyCacheTtlMs?: number;
+  /** How many unwrapped tenant keys are kept at most (default 1000). */
+  keyCacheSize?: number;
+}
+
+/**
+ * Envelope encryption over a BlobStore (docs/storage.md): every tenant has a
+ * random data key, kept wrapped by the master key in the store itself; every
+ * file is encrypted in authenticated chunks under a key derived from the
+ * tenant's. Memory stays O(chunk size) whatever the file size. Key material is
+ * held in KeyObjects and private fields: it never appears in logs, messages or
+ * `util.inspect`.
+ */
+export class EncryptedStorage extends FileStorage {
+  readonly available = true;
+  readonly chunkSize: number;
+  readonly #masterKey: KeyObject;
+  readonly #masterKeyId: string;
+  readonly #keys: TenantKeyCache;
+
+  constructor(
+    readonly store: BlobStore,
+    masterKey: Buffer,
+    options: EncryptedStorageOptions = {},
+  ) {
+    super();
+    if (!Buffer.isBuffer(masterKey) || masterKey.length !== MASTER_KEY_LENGTH) throw new Error(`A storage master key must be ${MASTER_KEY_LENGTH} bytes`);
+    this.chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+    if (!Number.isInteger(this.chunkSize) || this.chunkSize < MIN_CHUNK_SIZE || this.chunkSize > MAX_CHUNK_SIZE) {
+      throw new RangeError(`chunkSize must be an integer from ${MIN_CHUNK_SIZE} to ${MAX_CHUNK_SIZE}`);
+    }
+    this.#masterKey = createSecretKey(masterKey);
+    this.#masterKeyId = masterKeyId(this.#masterKey).toString('hex');
+    this.#keys = new TenantKeyCache(options.keyCacheTtlMs ?? 60_000, options.keyCacheSize ?? 1000);
+  }
+
+  /** The fingerprint of the master key (16 hex digits), as named in MasterKeyMismatchError. */
+  get masterKeyId(): string {
+    return this.#masterKeyId;
+  }
+
+  async put(tenantId: string, objectKey: string, source: Readable, options: PutOptions): Promise<PutResult> {
+    const destroySource = options.destroySourceOnError ?? true;
+    try {
+      return await this.putStream(tenantId, objectKey, source, options.maxBytes, destroySource);
+    } catch (e) {
+      // Also when the failure came before the first read (a bad key, a wrong master key).
+      if (destroySource && !source.destroyed) source.destroy();
+      throw e;
+    }
+  }
+
+  private async putStream(tenantId: string, objectKey: string, source: Readable, maxBytes: number, destroySource: boolean): Promise<PutResult> {
+    const blobKey = objectBlobKey(tenantId, objectKey);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new RangeError('maxBytes must be a positive integer');
+    const dataKey = await this.keyForWrite(tenantId);
+    const header = newFileHeader(dataKey.id, this.chunkSize);
+    const sealer = new ChunkSealer(fileKey(dataKey.key, header), header, tenantId, objectKey);
+    const chunkSize = this.chunkSize;
+    const hash = createHash('sha256');
+    let size = 0;
+    let failure: Error | undefined;
+
+    async function* encrypted(): AsyncGenerator<Buffer> {
+      // Leaving this loop early (limit crossed, store failed) ends the iteration: it destroys the source unless told not to.
+      const input: AsyncIterable<unknown> = destroySource ? source : { [Symbol.asyncIterator]: () => source.iterator({ destroyOnReturn: false }) };
+      let pending: Buffer[] = [];
+      let pendingLength = 0;
+      let index = 0;
+      yield header.bytes;
+      for await (const piece of input) {
+        const bytes = asBuffer(piece);
+        size += bytes.length;
+        if (size > maxBytes) throw (failure = new PayloadTooLargeError(maxBytes));
+        hash.update(bytes);
+        pending.push(bytes);
+        pendingLength += bytes.length;
+        // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
+        while (pendingLength > chunkSize) {
+          if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));
+          const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
+          yield* sealer.seal(index++, false, all.subarray(0, chunkSize));
+          const rest = all.subarray(chunkSize);
+          pending = rest.length > 0 ? [rest] : [];
+          pendingLength = rest.length;
+        }
+      }
+      if (size === 0) throw (failure = new EmptyPayloadError());
+      yield* sealer.seal(index, true, Buffer.concat(pending, pendingLength));
+    }
+
+    try {
+      await this.store.write(blobKey, Readable.from(encrypted(), { objectMode: false }));
+    } catch (e) {
+      throw failure ?? e;
+    }
+    return { size, sha256: hash.digest('hex') };
+  }
+
+  async get(tenantId: string, objectKey: string, range?: ByteRange): Promise<GetResult> {
+    const blobKey = objectBlobKey(tenantId, objectKey);
+    if (range) assertByteRange(range);
+    const stat = await this.store.stat(blobKey);
+    if (!stat) throw new BlobNotFoundError(objectKey);
+    if (stat.size < HEADER_LENGTH) throw new IntegrityError(`${objectKey}: truncated encrypted file`);
+    const header = parseFileHeader(await readAll(await this.store.read(blobKey, { start: 0, end: HEADER_LENGTH - 1 }), HEADER_LENGTH), objectKey);
+    const { chunks, plaintextSize } = bodyLayout(stat.size, header.chunkSize, objectKey);
+    const dataKey = await this.keyForRead(tenantId, header.keyId, objectKey);
+    const bounds = range ? clampRange(range, plaintextSize) : { start: 0, end: plaintextSize - 1 };
+
+    // Only the chunks that hold the range are read: chunk i starts at HEADER_LENGTH + i × (chunk size + tag).
+    const chunkSize = header.chunkSize;
+    const cipherChunk = chunkSize + TAG_LENGTH;
+    const first = Math.floor(bounds.start / chunkSize);
+    const last = Math.floor(bounds.end / chunkSize);
+    const lastCipherLength = stat.size - HEADER_LENGTH - (chunks - 1) * cipherChunk;
+    const cipherStart = HEADER_LENGTH + first * cipherChunk;
+    const cipherEnd = Math.min(HEADER_LENGTH + (last + 1) * cipherChunk, stat.size) - 1;
+    const body = await this.store.read(blobKey, { start: cipherStart, end: cipherEnd });
+    const sealer = new ChunkSealer(fileKey(dataKey.key, header), header, tenantId, objectKey);
+
+    async function* plaintext(): AsyncGenerator<Buffer> {
+      let pending: Buffer[] = [];
+      let pendingLength = 0;
+      let index = first;
+      const lengthOf = (i: number) => (i === chunks - 1 ? lastCipherLength : cipherChunk);
+      for await (const piece of body) {
+        pending.push(piece as Buffer);
+        pendingLength += (piece as Buffer).length;
+        while (index <= last && pendingLength >= lengthOf(index)) {
+          const need = lengthOf(index);
+          const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
+          const opened = sealer.open(index, index === chunks - 1, all.subarray(0, need), objectKey);
+          const offset = index * chunkSize;
+          yield opened.subarray(Math.max(bounds.start - offset, 0), Math.min(bounds.end - offset + 1, opened.length));
+          const rest = all.subarray(need);
+          pending = rest.length > 0 ? [rest] : [];
+          pendingLength = rest.length;
+          index++;
+        }
+      }
+      if (index <= last || pendingLength > 0) throw new IntegrityError(`${objectKey}: the encrypted file changed length while it was read`);
+    }
+
+    // The first chunk is checked before answering, so a wrong key, a moved file or an altered header is an
+    // error of get itself (a clean 500), not a stream that breaks after the caller sent its headers.
+    const chunksOut = plaintext();
+    let head: IteratorResult<Buffer>;
+    try {
+      head = await chunksOut.next();
+    } catch (e) {
+      body.destroy();
+      throw e;
+    }
+    return { stream: Readable.from(prepend(head, chunksOut), { objectMode: false }), size: plaintextSize, range: bounds };
+  }
+
+  async delete(tenantId: string, objectKey: string): Promise<void> {
+    await this.store.delete(objectBlobKey(tenantId, objectKey));
+  }
+
+  async destroyTenantKey(tenantId: string): Promise<void> {
+    const keyBlob = tenantKeyBlobKey(tenantId);
+    this.#keys.delete(tenantId);
+    let wrapped: Buffer | undefined;
+    try {
+      wrapped = await readAll(await this.store.read(keyBlob), WRAPPED_KEY_LENGTH);
+    } catch (e) {
+      if (!(e instanceof BlobNotFoundError || e instanceof IntegrityError)) throw e;
+    }
+    // The tombstone (the destroyed key's id, nothing secret) lets get tell a shredded file from a tampered header.
+    const id = wrapped && wrappedKeyId(wrapped);
+    if (id) await this.store.write(destroyedKeyBlobKey(tenantId, id), Readable.from([], { objectMode: false }));
+    await this.store.delete(keyBlob);
+    // Again: a read that loaded the key meanwhile may have put it back into the cache.
+    this.#keys.delete(tenantId);
+  }
+
+  /** The tenant's key for a new file: read from the store (not the cache, which may miss a destroy elsewhere), made when absent. */
+  private async keyForWrite(tenantId: string): Promise<DataKey> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await this.loadKey(tenantId);
+      if (existing) return existing;
+      const { dataKey, raw } = newDataKey();
+      const wrapped = wrapDataKey(this.#masterKey, tenantId, dataKey.id, raw);
+      raw.fill(0);
+      // Create-if-absent: of two first puts racing, one key wins and both use it.
+      if (await this.store.writeIfAbsent(tenantKeyBlobKey(tenantId), Readable.from([wrapped], { objectMode: false }))) {
+        this.#keys.set(tenantId, dataKey);
+        return dataKey;
+      }
+    }
+    throw new Error(`The data key of tenant ${tenantId} was created and destroyed repeatedly while a file was being stored`);
+  }
+
+  /** The tenant's key that encrypted a file (named by its id in the header); TenantKeyDestroyedError when it no longer exists. */
+  private async keyForRead(tenantId: string, keyId: Buffer, objectKey: string): Promise<DataKey> {
+    const cached = this.#keys.get(tenantId);
+    if (cached?.id.equals(keyId)) return cached;
+    const current = await this.loadKey(tenantId);
+    if (current?.id.equals(keyId)) return current;
+    if (!current || (await this.store.stat(destroyedKeyBlobKey(tenantId, keyId)))) throw new TenantKeyDestroyedError(tenantId);
+    // The tenant never had the key the header names: the header was altered, or the file copied from another tenant.
+    throw new IntegrityError(`${objectKey}: names a data key tenant ${tenantId} never had (altered header or file copied from another tenant)`);
+  }
+
+  private async loadKey(tenantId: string): Promise<DataKey | undefined> {
+    let wrapped: Buffer;
+    try {
+      wrapped = await readAll(await this.store.read(tenantKeyBlobKey(tenantId)), WRAPPED_KEY_LENGTH);
+    } catch (e) {
+      if (e instanceof BlobNotFoundError) return undefined;
+      throw e;
+    }
+    const result = unwrapDataKey(this.#masterKey, tenantId, wrapped);
+    if (!result.ok) throw new MasterKeyMismatchError(tenantId, result.wrappedBy.toString('hex'), this.#masterKeyId);
+    this.#keys.set(tenantId, result.dataKey);
+    return result.dataKey;
+  }
+}
+
+/** Unwrapped tenant keys for a short while, least recently used first out. */
+class TenantKeyCache {
+  private readonly entries = new Map<string, { key: DataKey; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries: number,
+  ) {}
+
+  get(tenantId: string): DataKey | undefined {
+    const entry = this.entries.get(tenantId);
+    if (!entry) return undefined;
+    this.entries.delete(tenantId);
+    if (entry.expiresAt <= performance.now()) return undefined;
+    this.entries.set(tenantId, entry);
+    return entry.key;
+  }
+
+  set(tenantId: string, key: DataKey): void {
+    if (this.ttlMs <= 0 || this.maxEntries <= 0) return;
+    this.entries.delete(tenantId);
+    this.entries.set(tenantId, { key, expiresAt: performance.now() + this.ttlMs });
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  delete(tenantId: string): void {
+    this.entries.delete(tenantId);
+  }
+}
+
+function asBuffer(piece: unknown): Buffer {
+  if (Buffer.isBuffer(piece)) return piece;
+  if (piece instanceof Uint8Array) return Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+  throw new TypeError('The source must yield bytes (Buffer or Uint8Array), not strings or objects');
+}
+
+/** Reads a small stream whole; IntegrityError when it is longer than `limit` (a key or header is never large). */
+async function readAll(stream: Readable, limit: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const piece of stream) {
+    length += (piece as Buffer).length;
+    if (length > limit) throw new IntegrityError('A stored key or header is longer than its format allows');
+    parts.push(piece as Buffer);
+  }
+  return Buffer.concat(parts, length);
+}
+
+async function* prepend(head: IteratorResult<Buffer>, rest: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  try {
+    if (head.done) return;
+    yield head.value;
+    yield* rest;
+  } finally {
+    await rest.return(undefined);
+  }
+}

@@ -1,0 +1,88 @@
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FilesystemBlobStore } from './filesystem-blob-store';
+import { describeBlobStoreContract } from './testing/blob-store.contract';
+import { failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
+
+/** Every file under `dir`, relative, with its mode. */
+async function tree(dir: string): Promise<{ path: string; mode: number; dir: boolean }[]> {
+  const out: { path: string; mode: number; dir: boolean }[] = [];
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = join(entry.parentPath, entry.name);
+    out.push({ path: full.slice(dir.length + 1), mode: (await stat(full)).mode & 0o777, dir: entry.isDirectory() });
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await rm(root, { recursive: true, force: true });
+});
+
+describeBlobStoreContract('FilesystemBlobStore', {
+  make: async () => {
+    const root = await mkdtemp(join(tmpdir(), 'dsar-blob-contract-'));
+    roots.push(root);
+    return new FilesystemBlobStore(join(root, 'store'));
+  },
+  dispose: async (store) => rm((store as FilesystemBlobStore).rootDir, { recursive: true, force: true }),
+});
+
+describe('FilesystemBlobStore', () => {
+  let root: string;
+  let store: FilesystemBlobStore;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dsar-blob-fs-'));
+    store = new FilesystemBlobStore(join(root, 'storage'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('keeps files 0600 and directories 0700, one file per key', async () => {
+    await store.write('a/b/c', sourceOf(Buffer.from('x')));
+    expect(await store.writeIfAbsent('keys/t.key', sourceOf(Buffer.from('k')))).toBe(true);
+    expect(await tree(store.rootDir)).toEqual([
+      { path: 'a', mode: 0o700, dir: true },
+      { path: 'a/b', mode: 0o700, dir: true },
+      { path: 'a/b/c', mode: 0o600, dir: false },
+      { path: 'keys', mode: 0o700, dir: true },
+      { path: 'keys/t.key', mode: 0o600, dir: false },
+    ]);
+  });
+
+  it('leaves no temporary file after a failed write or a lost create-if-absent', async () => {
+    await expect(store.write('x/y', failingSource(testBytes(500_000), new Error('broke')))).rejects.toThrow('broke');
+    await store.writeIfAbsent('x/k', sourceOf(Buffer.from('first')));
+    expect(await store.writeIfAbsent('x/k', sourceOf(Buffer.from('second')))).toBe(false);
+    expect((await tree(store.rootDir)).map((f) => f.path)).toEqual(['x', 'x/k']);
+  });
+
+  it('skips leftover temporary files (a crash mid-write) when listing', async () => {
+    await store.write('d/real', sourceOf(Buffer.from('x')));
+    await writeFile(join(store.rootDir, 'd', '~tmp-0123456789abcdef01234567'), 'partial');
+    const keys: string[] = [];
+    for await (const key of store.list('')) keys.push(key);
+    expect(keys).toEqual(['d/real']);
+  });
+
+  it('answers not found for a key that is a folder of other keys, and for a key below an object', async () => {
+    await store.write('folder/inner', sourceOf(Buffer.from('x')));
+    await expect(store.read('folder')).rejects.toMatchObject({ name: 'BlobNotFoundError' });
+    expect(await store.stat('folder')).toBeUndefined();
+    await store.delete('folder');
+    await expect(store.read('folder/inner/deeper')).rejects.toMatchObject({ name: 'BlobNotFoundError' });
+    expect(await store.stat('folder/inner/deeper')).toBeUndefined();
+    await store.deletePrefix('folder/inner/');
+    expect((await readAllBytes(await store.read('folder/inner'))).toString()).toBe('x');
+  });
+
+  it('reads nothing from a root that does not exist yet', async () => {
+    const fresh = new FilesystemBlobStore(join(root, 'not', 'yet'));
+    expect(await fresh.stat('a')).toBeUndefined();
+    const keys: string[] = [];
+    for await (const key of fresh.list('')) keys.push(key);
+    expect(keys).toEqual([]);
+  });
+});

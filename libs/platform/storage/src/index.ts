@@ -1,0 +1,40 @@
+/**
+ * @dsar/platform/storage — personal-data files at rest (docs/storage.md).
+ *
+ * Two layers:
+ * - `BlobStore`, the raw byte port: atomic writes, create-if-absent, ranged
+ *   reads, strict keys. Drivers: `FilesystemBlobStore` (temporary file,
+ *   fsync, rename; 0600/0700), `S3BlobStore` (AWS S3 or an S3-compatible
+ *   server: streamed multipart uploads, `If-None-Match: *`, ranged GETs) and
+ *   `MemoryBlobStore` (tests, `memory://` data).
+ * - `EncryptedStorage` (a `FileStorage`): envelope encryption per tenant. A
+ *   random data key per tenant, wrapped by the master key and kept in the
+ *   store under `keys/`; files under `data/<tenant>/` as a header and
+ *   AES-256-GCM chunks of 64 KiB that bind the object key, the chunk index
+ *   and the last-chunk flag. Streams both ways in O(chunk) memory, hashes the
+ *   plaintext while storing it, enforces a size limit as the bytes arrive,
+ *   serves byte ranges by decrypting only the chunks they touch, and shreds a
+ *   tenant by deleting its wrapped key.
+ *
+ * In a service: spread `storageFields` into the config schema (and call
+ * `requireStorageSettings` in its superRefine), import
+ * `StorageModule.forRoot({ config })`, and inject `FileStorage`. Without a
+ * master key the service still starts, with an `UnavailableStorage` whose
+ * calls reject with `StorageUnavailableError` (answer 503).
+ *
+ * `safeFilename` turns an upload's file-name header into a label safe to
+ * record and show. The contract test suites for new drivers are in
+ * `@dsar/platform/storage/testing`, outside this entry.
+ */
+export * from './errors';
+export { assertBlobKey, assertBlobPrefix, assertTenantId, isBlobKey, MAX_KEY_LENGTH, MAX_SEGMENT_LENGTH, tenantSegment } from './blob-key';
+export * from './blob-store';
+export * from './filesystem-blob-store';
+export * from './memory-blob-store';
+export * from './s3-blob-store';
+export { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, TAG_LENGTH, WRAPPED_KEY_LENGTH } from './envelope-format';
+export * from './file-storage';
+export * from './encrypted-storage';
+export * from './storage-config';
+export * from './storage.module';
+export * from './safe-filename';
