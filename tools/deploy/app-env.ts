@@ -62,6 +62,9 @@ export function secretPlaceholder(variable: string): string {
     case 'AUDIT_SIGNING_KEY':
       signingKeyPem ??= generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
       return signingKeyPem;
+    case 'STORAGE_MASTER_KEY':
+      // The base64 of exactly 32 bytes (docs/storage.md).
+      return Buffer.alloc(32, 0x5a).toString('base64');
     default:
       // INTERNAL_AUTH_KEY, AUTH_JWT_SECRET and other keys: 48 characters (the schemas ask for 32 or more).
       return 'placeholder-secret-value-0123456789abcdefghijklm';

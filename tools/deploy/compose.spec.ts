@@ -20,6 +20,7 @@ beforeAll(async () => {
 const USER_SETTINGS: Record<string, string> = {
   INTERNAL_AUTH_KEY: secretPlaceholder('INTERNAL_AUTH_KEY'),
   DSAR_API_KEYS: secretPlaceholder('DSAR_API_KEYS'),
+  STORAGE_MASTER_KEY: secretPlaceholder('STORAGE_MASTER_KEY'),
 };
 
 /** Compose's interpolation, as far as the file uses it: `${NAME:?message}`, `${NAME:-default}` and `$$`. */

@@ -118,7 +118,8 @@ INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 
 {{/*
 The in-release services a service calls over HTTP, as a JSON list: the
-api-gateway calls every other service, the intake-gateway lifecycle-clock.
+api-gateway calls every other service, the intake-gateway and verification
+lifecycle-clock.
 Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.upstreams" -}}
@@ -129,7 +130,7 @@ Call with (dict "root" $ "name" "<service>").
 {{- $upstreams = append $upstreams $other }}
 {{- end }}
 {{- end }}
-{{- else if and (eq .name "intake-gateway") (hasKey .root.Values.services "lifecycle-clock") }}
+{{- else if and (has .name (list "intake-gateway" "verification")) (hasKey .root.Values.services "lifecycle-clock") }}
 {{- $upstreams = append $upstreams "lifecycle-clock" }}
 {{- end }}
 {{- toJson $upstreams }}
@@ -156,7 +157,7 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- end }}
 {{- end }}
 {{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
-{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs }}
+{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs "UPLOAD_IDLE_TIMEOUT_MS" $auth.uploadIdleTimeoutMs }}
 {{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
 {{- $_ := set $cfg $variable $value }}
 {{- end }}
@@ -172,12 +173,19 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- range (include "dsar.upstreams" . | fromJsonArray) }}
 {{- $_ := set $cfg (include "dsar.upstreamUrlVariable" .) (include "dsar.serviceUrl" (dict "root" $root "name" .)) }}
 {{- end }}
+{{- if $svc.persistence }}
+{{- /* File storage (docs/storage.md) in the service's volume: the root file system is read-only. */}}
+{{- $_ := set $cfg "STORAGE_DIR" (include "dsar.storageDir" .) }}
+{{- end }}
 {{- range $k, $v := ($svc.env | default dict) }}
 {{- $_ := set $cfg $k $v }}
 {{- end }}
 {{- range $k, $v := $cfg }}
 {{- if kindIs "invalid" $v }}
 {{- $_ := unset $cfg $k }}
+{{- else if kindIs "map" $v }}
+{{- /* A map (VERIFICATION_TENANT_SETTINGS) is passed as its JSON text. */}}
+{{- $_ := set $cfg $k (toJson $v) }}
 {{- else }}
 {{- $_ := set $cfg $k (toString $v) }}
 {{- end }}
@@ -259,6 +267,15 @@ Call with (dict "root" $ "name" "<service>").
 {{- else if not (hasKey $own "DATABASE_URL") }}
 {{ include "dsar.databaseUrlEnv" $root }}
 {{- end }}
+{{- $masterKey := (($root.Values.storage | default dict).masterKey | default dict) }}
+{{- if and $svc.persistence $masterKey.existingSecret (not (hasKey $own "STORAGE_MASTER_KEY")) }}
+{{- /* The master key of the service's encrypted file storage (docs/storage.md). */}}
+- name: STORAGE_MASTER_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $masterKey.existingSecret | quote }}
+      key: {{ $masterKey.key | default "STORAGE_MASTER_KEY" | quote }}
+{{- end }}
 {{- if and (eq .name "audit-ledger") $root.Values.audit.signingKey.existingSecret (not (hasKey $own "AUDIT_SIGNING_KEY")) }}
 {{- /* The Ed25519 key that signs audit checkpoints (docs/audit.md#checkpoints). */}}
 - name: AUDIT_SIGNING_KEY
@@ -266,6 +283,73 @@ Call with (dict "root" $ "name" "<service>").
     secretKeyRef:
       name: {{ $root.Values.audit.signingKey.existingSecret | quote }}
       key: {{ $root.Values.audit.signingKey.key | default "AUDIT_SIGNING_KEY" | quote }}
+{{- end }}
+{{- end }}
+
+{{/*
+Where a service with a persistence block keeps its files (STORAGE_DIR): the
+mount path of its storage volume, the only writable place besides /tmp.
+*/}}
+{{- define "dsar.storageDir" -}}
+/var/lib/dsar/storage
+{{- end }}
+
+{{/*
+The PersistentVolumeClaim of a service's storage: persistence.existingClaim, or
+the one the chart creates, "<fullname>-<service>-storage".
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.storageClaimName" -}}
+{{- $p := (index .root.Values.services .name).persistence | default dict }}
+{{- if $p.existingClaim }}
+{{- $p.existingClaim }}
+{{- else }}
+{{- printf "%s-storage" (include "dsar.serviceFullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+
+{{/*
+Whether a service's storage volume can be mounted by several pods on several
+nodes: a claim with ReadWriteMany. Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.storageShared" -}}
+{{- $p := (index .root.Values.services .name).persistence | default dict }}
+{{- if and $p.enabled (has "ReadWriteMany" ($p.accessModes | default list)) }}true{{ end }}
+{{- end }}
+
+{{/*
+Whether a service may run more than one pod: replicas above 1, or autoscaling
+up to more than 1. Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.severalPods" -}}
+{{- $svc := index .root.Values.services .name }}
+{{- $hpa := $svc.autoscaling | default dict }}
+{{- if $hpa.enabled }}
+{{- if gt (int ($hpa.maxReplicas | default 1)) 1 }}true{{ end }}
+{{- else if gt (int ($svc.replicas | default 1)) 1 }}true{{ end }}
+{{- end }}
+
+{{/*
+Checks a service's storage: every pod must see the same files, and STORAGE_DIR
+must be in the volume (the root file system is read-only). Call with
+(dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.validatePersistence" -}}
+{{- $svc := index .root.Values.services .name }}
+{{- $p := $svc.persistence | default dict }}
+{{- if $p }}
+{{- $several := include "dsar.severalPods" . }}
+{{- if and (not $p.enabled) $several }}
+{{- fail (printf "services.%s.persistence.enabled is false (an emptyDir): each pod would keep its own files and lose them when it goes, so a file uploaded through one pod could not be read through another. To try the chart out, run one pod (services.%s.replicas: 1, autoscaling off); otherwise keep persistence on with a ReadWriteMany volume." .name .name) }}
+{{- end }}
+{{- if and $p.enabled $several (not (include "dsar.storageShared" .)) }}
+{{- fail (printf "services.%s.persistence.accessModes has no ReadWriteMany, but the service may run more than one pod (replicas or autoscaling) and every pod must see the same files. Give a ReadWriteMany volume (a StorageClass on NFS, CephFS, EFS, ...) or run one pod (services.%s.replicas: 1, autoscaling off); an S3-compatible storage driver is planned." .name .name) }}
+{{- end }}
+{{- $dir := index ($svc.env | default dict) "STORAGE_DIR" | default "" | toString }}
+{{- $mount := include "dsar.storageDir" . }}
+{{- if and $dir (ne $dir $mount) (not (hasPrefix (printf "%s/" $mount) $dir)) }}
+{{- fail (printf "services.%s.env.STORAGE_DIR (%s) must be %s or a directory under it: the root file system is read-only, and only that volume keeps the files." .name $dir $mount) }}
+{{- end }}
 {{- end }}
 {{- end }}
 

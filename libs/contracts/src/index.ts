@@ -4,6 +4,7 @@ export * from './events/cloud-event';
 export * from './events/event-catalog';
 export * from './events/request-events';
 export * from './events/lifecycle-events';
+export * from './events/verification-events';
 export * from './events/audit-events';
 export * from './events/domain-catalog';
 export * from './auth/roles';

@@ -3,6 +3,8 @@ import { busFields, commonFields, databaseFields, everyProblem, httpFields, inte
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
+import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
+import { verificationFields } from '@dsar/services/verification';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
 /**
@@ -23,12 +25,15 @@ export const embeddedConfigSchema = z
     ...busFields,
     ...gatewayFields,
     ...lifecycleFields,
+    ...verificationFields,
+    ...storageFields,
     ...auditFields,
     ...internalAuthFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);
     requireAuthSettings(value, ctx);
+    requireStorageSettings(value, ctx);
   }, everyProblem);
 
 export type EmbeddedConfig = z.infer<typeof embeddedConfigSchema>;

@@ -11,7 +11,8 @@ import { intakeGatewayService } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { notifierService } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
-import { verificationService } from '@dsar/services/verification';
+import { StorageModule, type StorageConfig } from '@dsar/platform/storage';
+import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
 
 /** The domain services, in start order: a service starts after those it calls. The gateway comes last. */
 export const DOMAIN_SERVICES: ServiceDefinition[] = [
@@ -25,12 +26,18 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
 ];
 
 /**
- * Runner settings. lifecycle-clock's deadline monitor and audit-ledger's
- * signed checkpoints are off unless their intervals are given (the runner's
- * config gives them); without a configured signing key, checkpoints are
- * signed with a key kept in DATA_DIR.
+ * Runner settings. lifecycle-clock's deadline monitor, verification's
+ * reminder sweep and audit-ledger's signed checkpoints are off unless their
+ * intervals are given (the runner's config gives them); without a configured
+ * signing key, checkpoints are signed with a key kept in DATA_DIR, and without
+ * a storage master key, evidence files are encrypted with one kept there too.
  */
-export type SystemConfig = HostConfig & Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> & Partial<LifecycleConfig> & Partial<AuditConfig>;
+export type SystemConfig = HostConfig &
+  Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> &
+  Partial<LifecycleConfig> &
+  Partial<AuditConfig> &
+  Partial<VerificationConfig> &
+  Partial<Omit<StorageConfig, 'DATA_DIR'>>;
 
 export interface SystemOptions {
   /** Event types beyond the product's (tests). */
@@ -43,7 +50,12 @@ export interface SystemOptions {
 
 /** The domain services configured for this run. */
 async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]> {
-  const configured = [lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config)), auditLedgerServiceWith(await checkpointSettings(config))];
+  const configured = [
+    lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config)),
+    // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
+    verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config, devMasterKey: true })),
+    auditLedgerServiceWith(await checkpointSettings(config)),
+  ];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
 }
 
@@ -105,6 +117,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       auth,
       rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE ?? 600,
       upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
+      ...(config.UPLOAD_IDLE_TIMEOUT_MS !== undefined ? { uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS } : {}),
       bodyLimit: config.HTTP_BODY_LIMIT,
     };
     const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(keyed), { logName: 'dsar', logDestination: options.logDestination, clock: options.clock });

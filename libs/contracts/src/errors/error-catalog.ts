@@ -132,6 +132,26 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1404', status: 409, title: 'Appeal already open', retryable: false,
     meaning: 'The request has an appeal waiting for its decision (`appealId`); decide it before another is filed.',
   },
+  VERIFICATION_CASE_NOT_FOUND: {
+    code: 'SVC-BE-1405', status: 404, title: 'Verification case not found', retryable: false,
+    meaning: 'The request has no verification case: none was requested.',
+  },
+  VERIFICATION_EVIDENCE_UNKNOWN: {
+    code: 'SVC-BE-1406', status: 422, title: 'Evidence reference unknown', retryable: false,
+    meaning: 'An `artifactKey` in `evidenceArtifacts` names no file uploaded to this request (or one already purged); `artifactKeys` lists them.',
+  },
+  EVIDENCE_UPLOAD_EMPTY: {
+    code: 'SVC-BE-1407', status: 400, title: 'Evidence upload empty', retryable: false,
+    meaning: 'The evidence upload has no bytes.',
+  },
+  EVIDENCE_CONTENT_TYPE_NOT_ALLOWED: {
+    code: 'SVC-BE-1408', status: 415, title: 'Evidence content type not allowed', retryable: false,
+    meaning: 'The file\'s type (`x-evidence-content-type`, or the type recognized from its first bytes) is not on the allow-list; `allowed` lists the types accepted.',
+  },
+  EVIDENCE_FILE_SHREDDED: {
+    code: 'SVC-BE-1409', status: 410, title: 'Evidence file shredded', retryable: false,
+    meaning: 'The tenant\'s data key was destroyed (crypto-shredding): the file\'s bytes can no longer be read by anyone.',
+  },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
     meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',

@@ -5,3 +5,4 @@ export * from './clock';
 export * from './lifecycle';
 export * from './appeals';
 export * from './audit';
+export * from './verification';

@@ -23,6 +23,12 @@ export interface ServiceDefinition {
   edge?: boolean;
   /** The service reads request bodies itself (the gateway authenticates before it reads a byte). */
   readsOwnBodies?: boolean;
+  /**
+   * The service takes file uploads of any length: Node's total request
+   * deadline (300 s) is lifted, so that a large file on a slow link is not
+   * cut off; the streams' own idle timeouts bound a stalled upload instead.
+   */
+  takesUploads?: boolean;
   /** Last touches to the app before it listens (the gateway mounts its API docs page). */
   configure?: (app: INestApplication) => void;
 }

@@ -157,6 +157,7 @@ export async function hostService(
     relay = app.get(OutboxRelay);
     app.connectMicroservice<MicroserviceOptions>({ strategy: server }, { inheritAppConfig: true });
   }
+  if (definition.edge || definition.takesUploads) (app.getHttpServer() as { requestTimeout: number }).requestTimeout = 0;
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;

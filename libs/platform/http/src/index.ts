@@ -4,3 +4,6 @@ export * from './internal-client';
 export * from './json-body';
 export * from './internal-identity';
 export * from './request-path';
+export * from './upstream-problem';
+export * from './content-disposition';
+export * from './byte-range';

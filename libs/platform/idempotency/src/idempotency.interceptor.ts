@@ -1,4 +1,4 @@
-import { type CallHandler, type ExecutionContext, HttpStatus, Injectable, type NestInterceptor, RequestMethod, UseInterceptors, applyDecorators } from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, HttpStatus, Injectable, type NestInterceptor, RequestMethod, SetMetadata, UseInterceptors, applyDecorators } from '@nestjs/common';
 import { HTTP_CODE_METADATA, METHOD_METADATA } from '@nestjs/common/constants';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
@@ -31,10 +31,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = typeof forwarded === 'string' && forwarded !== '' ? forwarded : requestFingerprint(req.method, req.path, req.body);
     const handler = context.getHandler();
     const status = Reflect.getMetadata(HTTP_CODE_METADATA, handler) ?? (Reflect.getMetadata(METHOD_METADATA, handler) === RequestMethod.POST ? HttpStatus.CREATED : HttpStatus.OK);
-    return from(this.execute(scope, fingerprint, status, next, context.switchToHttp().getResponse<Response>()));
+    const options: IdempotentOptions = Reflect.getMetadata(IDEMPOTENT_OPTIONS, handler) ?? {};
+    return from(this.execute(scope, fingerprint, status, next, context.switchToHttp().getResponse<Response>(), options));
   }
 
-  private async execute(scope: IdempotencyScope, fingerprint: string, status: number, next: CallHandler, res: Response): Promise<unknown> {
+  private async execute(scope: IdempotencyScope, fingerprint: string, status: number, next: CallHandler, res: Response, options: IdempotentOptions): Promise<unknown> {
     const claim = await this.store.claim(scope, fingerprint);
     if (claim.kind === 'replay') {
       res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
@@ -43,6 +44,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     // The claim's lease is short, so that a retry after a crash is not blocked for long: keep it while we run.
     const renewal = setInterval(() => void this.store.renew(scope).catch(() => undefined), CLAIM_RENEW_MS);
     try {
+      if (options.ownTransactions) {
+        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+        await this.uow.run((tx) => this.store.complete(tx, scope, status, body));
+        return body;
+      }
       return await this.uow.run(async (tx) => {
         const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
         await this.store.complete(tx, scope, status, body);
@@ -57,5 +63,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
+const IDEMPOTENT_OPTIONS = 'dsar:idempotent-options';
+
+export interface IdempotentOptions {
+  /**
+   * Run the handler outside the transaction that records its answer, which is
+   * then recorded in a transaction of its own. For handlers that call other
+   * services: a transaction must never wait on another service (in embedded
+   * mode one database session serves them all). Such a handler keeps its own
+   * writes atomic and must be safe to run again after a crash between its work
+   * and the record (for example by passing keys derived from its own ids on).
+   */
+  ownTransactions?: boolean;
+}
+
 /** Marks a command handler as idempotent under the Idempotency-Key header. */
-export const Idempotent = () => applyDecorators(UseInterceptors(IdempotencyInterceptor));
+export const Idempotent = (options: IdempotentOptions = {}) => applyDecorators(SetMetadata(IDEMPOTENT_OPTIONS, options), UseInterceptors(IdempotencyInterceptor));

@@ -8,7 +8,7 @@ import {
   type Principal,
   PUBLIC_API_PREFIX,
 } from '@dsar/contracts';
-import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream } from '@dsar/platform/http';
+import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import type { GatewayRoute } from './routes';
@@ -16,6 +16,15 @@ import { UPSTREAMS, type Upstreams } from './upstreams';
 
 /** Response headers an internal service may pass to the client; everything else stays inside. */
 const PASSED_RESPONSE_HEADERS = ['content-type', 'retry-after', 'idempotent-replayed', 'location', 'content-disposition', 'etag', 'allow'];
+
+/** Request headers of a download the service reads: the range asked for, and the version the client holds. */
+export const DOWNLOAD_REQUEST_HEADERS = ['range', 'if-none-match', 'if-range'] as const;
+/** Response headers of a download passed to the client, besides the route's own. */
+const DOWNLOAD_RESPONSE_HEADERS = ['content-type', 'content-length', 'content-disposition', 'etag', 'accept-ranges', 'content-range', 'cache-control'];
+/** The answers of a download that are the file (or, for 304 and 416, its absence): streamed as they come. */
+const DOWNLOAD_STATUSES = new Set([200, 206, 304, 416]);
+
+const PROBLEM_TYPE = /^application\/problem\+json\s*(?:;|$)/i;
 
 /** Every mention of the internal prefix in a text, as the public one: the client never learns the internal paths. */
 function publicText(text: string): string {
@@ -69,7 +78,18 @@ export interface ForwardedResponse {
 export interface ForwardedStream {
   status: number;
   headers: Record<string, string>;
+  /** Null for an answer without a body (a 304). */
+  stream: ReadableStream<Uint8Array> | null;
+}
+
+/** The body of an upload route, as it goes to the service. */
+export interface UploadBody {
+  /** The client's body, read only as fast as the service takes it. */
   stream: ReadableStream<Uint8Array>;
+  /** Content-Type, Content-Length (when the client sent one) and the route's declared headers. */
+  headers: Record<string, string>;
+  /** Aborted when the client goes away: the call to the service is dropped too. */
+  signal: AbortSignal;
 }
 
 /** The call to make to the owning service, or the owner's refusal to answer with instead. */
@@ -114,6 +134,65 @@ export class Forwarder {
     }
     const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
     return this.reply({ status: res.status, headers: res.headers, body });
+  }
+
+  /**
+   * An upload route (`route.upload`): the body streams to the service as the
+   * client sends it, at the service's pace, with an idle deadline instead of a
+   * total one. The service's answer (a 413 before the body is complete, say)
+   * is read and returned as usual; the rest of the body is not sent.
+   */
+  async forwardUpload(req: ForwardRequest, upload: UploadBody): Promise<ForwardedResponse> {
+    const prepared = await this.prepare(req);
+    if ('refused' in prepared) return prepared.refused;
+    const res = await callService(req.route.service, this.upstreams[req.route.service], {
+      method: req.route.method,
+      path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
+      headers: { ...prepared.headers, ...upload.headers },
+      identity: { key: this.internalAuth, principal: req.principal },
+      body: upload.stream,
+      timeoutMs: this.settings.upstreamTimeoutMs,
+      bodyIdleTimeoutMs: this.settings.uploadIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
+      signal: upload.signal,
+    });
+    return this.reply(res);
+  }
+
+  /**
+   * A download route (`route.download`): always the streamed path. The
+   * client's range and validators go to the service; a 200, 206, 304 or 416
+   * comes back streamed with the file's headers, any other answer (a
+   * problem) is read and returned as usual.
+   */
+  async forwardDownload(req: ForwardRequest, conditions: Readonly<Record<string, string>>): Promise<ForwardedResponse | ForwardedStream> {
+    const download = req.route.download;
+    if (!download) throw new Error(`${req.route.operationId} is not a download route`);
+    const prepared = await this.prepare(req);
+    if ('refused' in prepared) return prepared.refused;
+    // The bytes as stored: a range counts bytes of the unencoded file, and Content-Length stays true.
+    const headers = { ...prepared.headers, ...conditions, accept: '*/*', 'accept-encoding': 'identity' };
+    const res = await openServiceStream(req.route.service, this.upstreams[req.route.service], {
+      method: req.route.method,
+      path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
+      headers,
+      identity: { key: this.internalAuth, principal: req.principal },
+      timeoutMs: this.settings.upstreamTimeoutMs,
+    });
+    const fileHeaders = [...DOWNLOAD_RESPONSE_HEADERS, ...Object.keys(download.headers)];
+    if (DOWNLOAD_STATUSES.has(res.status) && !PROBLEM_TYPE.test(res.headers.get('content-type') ?? '')) {
+      const passed = this.passedHeaders(res.headers, fileHeaders);
+      // Should a service encode the body anyway, fetch decodes it: its length is then not the one announced.
+      if (res.headers.has('content-encoding')) delete passed['content-length'];
+      // The file may be anything a client uploaded: a browser must never take it for another type (HTML, say).
+      passed['x-content-type-options'] = 'nosniff';
+      return { status: res.status, headers: passed, stream: res.body };
+    }
+    const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
+    const answer = this.reply({ status: res.status, headers: res.headers, body });
+    // A 416 problem still says how long the file is.
+    const range = res.headers.get('content-range');
+    if (res.status === 416 && range !== null) answer.headers['content-range'] = range;
+    return answer;
   }
 
   /** The headers of the call to the owning service; or, for a derived view, the owner's refusal (404 for another tenant's request). */

@@ -1,22 +1,104 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { All, Controller, Inject, Req, Res } from '@nestjs/common';
+import { All, Controller, Inject, Optional, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, type Principal, rolesAllow } from '@dsar/contracts';
 import { AuthenticationError, Authenticator } from '@dsar/platform/auth';
-import { ProblemError } from '@dsar/platform/errors';
-import { acceptedMediaType, assertNormalizedPath, pathOf, strictJsonBody } from '@dsar/platform/http';
+import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
+import { acceptedMediaType, assertNormalizedPath, hasBody, pathOf, strictJsonBody } from '@dsar/platform/http';
 import { parseIdempotencyKey, requestFingerprint } from '@dsar/platform/idempotency';
 import { requestIdOf } from '@dsar/platform/observability';
-import { Forwarder } from './forwarder';
+import { DOWNLOAD_REQUEST_HEADERS, type ForwardedResponse, type ForwardedStream, Forwarder, type ForwardRequest } from './forwarder';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import { CallerRateLimiter } from './rate-limiter';
 import { RouteMatcher } from './route-matcher';
-import { ROUTES } from './routes';
+import { type GatewayRoute, ROUTES } from './routes';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/** The route table the gateway serves; ROUTES unless a test provides its own. */
+export const GATEWAY_ROUTES = Symbol('GATEWAY_ROUTES');
+
+/**
+ * How long the rest of an upload is still read (and dropped) after the answer
+ * went out early (an error, or the service's 413 before the whole body): the
+ * client gets to read the answer rather than a connection reset in the middle
+ * of its sending. Then the connection is closed.
+ */
+const UPLOAD_LINGER_MS = 2_000;
+
+/** Headers an upload route may not declare: the internal ones the gateway sets itself, and the proxies'. */
+const RESERVED_HEADER = /^x-(?:dsar-|request-id$|forwarded-)/i;
+
+/**
+ * What is wrong with a route table, if anything: an upload route takes a
+ * streamed body (POST, PUT or PATCH, no JSON `body`) and names only `X-`
+ * headers of its own; a download route is a GET without `file`.
+ */
+export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
+  const problems: string[] = [];
+  for (const route of routes) {
+    const at = `${route.method} ${route.path}`;
+    if (route.upload) {
+      if (!['POST', 'PUT', 'PATCH'].includes(route.method)) problems.push(`${at}: an upload is a POST, PUT or PATCH`);
+      if (route.body) problems.push(`${at}: an upload route has no JSON body`);
+      for (const name of Object.keys(route.upload.headers)) {
+        if (!/^x-[a-z0-9][a-z0-9-]*$/i.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not an X- header a route may take`);
+      }
+    }
+    if (route.download) {
+      if (route.method !== 'GET') problems.push(`${at}: a download is a GET`);
+      if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
+    }
+  }
+  return problems;
+}
+
+/**
+ * The client's body as a web stream for fetch: a chunk is read from the
+ * request only when fetch asks for one (no read-ahead), so the service's pace
+ * is the client's. Cancelling it stops the reading and leaves the request
+ * open (the answer still has to go out on it).
+ */
+function requestBodyStream(req: Readable): ReadableStream<Uint8Array> {
+  let stopWaiting = (): void => undefined;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) =>
+        new Promise<void>((resolve, reject) => {
+          const settle = (then: () => void) => {
+            req.off('readable', attempt);
+            req.off('end', onEnd);
+            req.off('error', onError);
+            req.off('close', onClose);
+            stopWaiting = () => undefined;
+            then();
+          };
+          const attempt = () => {
+            const chunk = req.read() as Buffer | null;
+            if (chunk !== null) settle(() => (controller.enqueue(chunk), resolve()));
+          };
+          const onEnd = () => settle(() => (controller.close(), resolve()));
+          const onError = (e: Error) => settle(() => reject(e));
+          const onClose = () => {
+            if (!req.readableEnded) onError(new Error('the client closed the connection before the end of its body'));
+          };
+          if (req.readableEnded) return onEnd();
+          if (req.destroyed) return onClose();
+          stopWaiting = () => settle(resolve);
+          req.on('readable', attempt);
+          req.once('end', onEnd);
+          req.once('error', onError);
+          req.once('close', onClose);
+          attempt();
+        }),
+      cancel: () => stopWaiting(),
+    },
+    { highWaterMark: 0 },
+  );
+}
 
 /**
  * The public REST surface under /api/v1. For each call, in this order: path
@@ -24,11 +106,13 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * (401), authorization (403), rate limit (429), body (415/400/413),
  * idempotency key (400), then the owning service. Nothing is read from the
  * body before the caller is known. HEAD is answered for every GET route like
- * the GET, without the body.
+ * the GET, without the body. An upload route streams its body to the service
+ * (its headers are checked first, 400); a download route always streams the
+ * service's file back.
  */
 @Controller('api/v1')
 export class GatewayController {
-  private readonly matcher = new RouteMatcher(ROUTES);
+  private readonly matcher: RouteMatcher;
   private readonly authenticator: Authenticator;
   private readonly limiter: CallerRateLimiter;
   private readonly readJson: (req: Request) => Promise<void>;
@@ -36,7 +120,11 @@ export class GatewayController {
   constructor(
     private readonly forwarder: Forwarder,
     @Inject(GATEWAY_SETTINGS) settings: GatewaySettings,
+    @Optional() @Inject(GATEWAY_ROUTES) routes: readonly GatewayRoute[] = ROUTES,
   ) {
+    const problems = routeTableProblems(routes);
+    if (problems.length > 0) throw new Error(`The gateway's route table is not valid:\n${problems.join('\n')}`);
+    this.matcher = new RouteMatcher(routes);
     this.authenticator = new Authenticator(settings.auth);
     this.limiter = new CallerRateLimiter(settings.rateLimitPerMinute);
     const parser = strictJsonBody(settings.bodyLimit);
@@ -54,19 +142,28 @@ export class GatewayController {
     const apiPath = pathOf(pathAndQuery) || '/';
     const head = req.method === 'HEAD';
     const { route } = this.matcher.resolve(req.method, apiPath);
+    if (route.upload) lingerOnUnreadBody(req, res);
     const principal = await this.authenticate(req);
     if (!rolesAllow(principal.roles, route.permission)) {
       throw new ProblemError('PERMISSION_DENIED', `The roles ${principal.roles.join(', ') || '(none)'} may not ${route.summary.toLowerCase()} (needs ${route.permission}).`);
     }
     for (const [k, v] of Object.entries(await this.limiter.consume(principal))) res.setHeader(k, v);
-    const body = route.body ? await this.readBody(req) : undefined;
-    const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
-    const forward = {
+    const call = {
       route,
       pathAndQuery,
       principal,
       requestId: String((req as Request & { id?: unknown }).id ?? requestIdOf(req)),
       traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined,
+    };
+    if (route.upload) {
+      const answer = await this.upload(req, res, call, apiPath, route.upload);
+      if (answer) await send(res, answer, false);
+      return;
+    }
+    const body = route.body ? await this.readBody(req) : undefined;
+    const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
+    const forward = {
+      ...call,
       idempotencyKey,
       fingerprint: idempotencyKey !== undefined ? requestFingerprint(route.method, apiPath, body?.parsed) : undefined,
       contentType: body ? 'application/json' : undefined,
@@ -74,22 +171,56 @@ export class GatewayController {
     };
     const accept = req.headers.accept;
     const wantsFile = route.file !== undefined && accept !== undefined && acceptedMediaType(accept, route.file.mediaTypes) !== undefined;
-    const answer = wantsFile ? await this.forwarder.forwardFile(forward, accept) : await this.forwarder.forward(forward);
-    for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
-    res.status(answer.status);
-    if ('stream' in answer) {
-      if (head) {
-        await answer.stream.cancel().catch(() => undefined);
-        res.end();
-        return;
-      }
-      // Once the file has started, a failure can only cut the response short.
-      await pipeline(Readable.fromWeb(answer.stream as WebReadableStream), res).catch(() => res.destroy());
-      return;
+    const answer = route.download
+      ? await this.forwarder.forwardDownload(forward, downloadConditions(req))
+      : wantsFile
+        ? await this.forwarder.forwardFile(forward, accept)
+        : await this.forwarder.forward(forward);
+    await send(res, answer, head);
+  }
+
+  /**
+   * The call of an upload route: its headers are checked before a byte of the
+   * body is read, then the body streams to the service. Undefined when the
+   * client went away meanwhile (there is no one to answer).
+   */
+  private async upload(req: Request, res: Response, call: ForwardRequest, apiPath: string, upload: NonNullable<GatewayRoute['upload']>): Promise<ForwardedResponse | undefined> {
+    // The file goes to the service as stored: decoding it here would hide its real size from the limits, and
+    // passing it encoded would have every service decode untrusted input.
+    if (contentCodings(req.headers['content-encoding']).length > 0) {
+      throw new ProblemError('CONTENT_ENCODING_UNSUPPORTED', 'An upload is sent as it is stored, without a Content-Encoding.', undefined, {}, { 'Accept-Encoding': 'identity' });
     }
-    // The same headers for HEAD as for GET, Content-Length included; Node sends no body for a HEAD.
-    res.setHeader('Content-Length', answer.body.length);
-    res.end(head ? undefined : answer.body);
+    const declared = declaredHeaders(req, upload);
+    const contentType = req.headers['content-type'] || 'application/octet-stream';
+    const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
+    const idempotencyKey = call.route.method === 'POST' || call.route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
+    // The fingerprint of an upload cannot hash its body without holding it whole: it covers the method, the path,
+    // the Content-Type, the Content-Length and the route's declared headers instead. A retry with the same key and
+    // another body of the same length is replayed; a route that must tell such bodies apart declares a digest
+    // header (say `X-Content-SHA256`), which is then part of the fingerprint.
+    const fingerprint =
+      idempotencyKey !== undefined ? requestFingerprint(call.route.method, apiPath, { upload: { contentType, contentLength: length ?? null, headers: declared } }) : undefined;
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort(new DOMException('the client went away', 'AbortError'));
+    };
+    res.once('close', onClose);
+    try {
+      return await this.forwarder.forwardUpload(
+        { ...call, idempotencyKey, fingerprint },
+        {
+          stream: requestBodyStream(req),
+          headers: { 'content-type': contentType, ...(length !== undefined ? { 'content-length': length } : {}), ...declared },
+          signal: gone.signal,
+        },
+      );
+    } catch (e) {
+      // The client aborted its upload: the call to the service was dropped with it, and no one waits for an answer.
+      if (gone.signal.aborted || req.destroyed) return undefined;
+      throw e;
+    } finally {
+      res.off('close', onClose);
+    }
   }
 
   private async authenticate(req: Request): Promise<Principal> {
@@ -117,4 +248,90 @@ export class GatewayController {
     const raw = (req as Request & { rawBody?: string }).rawBody;
     return raw === undefined ? undefined : { raw, parsed: req.body };
   }
+}
+
+/** Writes an answer: a stream piped as it comes (nothing of it for HEAD), a read body with its length. */
+async function send(res: Response, answer: ForwardedResponse | ForwardedStream, head: boolean): Promise<void> {
+  for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
+  res.status(answer.status);
+  if ('stream' in answer) {
+    if (head || answer.stream === null) {
+      await answer.stream?.cancel().catch(() => undefined);
+      res.end();
+      return;
+    }
+    // Once the file has started, a failure can only cut the response short.
+    await pipeline(Readable.fromWeb(answer.stream as WebReadableStream), res).catch(() => res.destroy());
+    return;
+  }
+  // The same headers for HEAD as for GET, Content-Length included; Node sends no body for a HEAD.
+  res.setHeader('Content-Length', answer.body.length);
+  res.end(head ? undefined : answer.body);
+}
+
+/** The codings a Content-Encoding names, `identity` aside. */
+function contentCodings(header: string | string[] | undefined): string[] {
+  return (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+}
+
+/**
+ * The route's declared headers the client sent, by lower-case name: the only
+ * client headers besides Content-Type and Content-Length that reach the
+ * service. A required one missing, or a value not of the declared form, is a
+ * 400 naming each such header.
+ */
+function declaredHeaders(req: Request, upload: NonNullable<GatewayRoute['upload']>): Record<string, string> {
+  const passed: Record<string, string> = {};
+  const problems: FieldProblem[] = [];
+  for (const [name, spec] of Object.entries(upload.headers)) {
+    const raw = req.headers[name.toLowerCase()];
+    const value = Array.isArray(raw) ? raw.join(', ') : raw;
+    // An empty value is a missing required header, or absent where the header has no declared form; an optional
+    // header with a declared form is checked like any value (an empty media type is not one).
+    if (value === undefined || (value === '' && (spec.required || spec.schema === undefined))) {
+      if (spec.required) problems.push({ field: name, message: 'is a required header' });
+      continue;
+    }
+    const parsed = spec.schema?.safeParse(value);
+    if (parsed && !parsed.success) {
+      problems.push({ field: name, message: parsed.error.issues[0]?.message ?? 'is not valid' });
+      continue;
+    }
+    passed[name.toLowerCase()] = value;
+  }
+  if (problems.length > 0) {
+    throw new ProblemError('REQUEST_VALIDATION_FAILED', `Header${problems.length === 1 ? '' : 's'} ${problems.map((p) => p.field).join(', ')}: missing or invalid.`, problems);
+  }
+  return passed;
+}
+
+/** The client's Range, If-None-Match and If-Range, for the service of a download. */
+function downloadConditions(req: Request): Record<string, string> {
+  const conditions: Record<string, string> = {};
+  for (const name of DOWNLOAD_REQUEST_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === 'string') conditions[name] = value;
+  }
+  return conditions;
+}
+
+/**
+ * For an upload route: when the answer has gone out before the client's whole
+ * body was read (an error, or the service answered early), the rest is read
+ * and dropped for a moment, so the client gets to read the answer, and the
+ * connection is closed if the body has not ended by then. The body is never
+ * read to the end of a large upload no one wants.
+ */
+function lingerOnUnreadBody(req: Request, res: Response): void {
+  res.once('finish', () => {
+    if (req.complete || req.destroyed) return;
+    const timer = setTimeout(() => req.socket?.destroy(), UPLOAD_LINGER_MS).unref();
+    const done = () => clearTimeout(timer);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
+  });
 }

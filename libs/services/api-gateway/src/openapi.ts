@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCatalog, type ErrorName, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import { ErrorCatalog, type ErrorName, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
 import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -42,8 +42,11 @@ const problemSchema: JsonSchema = {
   },
 };
 
+/** Errors of an upload route's body and headers, answered by the gateway or the owning service. */
+const UPLOAD_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];
+
 function errorResponses(route: GatewayRoute): Record<string, unknown> {
-  const names: ErrorName[] = [...new Set([...(route.body ? BODY_ERRORS : []), ...route.errors, ...COMMON_ERRORS])];
+  const names: ErrorName[] = [...new Set([...(route.body ? BODY_ERRORS : []), ...(route.upload ? UPLOAD_ERRORS : []), ...route.errors, ...COMMON_ERRORS])];
   const byStatus = new Map<number, ErrorName[]>();
   for (const n of names) byStatus.set(ErrorCatalog[n].status, [...(byStatus.get(ErrorCatalog[n].status) ?? []), n]);
   return Object.fromEntries(
@@ -67,19 +70,78 @@ function rolesWith(permission: string): string {
     .join(', ');
 }
 
+const BINARY: JsonSchema = { type: 'string', format: 'binary' };
+
+/** Headers of a response, documented like a file's: name → description, as strings. */
+function headersOf(described: Readonly<Record<string, string>>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(described).map(([name, description]) => [name, { description, schema: { type: 'string' } }]));
+}
+
 function fileResponse(file: NonNullable<GatewayRoute['file']>): Record<string, unknown> {
   return {
     description: `${file.description} Sent when \`Accept\` names ${file.mediaTypes.map((t) => `\`${t}\``).join(' or ')}.`,
-    headers: Object.fromEntries(Object.entries(file.headers).map(([name, description]) => [name, { description, schema: { type: 'string' } }])),
+    headers: headersOf(file.headers),
     content: Object.fromEntries(file.mediaTypes.map((t) => [t, { schema: { type: 'string' } }])),
   };
 }
+
+/** The headers every answer of a download route may carry, before the route's own. */
+const DOWNLOAD_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Length': 'The number of bytes sent: the whole file, or the range.',
+  'Content-Disposition': 'The file\'s name (RFC 6266), with `filename*` (RFC 8187) when it is not plain ASCII.',
+  ETag: 'The version of the file; send it back in `If-None-Match` or `If-Range`.',
+  'Accept-Ranges': '`bytes` when a part of the file can be asked for with `Range`.',
+  'Cache-Control': 'Whether and how long the file may be kept.',
+  'X-Content-Type-Options': '`nosniff`: the file is only ever what its `Content-Type` says.',
+};
+
+/** The answers of a download route: the file (200), a part of it (206), not modified (304), no such part (416). */
+function downloadResponses(download: NonNullable<GatewayRoute['download']>): Record<string, unknown> {
+  const binary = { 'application/octet-stream': { schema: BINARY } };
+  return {
+    [String(download.status)]: {
+      description: `${download.description} Streamed; its actual media type is in \`Content-Type\`.`,
+      headers: headersOf({ ...DOWNLOAD_HEADERS, ...download.headers }),
+      content: binary,
+    },
+    '206': {
+      description: 'The one byte range asked for with `Range` (several ranges are answered with the whole file, 200).',
+      headers: headersOf({ 'Content-Range': 'The range sent and the file\'s size: `bytes 0-1023/4096`.', ...DOWNLOAD_HEADERS, ...download.headers }),
+      content: binary,
+    },
+    '304': { description: 'The file has not changed since the version named in `If-None-Match`: no body.', headers: headersOf({ ETag: DOWNLOAD_HEADERS.ETag }) },
+    '416': {
+      description: 'The range asked for starts past the end of the file.',
+      headers: headersOf({ 'Content-Range': 'The file\'s size: `bytes */4096`.' }),
+    },
+  };
+}
+
+/** The header parameters of a download: the range and the validators, passed to the service. */
+const DOWNLOAD_PARAMETERS = [
+  {
+    name: 'Range',
+    in: 'header',
+    required: false,
+    description: 'One byte range of the file (RFC 9110 §14.2): `bytes=0-1023`, `bytes=1024-` or `bytes=-512` (the last 512). Answered with 206, or 416 when it starts past the end; several ranges get the whole file.',
+    schema: { type: 'string', pattern: '^bytes=' },
+  },
+  { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of the copy held: 304 without a body when the file is unchanged.', schema: { type: 'string' } },
+  { name: 'If-Range', in: 'header', required: false, description: 'The `ETag` of the copy a `Range` continues: when the file has changed, the whole file is sent (200).', schema: { type: 'string' } },
+];
 
 function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
     // Request and appeal ids are UUIDs; a pack id has its own form.
-    const schema = name === 'packId' ? { type: 'string', pattern: PACK_ID.source } : name === 'id' || name.endsWith('Id') ? { type: 'string', format: 'uuid' } : { type: 'string' };
+    const schema =
+      name === 'packId'
+        ? { type: 'string', pattern: PACK_ID.source }
+        : name === 'artifactKey'
+          ? { type: 'string', pattern: EVIDENCE_ARTIFACT_KEY_PATTERN.source }
+          : name === 'id' || name.endsWith('Id')
+            ? { type: 'string', format: 'uuid' }
+            : { type: 'string' };
     parameters.push({ name, in: 'path', required: true, schema });
   }
   if (route.query) {
@@ -90,13 +152,21 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       parameters.push({ name, in: 'query', required: resolved.required?.includes(name) ?? false, description, schema: rest });
     }
   }
+  for (const [name, header] of Object.entries(route.upload?.headers ?? {})) {
+    parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: header.schema ? schemaOf(header.schema, 'input', components) : { type: 'string' } });
+  }
+  if (route.download) parameters.push(...DOWNLOAD_PARAMETERS);
   if (route.method === 'POST' || route.method === 'PUT') {
+    // An upload's body is not held, so not hashed: what a replay is matched on is said instead.
+    const same = route.upload
+      ? 'the same key, `Content-Type`, `Content-Length` and headers of the route (the file itself is not compared)'
+      : 'the same key and body';
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
       description:
-        'Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): the same key and body replay the first response for 24 h, with `Idempotent-Replayed: true`. ' +
+        `Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): ${same} replay the first response for 24 h, with \`Idempotent-Replayed: true\`. ` +
         '1 to 255 visible ASCII characters without spaces or `"`, bare or in double quotes.',
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
@@ -107,12 +177,26 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
     description: [route.description, `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}.`].filter(Boolean).join('\n\n'),
     tags: [route.tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: schemaOf(route.body, 'input', components) } } } } : {}),
+    ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body, 'input', components) } } } } : {}),
+    ...(route.upload
+      ? {
+          requestBody: {
+            required: true,
+            description: `${route.upload.description} Streamed as it is sent; its media type goes in \`Content-Type\` (\`application/octet-stream\` when absent), and it has no \`Content-Encoding\` (415).`,
+            content: { 'application/octet-stream': { schema: BINARY } },
+          },
+        }
+      : {}),
     responses: {
-      [String(route.response.status)]: {
-        description: route.response.description,
-        content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } },
-      },
+      ...(route.response
+        ? {
+            [String(route.response.status)]: {
+              description: route.response.description,
+              content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } },
+            },
+          }
+        : {}),
+      ...(route.download ? downloadResponses(route.download) : {}),
       ...(route.file ? { [String(route.file.status)]: fileResponse(route.file) } : {}),
       ...errorResponses(route),
     },
@@ -145,6 +229,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' },
       { name: 'Lifecycle', description: 'The request workflow: acknowledgement, clarification, refusal, closure, requestor and authority (docs/lifecycle.md).' },
       { name: 'Appeals', description: 'Appeals against a request\'s outcome and their decisions (docs/lifecycle.md).' },
+      { name: 'Verification', description: 'Identity verification cases: evidence and its encrypted files, decisions, reminders and expiry (docs/verification.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   acknowledgementCommand,
   appealAccepted,
@@ -43,16 +43,54 @@ import {
   queueQuery,
   requestDetail,
   timeline,
+  EVIDENCE_UPLOAD_HEADERS,
+  MEDIA_TYPE_HEADER_PATTERN,
+  evidenceUploaded,
+  VERIFICATION_LEVELS,
+  verificationApproveCommand,
+  verificationCaseView,
+  verificationDecided,
+  verificationEvidenceCommand,
+  verificationEvidenceRecorded,
+  verificationRejectCommand,
+  verificationRequestCommand,
+  verificationRequested,
 } from '@dsar/contracts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** A request header an upload route takes, by its name (`X-Evidence-Kind`). */
+export interface UploadHeader {
+  /** A call without it is refused (400 REQUEST_VALIDATION_FAILED) before a byte of the body is read. */
+  required: boolean;
+  description: string;
+  /** The value's form: checked by the gateway before the upload starts (400), and published. The service checks again. */
+  schema?: z.ZodType;
+}
+
+/** What a route answers with. A download route answers with its file, every other one with JSON. */
+type RouteAnswer =
+  | { response: { status: number; schema: z.ZodType; description: string }; download?: undefined }
+  | {
+      response?: undefined;
+      /**
+       * The route always answers with a file the service streams (no Accept
+       * negotiation): the gateway passes the client's `Range`, `If-None-Match`
+       * and `If-Range` on, and streams back a 200, 206, 304 or 416 with its
+       * `Content-Type`, `Content-Length`, `Content-Disposition`, `ETag`,
+       * `Accept-Ranges`, `Content-Range` and `Cache-Control`, and the headers
+       * named here. A problem (JSON) is returned as for any route. HEAD answers
+       * the headers of the GET.
+       */
+      download: { status: 200; description: string; headers: Readonly<Record<string, string>> };
+    };
 
 /**
  * One public endpoint: where it forwards, who may call it, and its contract.
  * The gateway's routing, authorization and OpenAPI document all come from
  * this table, so they cannot disagree.
  */
-export interface GatewayRoute {
+export type GatewayRoute = RouteAnswer & {
   method: HttpMethod;
   /** Path under /api/v1, with `:name` parameters. */
   path: string;
@@ -64,8 +102,9 @@ export interface GatewayRoute {
   description?: string;
   tag: string;
   body?: z.ZodType;
+  /** The JSON body may be left out (every field of `body` has a default); published as a request body that is not required. */
+  bodyOptional?: boolean;
   query?: z.ZodType;
-  response: { status: number; schema: z.ZodType; description: string };
   /** Errors the route itself can answer with, beyond the ones every route shares. */
   errors: ErrorName[];
   /**
@@ -80,7 +119,18 @@ export interface GatewayRoute {
    * without holding it.
    */
   file?: { status: number; mediaTypes: readonly string[]; description: string; headers: Readonly<Record<string, string>> };
-}
+  /**
+   * The body is a file of any size (a POST, PUT or PATCH without `body`),
+   * streamed to the service as it arrives, never held by the gateway. Passed
+   * on: `Content-Type` (application/octet-stream when absent),
+   * `Content-Length` when the client sent one, and the headers named here,
+   * which must be `X-` headers of the route's own (no other client header
+   * is). A body with a `Content-Encoding` is refused (415). An upload that
+   * stops moving for UPLOAD_IDLE_TIMEOUT_MS is given up (504); there is no
+   * total deadline.
+   */
+  upload?: { headers: Readonly<Record<string, UploadHeader>>; description: string };
+};
 
 /** Errors of a command that carries an Idempotency-Key. */
 const IDEMPOTENCY_ERRORS: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
@@ -267,6 +317,7 @@ export const ROUTES: readonly GatewayRoute[] = [
       'Extends the deadline as the request\'s pinned pack allows: inside its notice window, within its maximum, with reasons where it requires them. Without an amount the extension takes what is left of the maximum. Emits `dsar.request.deadline_extended.v1`, from which the requester is told.',
     tag: 'Clock',
     body: extensionCommand,
+    bodyOptional: true,
     response: { status: 202, schema: clockChangeResult, description: 'The deadline was extended.' },
     errors: [...CLOCK_CHANGE_ERRORS, 'EXTENSION_NOT_AVAILABLE', 'EXTENSION_EXCEEDS_MAXIMUM', 'EXTENSION_TERMS_INVALID', 'EXTENSION_NOTICE_PERIOD_ELAPSED'],
   },
@@ -294,16 +345,17 @@ export const ROUTES: readonly GatewayRoute[] = [
     description: 'Ends the open pause (e.g. when the identity document or the payment arrived, `at`), and applies its rule to the deadline.',
     tag: 'Clock',
     body: resumeCommand,
+    bodyOptional: true,
     response: { status: 202, schema: clockChangeResult, description: 'The clock runs again; `dueAt` is the new deadline.' },
     errors: [...CLOCK_CHANGE_ERRORS, 'CLOCK_NOT_PAUSED', 'CLOCK_EVENT_OUT_OF_ORDER'],
   },
-  lifecycleRoute(
+  { ...lifecycleRoute(
     '/acknowledgements',
     'acknowledgeRequest',
     'Record that the requester was told of receipt',
     'Once per request, in any open status; a `received` request moves to `in_progress`. Stops the acknowledgement deadline the pack may set (`acknowledgementDueAt`).',
     acknowledgementCommand,
-  ),
+  ), bodyOptional: true },
   lifecycleRoute(
     '/clarifications/request',
     'requestClarification',
@@ -312,28 +364,28 @@ export const ROUTES: readonly GatewayRoute[] = [
     clarificationRequestCommand,
     ['CLOCK_EVENT_OUT_OF_ORDER'],
   ),
-  lifecycleRoute(
+  { ...lifecycleRoute(
     '/clarifications/receive',
     'receiveClarification',
     'Record the requester\'s clarification',
     'From `clarification_pending` back to `in_progress`; the clock resumes at `receivedAt` (default now).',
     clarificationReceiveCommand,
     ['CLOCK_EVENT_OUT_OF_ORDER'],
-  ),
-  lifecycleRoute(
+  ), bodyOptional: true },
+  { ...lifecycleRoute(
     '/refusals',
     'refuseRequest',
     'Refuse the request',
     'From any open status to `refused`, with a reason from the documented list (docs/lifecycle.md), the message the requester is told and the internal rationale. All three are optional: the reason defaults to `other` and the message to a notice of the reason that names the right to complain to the supervisory authority.',
     refusalCommand,
-  ),
-  lifecycleRoute(
+  ), bodyOptional: true },
+  { ...lifecycleRoute(
     '/closures',
     'closeRequest',
     'Close the request',
     'From any other status to `closed`. An open request closed without a reason is `withdrawn`; a fulfilled or refused one is `completed`.',
     closureCommand,
-  ),
+  ), bodyOptional: true },
   lifecycleRoute(
     '/requestor',
     'replaceRequestor',
@@ -350,22 +402,22 @@ export const ROUTES: readonly GatewayRoute[] = [
     'Records the evidence that the requestor may act for the data subject (e.g. a power of attorney), replacing any earlier submission; `status` is normally `submitted`.',
     authoritySubmitCommand,
   ),
-  lifecycleRoute(
+  { ...lifecycleRoute(
     '/authority/approve',
     'approveAuthority',
     'Approve submitted authority evidence',
     'Submitted evidence becomes `verified` (with `verifiedAt`). Evidence in any other status answers 409 `AUTHORITY_NOT_SUBMITTED`.',
     authorityApproveCommand,
     ['AUTHORITY_NOT_SUBMITTED'],
-  ),
-  lifecycleRoute(
+  ), bodyOptional: true },
+  { ...lifecycleRoute(
     '/authority/reject',
     'rejectAuthority',
     'Reject submitted authority evidence',
     'Submitted evidence becomes `rejected`. Evidence in any other status answers 409 `AUTHORITY_NOT_SUBMITTED`.',
     authorityRejectCommand,
     ['AUTHORITY_NOT_SUBMITTED'],
-  ),
+  ), bodyOptional: true },
   {
     method: 'POST',
     path: '/requests/:id/appeals',
@@ -404,6 +456,114 @@ export const ROUTES: readonly GatewayRoute[] = [
     body: appealDecisionCommand,
     response: { status: 202, schema: appealDecided, description: 'The appeal was decided.' },
     errors: [...LIFECYCLE_ERRORS, 'APPEAL_ALREADY_DECIDED'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/verification/request',
+    service: 'verification',
+    permission: 'requests:act',
+    operationId: 'requestVerification',
+    summary: 'Open an identity verification case',
+    description:
+      'Opens a case (level by request type unless given, method `manual` unless given) and moves the request to `verification_pending`. The clock pauses as the pack says: GDPR packs suspend it, GB restarts it on the day identity is confirmed, US-CA keeps it running (docs/verification.md). Asking again while a case is pending returns that case and pauses nothing twice. From `fulfilled`, `refused` or `closed`: 409.',
+    tag: 'Verification',
+    body: verificationRequestCommand,
+    bodyOptional: true,
+    response: { status: 202, schema: verificationRequested, description: 'The request waits for its verification case.' },
+    errors: [...LIFECYCLE_ERRORS],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/verification/evidence',
+    service: 'verification',
+    permission: 'requests:act',
+    operationId: 'recordVerificationEvidence',
+    summary: 'Record identity evidence',
+    description:
+      'Records evidence made of files uploaded to this request (`{type: "upload", artifactKey}`) and of evidence held elsewhere (`{type: "external", system, reference, sha256?}`). An `artifactKey` that names no file of this request is a 422.',
+    tag: 'Verification',
+    body: verificationEvidenceCommand,
+    response: { status: 202, schema: verificationEvidenceRecorded, description: 'The evidence was recorded, pending review.' },
+    errors: [...LIFECYCLE_ERRORS, 'VERIFICATION_EVIDENCE_UNKNOWN'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/verification/evidence/upload',
+    service: 'verification',
+    permission: 'requests:act',
+    operationId: 'uploadVerificationEvidence',
+    summary: 'Upload an identity evidence file',
+    description:
+      'The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes. An upload is not idempotent: a retry stores a second file.',
+    tag: 'Verification',
+    upload: {
+      description: 'The evidence file\'s bytes.',
+      headers: {
+        [EVIDENCE_UPLOAD_HEADERS.filename]: { required: false, description: 'The file\'s name, URL-encoded (UTF-8); directories and control characters are removed, at most 255 bytes. Default `evidence`.' },
+        [EVIDENCE_UPLOAD_HEADERS.contentType]: {
+          required: false,
+          description: 'The file\'s media type, e.g. `application/pdf`; recognized from its first bytes when absent. It must be on the allow-list (EVIDENCE_CONTENT_TYPES), else 415.',
+          schema: z.string().regex(MEDIA_TYPE_HEADER_PATTERN, 'must be a media type, e.g. application/pdf'),
+        },
+        [EVIDENCE_UPLOAD_HEADERS.level]: { required: false, description: 'The assurance level the evidence is for: `reasonable` or `enhanced`; default the case\'s.', schema: z.enum(VERIFICATION_LEVELS) },
+      },
+    },
+    response: { status: 202, schema: evidenceUploaded, description: 'The file was stored as a new piece of evidence.' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'EVIDENCE_UPLOAD_EMPTY', 'PAYLOAD_TOO_LARGE', 'EVIDENCE_CONTENT_TYPE_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/verification/approve',
+    service: 'verification',
+    permission: 'requests:act',
+    operationId: 'approveVerification',
+    summary: 'Approve identity verification',
+    description: 'Only from `verification_pending`. The request is `in_progress` again and the clock resumes (or restarts) as the pack says; who decided, when and how are recorded.',
+    tag: 'Verification',
+    body: verificationApproveCommand,
+    bodyOptional: true,
+    response: { status: 202, schema: verificationDecided, description: 'The request is in progress.' },
+    errors: [...LIFECYCLE_ERRORS],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/verification/reject',
+    service: 'verification',
+    permission: 'requests:act',
+    operationId: 'rejectVerification',
+    summary: 'Reject identity verification',
+    description: 'Only from `verification_pending`. The request is refused with reason `identity_not_verified`; who decided, when and why are recorded.',
+    tag: 'Verification',
+    body: verificationRejectCommand,
+    bodyOptional: true,
+    response: { status: 202, schema: verificationDecided, description: 'The request is refused.' },
+    errors: [...LIFECYCLE_ERRORS],
+  },
+  {
+    method: 'GET',
+    path: '/requests/:id/verification-case',
+    service: 'verification',
+    permission: 'requests:read',
+    operationId: 'getVerificationCase',
+    summary: 'The request\'s verification case',
+    description: 'The newest case with its evidence (metadata, never bytes), reminders and decision.',
+    tag: 'Verification',
+    response: { status: 200, schema: verificationCaseView, description: 'The case.' },
+    errors: ['RESOURCE_NOT_FOUND', 'VERIFICATION_CASE_NOT_FOUND'],
+    readYourWrites: true,
+  },
+  {
+    method: 'GET',
+    path: '/requests/:id/verification/evidence/:artifactKey/download',
+    service: 'verification',
+    permission: 'evidence:read',
+    operationId: 'downloadVerificationEvidence',
+    summary: 'Download an identity evidence file',
+    description: 'The file\'s bytes, decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support. Never cached. Only operators and admins.',
+    tag: 'Verification',
+    download: { status: 200, description: 'The evidence file.', headers: {} },
+    errors: ['RESOURCE_NOT_FOUND', 'EVIDENCE_FILE_SHREDDED'],
+    readYourWrites: true,
   },
   {
     method: 'GET',

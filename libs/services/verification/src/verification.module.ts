@@ -1,5 +1,23 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { VerificationController } from './api/verification.controller';
+import { LifecycleClient } from './application/lifecycle-client';
+import { VerificationCases } from './application/verification-cases';
+import { VerificationEvidence } from './application/verification-evidence';
+import { VerificationMonitor } from './application/verification-monitor';
+import { RequestOutcomeHandler } from './events/request-outcome.handler';
+import { VERIFICATION_SETTINGS, type VerificationSettings } from './verification-settings';
 
-/** The verification service module; its use cases arrive with their issues. */
+/** The verification service: cases, evidence and its encrypted files, decisions, reminders and expiry. */
 @Module({})
-export class VerificationModule {}
+export class VerificationModule {
+  /** The module on its settings, with the storage module that provides FileStorage. */
+  static with(settings: VerificationSettings, storage: DynamicModule): DynamicModule {
+    return {
+      module: VerificationModule,
+      imports: [storage],
+      controllers: [VerificationController, RequestOutcomeHandler],
+      providers: [{ provide: VERIFICATION_SETTINGS, useValue: settings }, LifecycleClient, VerificationCases, VerificationEvidence, VerificationMonitor],
+      exports: [VerificationCases, VerificationEvidence, VerificationMonitor],
+    };
+  }
+}

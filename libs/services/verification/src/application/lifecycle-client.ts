@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Inject, Injectable } from '@nestjs/common';
+import { IDEMPOTENCY_KEY_HEADER, INTERNAL_API_PREFIX, type LifecycleResult, type Principal, type RequestDetail, type VerificationTransitionCommand } from '@dsar/contracts';
+import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
+
+const OWNER = 'lifecycle-clock';
+
+/** lifecycle-clock's internal commands for verification (ARCHITECTURE §5: only the owner changes a request's status and clock). */
+export type VerificationTransition = 'verification-requested' | 'verification-approved' | 'verification-rejected';
+
+/** How long a call waits for the same key's first call, still running in lifecycle-clock, before giving up. */
+const IN_PROGRESS_RETRIES = 20;
+const IN_PROGRESS_WAIT_MS = 250;
+
+/**
+ * The verification service's calls to lifecycle-clock, made for the caller
+ * (its identity signed for each call). Every command carries an idempotency
+ * key derived from the case (`verification:<caseId>:approve`), so that a
+ * retry after a crash replays lifecycle-clock's first answer instead of
+ * moving the request twice.
+ */
+@Injectable()
+export class LifecycleClient {
+  constructor(
+    @Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls,
+    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
+  ) {}
+
+  /** The request as its owner has it: 404 for another tenant's, as lifecycle-clock answers. */
+  async request(principal: Principal, id: string): Promise<RequestDetail> {
+    const res = await this.call(principal, 'GET', `/requests/${encodeURIComponent(id)}`);
+    if (res.status !== 200) throw upstreamProblem(OWNER, res);
+    return JSON.parse(res.body.toString('utf8')) as RequestDetail;
+  }
+
+  async transition(principal: Principal, id: string, transition: VerificationTransition, key: string, command: VerificationTransitionCommand = {}): Promise<LifecycleResult> {
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.call(principal, 'POST', `/requests/${encodeURIComponent(id)}/lifecycle/${transition}`, key, command);
+      if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as LifecycleResult;
+      const problem = upstreamProblem(OWNER, res);
+      // Another call with the same key is running there (a concurrent retry): wait for its answer.
+      if (problem.definition.name !== 'IDEMPOTENCY_REQUEST_IN_PROGRESS' || attempt >= IN_PROGRESS_RETRIES) throw problem;
+      await sleep(IN_PROGRESS_WAIT_MS);
+    }
+  }
+
+  private call(principal: Principal, method: string, path: string, key?: string, body?: unknown): Promise<InternalResponse> {
+    return callService(OWNER, this.upstreams[OWNER], {
+      method,
+      path: `${INTERNAL_API_PREFIX}${path}`,
+      headers: {
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(key !== undefined ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
+      },
+      identity: { key: this.internalAuth, principal },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  }
+}
