@@ -35,9 +35,19 @@ export function schemaKeys(schema: ConfigSchema): Set<string> {
 
 /**
  * Variables a process reads outside its config schema: Node.js and npm themselves, the image's HOME (the root file
- * system is read-only), swc's project file (tools/scripts/run-ts.cjs), the time zone.
+ * system is read-only), swc's project file (tools/scripts/run-ts.cjs), the time zone, and the static keys of the s3
+ * storage driver, which the AWS SDK's default credential chain reads (docs/storage.md#the-s3-driver).
  */
-export const VARIABLES_OUTSIDE_SCHEMA = new Set(['NODE_OPTIONS', 'HOME', 'TZ', 'SWC_NODE_PROJECT', 'NPM_CONFIG_CACHE', 'NPM_CONFIG_UPDATE_NOTIFIER']);
+export const VARIABLES_OUTSIDE_SCHEMA = new Set([
+  'NODE_OPTIONS',
+  'HOME',
+  'TZ',
+  'SWC_NODE_PROJECT',
+  'NPM_CONFIG_CACHE',
+  'NPM_CONFIG_UPDATE_NOTIFIER',
+  'AWS_ACCESS_KEY_ID',
+  'AWS_SECRET_ACCESS_KEY',
+]);
 
 let signingKeyPem: string | undefined;
 
@@ -65,6 +75,11 @@ export function secretPlaceholder(variable: string): string {
     case 'STORAGE_MASTER_KEY':
       // The base64 of exactly 32 bytes (docs/storage.md).
       return Buffer.alloc(32, 0x5a).toString('base64');
+    case 'AWS_ACCESS_KEY_ID':
+      // The s3 storage driver's static keys (read by the AWS SDK, not by a config schema).
+      return 'AKIAPLACEHOLDER00000';
+    case 'AWS_SECRET_ACCESS_KEY':
+      return 'placeholder/secret/access/key/0123456789ab';
     default:
       // INTERNAL_AUTH_KEY, AUTH_JWT_SECRET and other keys: 48 characters (the schemas ask for 32 or more).
       return 'placeholder-secret-value-0123456789abcdefghijklm';

@@ -173,9 +173,22 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- range (include "dsar.upstreams" . | fromJsonArray) }}
 {{- $_ := set $cfg (include "dsar.upstreamUrlVariable" .) (include "dsar.serviceUrl" (dict "root" $root "name" .)) }}
 {{- end }}
-{{- if $svc.persistence }}
-{{- /* File storage (docs/storage.md) in the service's volume: the root file system is read-only. */}}
+{{- if include "dsar.keepsFiles" . }}
+{{- /* File storage (docs/storage.md): the driver, then its own settings. */}}
+{{- $driver := include "dsar.storageDriver" . }}
+{{- $_ := set $cfg "STORAGE_DRIVER" $driver }}
+{{- if eq $driver "s3" }}
+{{- $s3 := ($root.Values.storage | default dict).s3 | default dict }}
+{{- range $variable, $value := dict "S3_BUCKET" $s3.bucket "S3_REGION" $s3.region "S3_ENDPOINT" $s3.endpoint "S3_PREFIX" $s3.prefix }}
+{{- if $value }}
+{{- $_ := set $cfg $variable $value }}
+{{- end }}
+{{- end }}
+{{- $_ := set $cfg "S3_FORCE_PATH_STYLE" (ternary "true" "false" (eq (toString $s3.forcePathStyle) "true")) }}
+{{- else if $svc.persistence }}
+{{- /* The filesystem driver in the service's volume: the root file system is read-only. */}}
 {{- $_ := set $cfg "STORAGE_DIR" (include "dsar.storageDir" .) }}
+{{- end }}
 {{- end }}
 {{- range $k, $v := ($svc.env | default dict) }}
 {{- $_ := set $cfg $k $v }}
@@ -267,14 +280,31 @@ Call with (dict "root" $ "name" "<service>").
 {{- else if not (hasKey $own "DATABASE_URL") }}
 {{ include "dsar.databaseUrlEnv" $root }}
 {{- end }}
-{{- $masterKey := (($root.Values.storage | default dict).masterKey | default dict) }}
-{{- if and $svc.persistence $masterKey.existingSecret (not (hasKey $own "STORAGE_MASTER_KEY")) }}
+{{- if include "dsar.keepsFiles" . }}
+{{- $storage := $root.Values.storage | default dict }}
+{{- $masterKey := $storage.masterKey | default dict }}
+{{- if and $masterKey.existingSecret (not (hasKey $own "STORAGE_MASTER_KEY")) }}
 {{- /* The master key of the service's encrypted file storage (docs/storage.md). */}}
 - name: STORAGE_MASTER_KEY
   valueFrom:
     secretKeyRef:
       name: {{ $masterKey.existingSecret | quote }}
       key: {{ $masterKey.key | default "STORAGE_MASTER_KEY" | quote }}
+{{- end }}
+{{- $credentials := ($storage.s3 | default dict).credentials | default dict }}
+{{- if and (eq (include "dsar.storageDriver" .) "s3") $credentials.existingSecret }}
+{{- /* Static S3 keys, read by the AWS SDK's default chain; optional, so a Secret may hold neither. */}}
+{{- range $variable, $key := dict "AWS_ACCESS_KEY_ID" ($credentials.accessKeyIdKey | default "AWS_ACCESS_KEY_ID") "AWS_SECRET_ACCESS_KEY" ($credentials.secretAccessKeyKey | default "AWS_SECRET_ACCESS_KEY") }}
+{{- if not (hasKey $own $variable) }}
+- name: {{ $variable }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $credentials.existingSecret | quote }}
+      key: {{ $key | quote }}
+      optional: true
+{{- end }}
+{{- end }}
+{{- end }}
 {{- end }}
 {{- if and (eq .name "audit-ledger") $root.Values.audit.signingKey.existingSecret (not (hasKey $own "AUDIT_SIGNING_KEY")) }}
 {{- /* The Ed25519 key that signs audit checkpoints (docs/audit.md#checkpoints). */}}
@@ -284,6 +314,75 @@ Call with (dict "root" $ "name" "<service>").
       name: {{ $root.Values.audit.signingKey.existingSecret | quote }}
       key: {{ $root.Values.audit.signingKey.key | default "AUDIT_SIGNING_KEY" | quote }}
 {{- end }}
+{{- end }}
+
+{{/*
+Whether a service keeps files through @dsar/platform/storage (docs/storage.md)
+and so gets the storage settings: verification, and any service with a
+persistence block. Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.keepsFiles" -}}
+{{- $svc := index .root.Values.services .name | default dict }}
+{{- if or (eq .name "verification") $svc.persistence }}true{{ end }}
+{{- end }}
+
+{{/*
+The storage driver of the services that keep files: storage.driver, else
+filesystem. A STORAGE_DRIVER in services.<service>.env must agree with it
+(dsar.validateStorage). Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.storageDriver" -}}
+{{- (.root.Values.storage | default dict).driver | default "filesystem" }}
+{{- end }}
+
+{{/*
+The storage volume of a service, as YAML of its persistence block: only with
+the filesystem driver (the s3 driver needs no volume); empty otherwise.
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.storageVolume" -}}
+{{- $svc := index .root.Values.services .name | default dict }}
+{{- if and $svc.persistence (ne (include "dsar.storageDriver" .) "s3") }}
+{{- toYaml $svc.persistence }}
+{{- end }}
+{{- end }}
+
+{{/*
+Checks the storage settings of a service that keeps files: no STORAGE_DRIVER in
+its env that contradicts storage.driver, and with s3 a bucket (the service
+refuses to start without one). Reads the
+settings as the process gets them (services.<service>.env included).
+Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.validateStorage" -}}
+{{- if include "dsar.keepsFiles" . }}
+{{- $cfg := include "dsar.configData" . | fromYaml }}
+{{- $driver := include "dsar.storageDriver" . }}
+{{- $own := index ((index .root.Values.services .name).env | default dict) "STORAGE_DRIVER" | default "" | toString }}
+{{- /* 0.3.0 had STORAGE_DRIVER in services.verification.env: a copied values file, or helm upgrade --reuse-values, still has it. */}}
+{{- if and $own (ne $own $driver) }}
+{{- fail (printf "services.%s.env.STORAGE_DRIVER (%s) contradicts storage.driver (%s): the storage driver is set by storage.driver since chart 0.4.0. Remove services.%s.env.STORAGE_DRIVER (a values file copied from chart 0.3.0 has it; with helm upgrade --reuse-values, --set services.%s.env.STORAGE_DRIVER=null)." .name $own $driver .name .name) }}
+{{- end }}
+{{- if eq $driver "s3" }}
+{{- if not $cfg.S3_BUCKET }}
+{{- fail (printf "storage.s3.bucket: storage.driver is s3, so %s keeps its files in an S3 bucket and needs its name (S3_BUCKET). Name an existing bucket (the service never creates one), or use storage.driver filesystem. See docs/storage.md#the-s3-driver." .name) }}
+{{- end }}
+{{- with $cfg.S3_ENDPOINT }}
+{{- if not (regexMatch "^https?://[^/?#]+" .) }}
+{{- fail (printf "storage.s3.endpoint must be the http(s) URL of an S3-compatible server, got %q" .) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+The TCP port of an http(s) URL: its own, else 80 for http and 443 for https.
+*/}}
+{{- define "dsar.urlPort" -}}
+{{- $url := urlParse . }}
+{{- $port := regexFind ":[0-9]+$" $url.host | trimPrefix ":" }}
+{{- if $port }}{{ $port }}{{ else if eq $url.scheme "https" }}443{{ else }}80{{ end }}
 {{- end }}
 
 {{/*
@@ -313,7 +412,7 @@ Whether a service's storage volume can be mounted by several pods on several
 nodes: a claim with ReadWriteMany. Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.storageShared" -}}
-{{- $p := (index .root.Values.services .name).persistence | default dict }}
+{{- $p := include "dsar.storageVolume" . | fromYaml }}
 {{- if and $p.enabled (has "ReadWriteMany" ($p.accessModes | default list)) }}true{{ end }}
 {{- end }}
 
@@ -330,20 +429,20 @@ up to more than 1. Call with (dict "root" $ "name" "<service>").
 {{- end }}
 
 {{/*
-Checks a service's storage: every pod must see the same files, and STORAGE_DIR
-must be in the volume (the root file system is read-only). Call with
-(dict "root" $ "name" "<service>").
+Checks a service's storage volume (filesystem driver only; s3 has none): every
+pod must see the same files, and STORAGE_DIR must be in the volume (the root
+file system is read-only). Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.validatePersistence" -}}
 {{- $svc := index .root.Values.services .name }}
-{{- $p := $svc.persistence | default dict }}
+{{- $p := include "dsar.storageVolume" . | fromYaml }}
 {{- if $p }}
 {{- $several := include "dsar.severalPods" . }}
 {{- if and (not $p.enabled) $several }}
-{{- fail (printf "services.%s.persistence.enabled is false (an emptyDir): each pod would keep its own files and lose them when it goes, so a file uploaded through one pod could not be read through another. To try the chart out, run one pod (services.%s.replicas: 1, autoscaling off); otherwise keep persistence on with a ReadWriteMany volume." .name .name) }}
+{{- fail (printf "services.%s.persistence.enabled is false (an emptyDir): each pod would keep its own files and lose them when it goes, so a file uploaded through one pod could not be read through another. To try the chart out, run one pod (services.%s.replicas: 1, autoscaling off); otherwise keep persistence on with a ReadWriteMany volume, or keep the files in S3 (storage.driver: s3)." .name .name) }}
 {{- end }}
 {{- if and $p.enabled $several (not (include "dsar.storageShared" .)) }}
-{{- fail (printf "services.%s.persistence.accessModes has no ReadWriteMany, but the service may run more than one pod (replicas or autoscaling) and every pod must see the same files. Give a ReadWriteMany volume (a StorageClass on NFS, CephFS, EFS, ...) or run one pod (services.%s.replicas: 1, autoscaling off); an S3-compatible storage driver is planned." .name .name) }}
+{{- fail (printf "services.%s.persistence.accessModes has no ReadWriteMany, but the service may run more than one pod (replicas or autoscaling) and every pod must see the same files. Give a ReadWriteMany volume (a StorageClass on NFS, CephFS, EFS, ...) or run one pod (services.%s.replicas: 1, autoscaling off), or keep the files in S3 (storage.driver: s3)." .name .name) }}
 {{- end }}
 {{- $dir := index ($svc.env | default dict) "STORAGE_DIR" | default "" | toString }}
 {{- $mount := include "dsar.storageDir" . }}
