@@ -25,6 +25,17 @@ export function log(line = ''): void {
   process.stdout.write(`${line}\n`);
 }
 
+/** Runs a benchmark's main and exits: 0 when it resolves, 1 with the error on stderr when it throws. */
+export function runBench(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}
+
 /** CPU, memory, OS, Node and PostgreSQL, the server settings that matter to the benchmark, and the load it ran under. */
 export async function printMachine(ds: DataSource, settingNames: readonly string[]): Promise<void> {
   const [{ version }] = await ds.query('SELECT version()');

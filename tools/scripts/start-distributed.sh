@@ -18,10 +18,11 @@
 # either, they share the development key of $DATA_DIR/internal-auth-key.
 #
 # verification keeps evidence files in STORAGE_DIR (default here
-# $DATA_DIR/verification/storage), encrypted with STORAGE_MASTER_KEY (or
-# STORAGE_MASTER_KEY_FILE); without either it uses the development master key
-# of $DATA_DIR/storage-master-key (the one `npm start` makes). Deleting that
-# file makes the stored files unreadable.
+# $DATA_DIR/verification/storage), and fulfilment-delivery its artifacts
+# (default $DATA_DIR/fulfilment-delivery/storage), encrypted with
+# STORAGE_MASTER_KEY (or STORAGE_MASTER_KEY_FILE); without either they use the
+# development master key of $DATA_DIR/storage-master-key (the one `npm start`
+# makes). Deleting that file makes the stored files unreadable.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -58,11 +59,13 @@ if [ -z "${INTERNAL_AUTH_KEY:-}" ] && [ -z "${INTERNAL_AUTH_KEY_FILE:-}" ]; then
   export INTERNAL_AUTH_KEY_FILE="$key_file"
 fi
 
-# Variables of the verification process only: where its evidence files live and the master key they are encrypted
-# with (docs/storage.md). Without a configured key it takes the development key of $DATA_DIR/storage-master-key (the
-# one `npm start` uses; made on first use, kept like the other development secrets, since a new key could not read
-# the files stored before), passed as a file so that the key itself is in no process's environment.
+# Variables of the verification and fulfilment-delivery processes only: where their files live and the master key
+# they are encrypted with (docs/storage.md). Without a configured key they take the development key of
+# $DATA_DIR/storage-master-key (the one `npm start` uses; made on first use, kept like the other development secrets,
+# since a new key could not read the files stored before), passed as a file so that the key itself is in no
+# process's environment.
 verification_env=("STORAGE_DIR=${STORAGE_DIR:-$data_dir/verification/storage}")
+fulfilment_env=("STORAGE_DIR=${STORAGE_DIR:-$data_dir/fulfilment-delivery/storage}")
 if [ -z "${STORAGE_MASTER_KEY:-}" ] && [ -z "${STORAGE_MASTER_KEY_FILE:-}" ]; then
   storage_key_file="$data_dir/storage-master-key"
   if [ ! -s "$storage_key_file" ]; then
@@ -70,6 +73,7 @@ if [ -z "${STORAGE_MASTER_KEY:-}" ] && [ -z "${STORAGE_MASTER_KEY_FILE:-}" ]; th
     rm -f "$storage_key_file.$$"
   fi
   verification_env+=("STORAGE_MASTER_KEY_FILE=$storage_key_file")
+  fulfilment_env+=("STORAGE_MASTER_KEY_FILE=$storage_key_file")
 fi
 
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts
@@ -90,6 +94,7 @@ for s in "${services[@]}"; do
   port=""; extra=()
   if [ "$s" = api-gateway ]; then port="${PORT:-8080}"; extra=("${gateway_env[@]}"); fi
   if [ "$s" = verification ]; then extra=("${verification_env[@]}"); fi
+  if [ "$s" = fulfilment-delivery ]; then extra=("${fulfilment_env[@]}"); fi
   env PORT="$port" "${extra[@]}" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
   pids+=("$!")
 done

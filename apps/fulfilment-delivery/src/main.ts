@@ -1,11 +1,14 @@
 import 'reflect-metadata';
-import { loadConfig } from '@dsar/platform/config';
+import { loadConfig, upstreamUrlsFrom } from '@dsar/platform/config';
 import { exitOnStartupFailure, runService } from '@dsar/platform/host';
-import { fulfilmentDeliveryService } from '@dsar/services/fulfilment-delivery';
+import { StorageModule } from '@dsar/platform/storage';
+import { deliverySettingsProvider, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
 import { configSchema } from './config';
 
 async function main(): Promise<void> {
-  await runService(fulfilmentDeliveryService, loadConfig('fulfilment-delivery', configSchema));
+  const config = loadConfig('fulfilment-delivery', configSchema);
+  const service = fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config }));
+  await runService(service, config, { upstreams: upstreamUrlsFrom(config, service.calls ?? []) });
 }
 
 main().catch(exitOnStartupFailure('fulfilment-delivery'));

@@ -118,8 +118,8 @@ INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 
 {{/*
 The in-release services a service calls over HTTP, as a JSON list: the
-api-gateway calls every other service, the intake-gateway and verification
-lifecycle-clock.
+api-gateway calls every other service, the intake-gateway, verification and
+fulfilment-delivery lifecycle-clock.
 Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.upstreams" -}}
@@ -130,7 +130,7 @@ Call with (dict "root" $ "name" "<service>").
 {{- $upstreams = append $upstreams $other }}
 {{- end }}
 {{- end }}
-{{- else if and (has .name (list "intake-gateway" "verification")) (hasKey .root.Values.services "lifecycle-clock") }}
+{{- else if and (has .name (list "intake-gateway" "verification" "fulfilment-delivery")) (hasKey .root.Values.services "lifecycle-clock") }}
 {{- $upstreams = append $upstreams "lifecycle-clock" }}
 {{- end }}
 {{- toJson $upstreams }}
@@ -179,7 +179,7 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- $_ := set $cfg "STORAGE_DRIVER" $driver }}
 {{- if eq $driver "s3" }}
 {{- $s3 := ($root.Values.storage | default dict).s3 | default dict }}
-{{- range $variable, $value := dict "S3_BUCKET" $s3.bucket "S3_REGION" $s3.region "S3_ENDPOINT" $s3.endpoint "S3_PREFIX" $s3.prefix }}
+{{- range $variable, $value := dict "S3_BUCKET" $s3.bucket "S3_REGION" $s3.region "S3_ENDPOINT" $s3.endpoint "S3_PREFIX" (include "dsar.s3Prefix" .) }}
 {{- if $value }}
 {{- $_ := set $cfg $variable $value }}
 {{- end }}
@@ -197,7 +197,7 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- if kindIs "invalid" $v }}
 {{- $_ := unset $cfg $k }}
 {{- else if kindIs "map" $v }}
-{{- /* A map (VERIFICATION_TENANT_SETTINGS) is passed as its JSON text. */}}
+{{- /* A map (VERIFICATION_TENANT_SETTINGS, FULFILMENT_TENANT_SETTINGS) is passed as its JSON text. */}}
 {{- $_ := set $cfg $k (toJson $v) }}
 {{- else }}
 {{- $_ := set $cfg $k (toString $v) }}
@@ -318,12 +318,14 @@ Call with (dict "root" $ "name" "<service>").
 
 {{/*
 Whether a service keeps files through @dsar/platform/storage (docs/storage.md)
-and so gets the storage settings: verification, and any service with a
-persistence block. Call with (dict "root" $ "name" "<service>").
+and so gets the storage settings (storage.driver, the master key, the S3
+settings and credentials, egress to S3): verification (identity evidence),
+fulfilment-delivery (artifacts), and any service with a persistence block.
+Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.keepsFiles" -}}
 {{- $svc := index .root.Values.services .name | default dict }}
-{{- if or (eq .name "verification") $svc.persistence }}true{{ end }}
+{{- if or (has .name (list "verification" "fulfilment-delivery")) $svc.persistence }}true{{ end }}
 {{- end }}
 
 {{/*
@@ -333,6 +335,26 @@ filesystem. A STORAGE_DRIVER in services.<service>.env must agree with it
 */}}
 {{- define "dsar.storageDriver" -}}
 {{- (.root.Values.storage | default dict).driver | default "filesystem" }}
+{{- end }}
+
+{{/*
+The folder of a service's files in the bucket (S3_PREFIX) with the s3 driver.
+The services share storage.s3.bucket but not a folder, as each has its own
+volume with the filesystem driver: each keeps its own tenant data keys
+(keys/<tenant>.key), so a volume can be copied into the bucket as it is.
+verification keeps storage.s3.prefix itself (its folder since chart 0.4.0);
+every other service the sub-folder of its name, <prefix>/<service> (e.g.
+fulfilment-delivery). Empty: the bucket's root. S3_PREFIX in
+services.<service>.env wins. Call with (dict "root" $ "name" "<service>").
+*/}}
+{{- define "dsar.s3Prefix" -}}
+{{- $prefix := (((.root.Values.storage | default dict).s3 | default dict).prefix | default "") | toString }}
+{{- if eq .name "verification" }}
+{{- $prefix }}
+{{- else }}
+{{- $base := trimAll "/" $prefix }}
+{{- if $base }}{{ printf "%s/%s" $base .name }}{{ else }}{{ .name }}{{ end }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -359,9 +381,9 @@ Call with (dict "root" $ "name" "<service>").
 {{- $cfg := include "dsar.configData" . | fromYaml }}
 {{- $driver := include "dsar.storageDriver" . }}
 {{- $own := index ((index .root.Values.services .name).env | default dict) "STORAGE_DRIVER" | default "" | toString }}
-{{- /* 0.3.0 had STORAGE_DRIVER in services.verification.env: a copied values file, or helm upgrade --reuse-values, still has it. */}}
+{{- /* 0.3.0 had STORAGE_DRIVER in services.verification.env: a copied values file, or helm upgrade --reuse-values, still has it. One driver serves every service that keeps files. */}}
 {{- if and $own (ne $own $driver) }}
-{{- fail (printf "services.%s.env.STORAGE_DRIVER (%s) contradicts storage.driver (%s): the storage driver is set by storage.driver since chart 0.4.0. Remove services.%s.env.STORAGE_DRIVER (a values file copied from chart 0.3.0 has it; with helm upgrade --reuse-values, --set services.%s.env.STORAGE_DRIVER=null)." .name $own $driver .name .name) }}
+{{- fail (printf "services.%s.env.STORAGE_DRIVER (%s) contradicts storage.driver (%s): the storage driver of every service that keeps files (verification, fulfilment-delivery) is set by storage.driver since chart 0.4.0. Remove services.%s.env.STORAGE_DRIVER (a values file copied from an older chart may have it; with helm upgrade --reuse-values, --set services.%s.env.STORAGE_DRIVER=null)." .name $own $driver .name .name) }}
 {{- end }}
 {{- if eq $driver "s3" }}
 {{- if not $cfg.S3_BUCKET }}

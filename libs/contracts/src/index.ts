@@ -5,6 +5,7 @@ export * from './events/event-catalog';
 export * from './events/request-events';
 export * from './events/lifecycle-events';
 export * from './events/verification-events';
+export * from './events/fulfilment-events';
 export * from './events/audit-events';
 export * from './events/domain-catalog';
 export * from './auth/roles';

@@ -4,6 +4,7 @@ import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
+import { deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
 import { verificationFields } from '@dsar/services/verification';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
@@ -26,6 +27,8 @@ export const embeddedConfigSchema = z
     ...gatewayFields,
     ...lifecycleFields,
     ...verificationFields,
+    ...fulfilmentFields,
+    ...deliveryFields,
     ...storageFields,
     ...auditFields,
     ...internalAuthFields,

@@ -6,12 +6,12 @@ import { gatewayHostConfig, type HostConfig, type HostedService, type HostOption
 import { PgliteHost } from '@dsar/platform/persistence';
 import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
-import { fulfilmentDeliveryService } from '@dsar/services/fulfilment-delivery';
+import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, fulfilmentDeliveryService, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { notifierService } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
-import { StorageModule, type StorageConfig } from '@dsar/platform/storage';
+import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
 import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
 
 /** The domain services, in start order: a service starts after those it calls. The gateway comes last. */
@@ -30,13 +30,16 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
  * reminder sweep and audit-ledger's signed checkpoints are off unless their
  * intervals are given (the runner's config gives them); without a configured
  * signing key, checkpoints are signed with a key kept in DATA_DIR, and without
- * a storage master key, evidence files are encrypted with one kept there too.
+ * a storage master key, evidence files and fulfilment artifacts are encrypted
+ * with one kept there too.
  */
 export type SystemConfig = HostConfig &
   Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> &
   Partial<LifecycleConfig> &
   Partial<AuditConfig> &
   Partial<VerificationConfig> &
+  Partial<FulfilmentConfig> &
+  Partial<DeliveryConfig> &
   Partial<Omit<StorageConfig, 'DATA_DIR'>>;
 
 export interface SystemOptions {
@@ -50,13 +53,27 @@ export interface SystemOptions {
 
 /** The domain services configured for this run. */
 async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]> {
+  const storage = await withOneStorageKey(config);
   const configured = [
     lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config)),
     // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
-    verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config, devMasterKey: true })),
+    verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config: storage, devMasterKey: true })),
+    // Fulfilment artifacts too, under the same key.
+    fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config: storage, devMasterKey: true })),
     auditLedgerServiceWith(await checkpointSettings(config)),
   ];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
+}
+
+/**
+ * The storage settings of the services that keep files, on one master key: the configured one, else the
+ * development key of DATA_DIR, read (or made) once. With in-memory data every read would make a new key, and
+ * services sharing a STORAGE_DIR must agree on the key that wraps each tenant's data key.
+ */
+async function withOneStorageKey(config: SystemConfig): Promise<SystemConfig> {
+  if (storageMasterKeyFrom(config)) return config;
+  const { key } = await ensureDevStorageMasterKey(config.DATA_DIR);
+  return { ...config, STORAGE_MASTER_KEY: key.toString('base64'), STORAGE_MASTER_KEY_FILE: undefined };
 }
 
 /** Checkpoints on the configured key, or on the development key kept in DATA_DIR. */

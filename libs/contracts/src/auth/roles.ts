@@ -10,6 +10,7 @@ export const PERMISSIONS = {
   'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
   'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals.',
   'evidence:read': 'Download identity-evidence files (personal data); the case and its metadata need only requests:read.',
+  'artifacts:read': 'Download fulfilment artifacts (the personal data produced for a request) to review them; the manifest and its metadata need only requests:read.',
   'audit:export': 'Export a request\'s audit chain.',
   'audit:verify': 'Verify a request\'s audit chain and read the tenant\'s signed checkpoints.',
   'policies:read': 'List policy packs and proposals.',
@@ -25,7 +26,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Reads everything and proves what happened, changes nothing.
   auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
   // Privacy operations: every workflow action.
-  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
+  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
   admin: Object.keys(PERMISSIONS) as Permission[],
 };
 

@@ -15,6 +15,11 @@ describe('ErrorCatalog', () => {
       expect(d.name).toBe(key);
       expect(d.status).toBeGreaterThanOrEqual(400);
       expect(d.status).toBeLessThan(600);
+      for (const other of d.otherStatuses ?? []) {
+        expect(other).toBeGreaterThanOrEqual(400);
+        expect(other).toBeLessThan(600);
+        expect(other).not.toBe(d.status);
+      }
     }
   });
 

@@ -8,6 +8,12 @@ export interface ErrorDefinition {
   readonly code: `SVC-BE-${number}`;
   readonly name: string;
   readonly status: number;
+  /**
+   * Other statuses the code is answered with in some cases (a ProblemError
+   * given one of them); docs/errors.md and the OpenAPI document list them
+   * next to `status`.
+   */
+  readonly otherStatuses?: readonly number[];
   readonly title: string;
   /** When the error is raised, for the docs and the OpenAPI description. */
   readonly meaning: string;
@@ -89,20 +95,44 @@ export const ErrorCatalog = define({
     meaning: 'The body could not be decoded with its Content-Encoding: it is corrupt or truncated.',
   },
   MANIFEST_ARTIFACT_UPLOAD_FAILED: {
-    code: 'SVC-BE-1206', status: 400, title: 'Manifest artifact upload failed', retryable: false,
-    meaning: 'Storage is not configured, the body is empty, or the storage write failed.',
+    code: 'SVC-BE-1206', status: 400, otherStatuses: [503], title: 'Manifest artifact upload failed', retryable: false,
+    meaning: 'The body is empty (400), or storage is not configured or the storage write failed (503, with `Retry-After`).',
   },
   MANIFEST_ARTIFACT_DOWNLOAD_FAILED: {
-    code: 'SVC-BE-1207', status: 404, title: 'Manifest artifact download failed', retryable: false,
-    meaning: 'Key not found, key does not match the request, or the storage read failed.',
+    code: 'SVC-BE-1207', status: 404, otherStatuses: [410, 503], title: 'Manifest artifact download failed', retryable: false,
+    meaning: 'The artifact id (or version) is unknown, belongs to another request or its bytes were purged (404); the tenant\'s data key was destroyed (410); or storage is not configured or the read failed (503, with `Retry-After`).',
   },
   MANIFEST_ARTIFACT_REPLACE_FAILED: {
-    code: 'SVC-BE-1208', status: 400, title: 'Manifest artifact replace failed', retryable: false,
-    meaning: 'Artifact id not found in the manifest, empty body, or the storage overwrite failed.',
+    code: 'SVC-BE-1208', status: 400, otherStatuses: [404, 503], title: 'Manifest artifact replace failed', retryable: false,
+    meaning: 'The body is empty (400); the artifact id is not one of the request\'s artifacts (404); or storage is not configured or the storage write failed (503, with `Retry-After`).',
   },
   FULFILMENT_MANIFEST_NOT_APPROVED: {
     code: 'SVC-BE-1209', status: 409, title: 'Fulfilment manifest not approved', retryable: false,
-    meaning: 'Fulfilment requested while a manifest exists and is not approved.',
+    meaning: 'Fulfilment requested while a manifest exists and is not approved, or without a manifest for a request type that hands data out (`access`, `portability`); `manifestVersion` and `validationState` say where the manifest stands.',
+  },
+  FULFILMENT_ARTIFACT_UNKNOWN: {
+    code: 'SVC-BE-1210', status: 422, title: 'Fulfilment artifact unknown', retryable: false,
+    meaning: 'The fulfilment callback names an `artifactId` that was not uploaded to this request; `artifactIds` lists them.',
+  },
+  DELIVERY_NOTHING_TO_DELIVER: {
+    code: 'SVC-BE-1211', status: 409, title: 'Nothing to deliver', retryable: false,
+    meaning: 'Delivery was prepared for a request whose approved manifest has no artifact, or a step-up challenge was asked for before delivery was prepared.',
+  },
+  MANIFEST_NOT_FOUND: {
+    code: 'SVC-BE-1212', status: 404, title: 'Manifest not found', retryable: false,
+    meaning: 'The request has no manifest to review: nothing was uploaded and no callback recorded one.',
+  },
+  MANIFEST_REVIEW_FOUR_EYES: {
+    code: 'SVC-BE-1213', status: 403, title: 'Reviewer changed the manifest', retryable: false,
+    meaning: 'The tenant requires four eyes: the principal who last changed the artifacts may not review them.',
+  },
+  STEP_UP_TOKEN_INVALID: {
+    code: 'SVC-BE-1214', status: 401, title: 'Step-up token invalid', retryable: false,
+    meaning: 'The delivery token is missing, unknown, expired, of another request or of a replaced challenge, or its challenge was not completed.',
+  },
+  STEP_UP_LOCKED: {
+    code: 'SVC-BE-1215', status: 403, title: 'Step-up challenge locked', retryable: false,
+    meaning: 'Too many wrong tokens for this request\'s challenge: it is locked; issue a new challenge.',
   },
   AUTHENTICATION_REQUIRED: {
     code: 'SVC-BE-1301', status: 401, title: 'Authentication required', retryable: false,
@@ -200,4 +230,9 @@ const byCode = new Map<string, ErrorDefinition>(Object.values(ErrorCatalog).map(
 
 export function errorByCode(code: string): ErrorDefinition | undefined {
   return byCode.get(code);
+}
+
+/** Every status a code is answered with: its own, then its `otherStatuses`. */
+export function errorStatuses(def: ErrorDefinition): number[] {
+  return [def.status, ...(def.otherStatuses ?? [])];
 }

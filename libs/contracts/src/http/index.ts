@@ -6,3 +6,4 @@ export * from './lifecycle';
 export * from './appeals';
 export * from './audit';
 export * from './verification';
+export * from './fulfilment';

@@ -24,13 +24,14 @@ export function problemTypeUri(def: ErrorDefinition): string {
 
 export function problemFrom(
   def: ErrorDefinition,
-  init: { detail?: string; instance?: string; requestId?: string; errors?: FieldProblem[]; extensions?: Record<string, unknown> },
+  init: { detail?: string; instance?: string; requestId?: string; errors?: FieldProblem[]; extensions?: Record<string, unknown>; status?: number },
 ): ProblemDetails {
   return {
     ...(init.extensions ?? {}),
     type: problemTypeUri(def),
     title: def.title,
-    status: def.status,
+    // The entry's status, unless the error was raised with another of its statuses (ProblemError.status).
+    status: init.status ?? def.status,
     ...(init.detail ? { detail: init.detail } : {}),
     ...(init.instance ? { instance: init.instance } : {}),
     code: def.code,

@@ -71,6 +71,7 @@ export class ProblemJsonFilter implements ExceptionFilter {
           requestId,
           errors: exception.errors,
           extensions: exception.extensions,
+          status: exception.status,
         }),
         headers: exception.headers,
       };

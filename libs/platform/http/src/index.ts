@@ -7,3 +7,5 @@ export * from './request-path';
 export * from './upstream-problem';
 export * from './content-disposition';
 export * from './byte-range';
+export * from './lifecycle-client';
+export * from './file-response';

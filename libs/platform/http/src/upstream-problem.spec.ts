@@ -21,6 +21,13 @@ describe('upstreamProblem', () => {
     expect(problem.headers).toEqual({ 'retry-after': '3' });
   });
 
+  it('keeps another status the catalog lists for the code, and the code\'s own status otherwise', () => {
+    const unavailable = upstreamProblem('fulfilment-delivery', answer(503, { name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED', code: 'SVC-BE-1206', status: 503 }));
+    expect(unavailable.status).toBe(503);
+    expect(upstreamProblem('x', answer(400, { name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED' })).status).toBe(400);
+    expect(upstreamProblem('x', answer(500, { name: 'LIFECYCLE_TRANSITION_DISALLOWED' })).status).toBe(409);
+  });
+
   it('turns an answer that is not a catalog problem into an internal error, or 503 when the service said so', () => {
     expect(upstreamProblem('x', answer(500, 'boom')).definition.name).toBe('INTERNAL_ERROR');
     expect(upstreamProblem('x', answer(418, { name: 'NOT_OURS' })).definition.name).toBe('INTERNAL_ERROR');

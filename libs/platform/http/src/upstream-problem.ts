@@ -1,4 +1,4 @@
-import { ErrorCatalog, type ErrorName } from '@dsar/contracts';
+import { ErrorCatalog, type ErrorName, errorStatuses } from '@dsar/contracts';
 import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
 import type { InternalResponse } from './internal-client';
 
@@ -10,8 +10,9 @@ const PASSED_HEADERS = ['retry-after', 'allow'];
 /**
  * Another service's problem answer as an error of this one: same catalog
  * entry, detail, field problems and extension members, so the client sees
- * the problem of the service that decided. A body that is not one of the
- * catalog's problems is an internal error (it names nothing the client can act on).
+ * the problem of the service that decided (with its status, when the code
+ * is answered with several). A body that is not one of the catalog's
+ * problems is an internal error (it names nothing the client can act on).
  */
 export function upstreamProblem(service: string, res: InternalResponse): ProblemError {
   let body: Record<string, unknown> = {};
@@ -28,5 +29,6 @@ export function upstreamProblem(service: string, res: InternalResponse): Problem
     const v = res.headers.get(h);
     if (v !== null) headers[h] = v;
   }
-  return new ProblemError(name, typeof body.detail === 'string' ? body.detail : undefined, Array.isArray(body.errors) ? (body.errors as FieldProblem[]) : undefined, extensions, headers);
+  const status = errorStatuses(ErrorCatalog[name]).includes(res.status) ? res.status : undefined;
+  return new ProblemError(name, typeof body.detail === 'string' ? body.detail : undefined, Array.isArray(body.errors) ? (body.errors as FieldProblem[]) : undefined, extensions, headers, status);
 }

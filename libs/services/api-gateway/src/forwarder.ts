@@ -8,7 +8,7 @@ import {
   type Principal,
   PUBLIC_API_PREFIX,
 } from '@dsar/contracts';
-import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream } from '@dsar/platform/http';
+import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream, type StreamedResponse } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import type { GatewayRoute } from './routes';
@@ -66,6 +66,8 @@ export interface ForwardRequest {
   fingerprint?: string;
   contentType?: string;
   body?: string;
+  /** The client's headers the route passes on (`route.passHeaders`), by lower-case name. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ForwardedResponse {
@@ -117,11 +119,16 @@ export class Forwarder {
   /**
    * A route's streamed file (`route.file`): the service's body is passed on as
    * it arrives. Any other answer (a problem) is read and returned as usual.
+   * A file with `ranges` is served as a download: `conditions` (the client's
+   * Range and validators) go to the service, and its 200, 206, 304 or 416
+   * comes back with the download headers.
    */
-  async forwardFile(req: ForwardRequest, accept: string): Promise<ForwardedResponse | ForwardedStream> {
+  async forwardFile(req: ForwardRequest, accept: string, conditions: Readonly<Record<string, string>> = {}): Promise<ForwardedResponse | ForwardedStream> {
+    const file = req.route.file;
+    if (!file) throw new Error(`${req.route.operationId} has no file answer`);
     const prepared = await this.prepare(req);
     if ('refused' in prepared) return prepared.refused;
-    const headers = { ...prepared.headers, accept };
+    const headers = file.ranges ? { ...prepared.headers, ...conditions, accept, 'accept-encoding': 'identity' } : { ...prepared.headers, accept };
     const res = await openServiceStream(req.route.service, this.upstreams[req.route.service], {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
@@ -129,8 +136,9 @@ export class Forwarder {
       identity: { key: this.internalAuth, principal: req.principal },
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
-    if (res.status === req.route.file?.status && res.body) {
-      return { status: res.status, headers: this.passedHeaders(res.headers, Object.keys(req.route.file.headers)), stream: res.body };
+    if (file.ranges) return this.streamedFile(res, Object.keys(file.headers));
+    if (res.status === file.status && res.body) {
+      return { status: res.status, headers: this.passedHeaders(res.headers, Object.keys(file.headers)), stream: res.body };
     }
     const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
     return this.reply({ status: res.status, headers: res.headers, body });
@@ -178,7 +186,12 @@ export class Forwarder {
       identity: { key: this.internalAuth, principal: req.principal },
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
-    const fileHeaders = [...DOWNLOAD_RESPONSE_HEADERS, ...Object.keys(download.headers)];
+    return this.streamedFile(res, Object.keys(download.headers));
+  }
+
+  /** A download's answer: the file (200, 206, 304, 416) streamed with its headers and the route's, a problem read and returned. */
+  private async streamedFile(res: StreamedResponse, routeHeaders: readonly string[]): Promise<ForwardedResponse | ForwardedStream> {
+    const fileHeaders = [...DOWNLOAD_RESPONSE_HEADERS, ...routeHeaders];
     if (DOWNLOAD_STATUSES.has(res.status) && !PROBLEM_TYPE.test(res.headers.get('content-type') ?? '')) {
       const passed = this.passedHeaders(res.headers, fileHeaders);
       // Should a service encode the body anyway, fetch decodes it: its length is then not the one announced.
@@ -207,6 +220,8 @@ export class Forwarder {
       const lastEvent = owner.headers.get(LAST_EVENT_HEADER);
       if (lastEvent) headers[AWAIT_EVENT_HEADER] = lastEvent;
     }
+    // The route's passed headers go to the owning service only, never to the owner's read above.
+    Object.assign(headers, req.headers ?? {});
     if (req.contentType && req.body !== undefined) headers['content-type'] = req.contentType;
     if (req.idempotencyKey !== undefined) {
       headers[IDEMPOTENCY_KEY_HEADER] = req.idempotencyKey;

@@ -59,6 +59,21 @@ const DOWNLOAD_ROUTE: GatewayRoute = {
   errors: ['RESOURCE_NOT_FOUND'],
 };
 
+/** A JSON answer by default, the file with `Accept: application/octet-stream` (ranged), and a header of the route's passed on. */
+const NEGOTIATED_ROUTE: GatewayRoute = {
+  method: 'GET',
+  path: '/requests/:id/papers/:paperId',
+  service: 'files',
+  permission: 'requests:read',
+  operationId: 'getSpecPaper',
+  summary: 'A paper, as metadata or bytes',
+  tag: 'Requests',
+  passHeaders: { 'x-paper-token': { required: true, description: 'The token that opens the paper.' } },
+  response: { status: 200, schema: z.object({ headers: z.record(z.string(), z.string()) }), description: 'The paper\'s metadata.' },
+  file: { status: 200, mediaTypes: ['application/octet-stream'], description: 'The paper\'s bytes.', headers: { 'x-file-sha256': 'The file\'s SHA-256.' }, ranges: true },
+  errors: ['RESOURCE_NOT_FOUND'],
+};
+
 /** What the upstream saw of one call. */
 interface Seen {
   method: string;
@@ -125,6 +140,13 @@ const serveFile: Handler = (req, res) => {
   res.end(part);
 };
 
+/** The negotiated route's upstream: the file for `Accept: application/octet-stream`, else JSON naming the headers it got. */
+const servePaper: Handler = (req, res, seen) => {
+  if (req.headers.accept?.includes('application/octet-stream')) return serveFile(req, res, seen);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ headers: req.headers }));
+};
+
 class Upstream {
   readonly calls: Seen[] = [];
   handler: Handler = storeUpload;
@@ -137,7 +159,7 @@ class Upstream {
     req.on('close', cutOff);
     req.socket.once('close', cutOff);
     req.on('error', () => undefined);
-    (req.method === 'GET' ? serveFile : this.handler)(req, res, seen);
+    (req.method === 'GET' ? (req.url?.includes('/papers/') ? servePaper : serveFile) : this.handler)(req, res, seen);
   });
 
   async start(): Promise<string> {
@@ -267,7 +289,7 @@ describe('gateway streaming: uploads and downloads', () => {
         { provide: UPSTREAMS, useValue: { files: upstreamUrl } },
         { provide: GATEWAY_SETTINGS, useValue: settings },
         { provide: INTERNAL_AUTH, useValue: InternalAuthKey.from('streaming-spec-internal-key-0123456789') },
-        { provide: GATEWAY_ROUTES, useValue: [UPLOAD_ROUTE, DOWNLOAD_ROUTE] },
+        { provide: GATEWAY_ROUTES, useValue: [UPLOAD_ROUTE, DOWNLOAD_ROUTE, NEGOTIATED_ROUTE] },
       ],
     })
     class StreamingGatewayModule {}
@@ -340,7 +362,7 @@ describe('gateway streaming: uploads and downloads', () => {
       expect(peakRss - before.rss).toBeLessThan(45 * MiB);
     }, 20_000);
 
-    it('passes Content-Type, Content-Length and the declared headers, and no other client header', async () => {
+    it('passes the body as application/octet-stream with its Content-Length and the declared headers, and no other client header', async () => {
       const answer = await upload(base, {
         total: 1000,
         headers: {
@@ -356,7 +378,8 @@ describe('gateway streaming: uploads and downloads', () => {
       expect(answer.status).toBe(201);
       expect(answer.headers['x-internal-only']).toBeUndefined();
       const seen = json(answer).headers;
-      expect(seen).toMatchObject({ 'content-type': 'image/png', 'content-length': '1000', 'x-file-kind': 'passport', 'x-file-note': 'front side', 'x-request-id': REQUEST_ID });
+      // The bytes go as a file whatever the client labelled them (the file's type is a declared header).
+      expect(seen).toMatchObject({ 'content-type': 'application/octet-stream', 'content-length': '1000', 'x-file-kind': 'passport', 'x-file-note': 'front side', 'x-request-id': REQUEST_ID });
       expect(seen[IdentityHeaders.tenant]).toBe('tenant-a');
       for (const name of ['x-undeclared', 'cookie', 'authorization', 'content-encoding', 'transfer-encoding']) expect(seen[name]).toBeUndefined();
       expect(upstream.calls[0].url).toBe('/internal/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/files');
@@ -520,6 +543,33 @@ describe('gateway streaming: uploads and downloads', () => {
       expect(upstream.calls[0].method).toBe('GET');
     });
 
+    it('a negotiated route: JSON by default, with its passed header and no other client header', async () => {
+      const res = await fetch(`${base}/api/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/papers/3`, { headers: { ...auth, 'x-paper-token': 'open-sesame', 'x-other': 'kept-out', range: 'bytes=0-9' } });
+      expect(res.status).toBe(200);
+      const seen = ((await res.json()) as { headers: Record<string, string> }).headers;
+      expect(seen['x-paper-token']).toBe('open-sesame');
+      expect(seen['x-other']).toBeUndefined();
+      // JSON is not ranged: the client's Range stays at the gateway.
+      expect(seen.range).toBeUndefined();
+      expect(seen.accept).toBe('application/json');
+    });
+
+    it('a negotiated route with ranges: the file as a download, its Range, validators and passed header on', async () => {
+      const url = `${base}/api/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/papers/3`;
+      const part = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', 'x-paper-token': 'open-sesame', range: 'bytes=100-199', 'if-range': FILE_ETAG } });
+      expect(part.status).toBe(206);
+      expect(Object.fromEntries(part.headers)).toMatchObject({ 'content-range': `bytes 100-199/${FILE.length}`, 'content-length': '100', etag: FILE_ETAG, 'x-file-sha256': FILE_ETAG.slice(1, -1), 'x-content-type-options': 'nosniff' });
+      expect(Buffer.from(await part.arrayBuffer()).equals(FILE.subarray(100, 200))).toBe(true);
+      // fetch itself adds another `identity` to a ranged call (Fetch standard, HTTP-network fetch): the service sees "identity, identity".
+      expect(upstream.calls[0].headers).toMatchObject({ 'x-paper-token': 'open-sesame', range: 'bytes=100-199', 'if-range': FILE_ETAG, 'accept-encoding': expect.stringMatching(/^identity(, identity)?$/) });
+      const notModified = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', 'if-none-match': FILE_ETAG } });
+      expect(notModified.status).toBe(304);
+      const unsatisfiable = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', range: `bytes=${FILE.length}-` } });
+      expect(unsatisfiable.status).toBe(416);
+      expect(unsatisfiable.headers.get('content-range')).toBe(`bytes */${FILE.length}`);
+      await unsatisfiable.arrayBuffer();
+    });
+
     it('returns a problem as for any route, with the public path', async () => {
       const res = await fetch(fileUrl('missing'), { headers: auth });
       expect(res.status).toBe(404);
@@ -534,7 +584,19 @@ describe('gateway streaming: uploads and downloads', () => {
 describe('routeTableProblems', () => {
   it('finds nothing wrong with the real route table or the routes above', () => {
     expect(routeTableProblems(ROUTES)).toEqual([]);
-    expect(routeTableProblems([UPLOAD_ROUTE, DOWNLOAD_ROUTE])).toEqual([]);
+    expect(routeTableProblems([UPLOAD_ROUTE, DOWNLOAD_ROUTE, NEGOTIATED_ROUTE])).toEqual([]);
+  });
+
+  it('refuses passed headers that are not lower-case X- headers of the route\'s own', () => {
+    const bad: GatewayRoute = {
+      ...NEGOTIATED_ROUTE,
+      passHeaders: { authorization: { required: false, description: 'x' }, 'X-Paper-Token': { required: false, description: 'x' }, 'x-dsar-tenant-id': { required: false, description: 'x' } },
+    };
+    expect(routeTableProblems([bad])).toEqual([
+      'GET /requests/:id/papers/:paperId: authorization is not a lower-case X- header a route may pass on',
+      'GET /requests/:id/papers/:paperId: X-Paper-Token is not a lower-case X- header a route may pass on',
+      'GET /requests/:id/papers/:paperId: x-dsar-tenant-id is not a lower-case X- header a route may pass on',
+    ]);
   });
 
   it('refuses upload headers that are not a route\'s own X- headers, and streamed routes of the wrong method', () => {
@@ -575,6 +637,23 @@ describe('the OpenAPI document of streamed routes', () => {
     expect(uploadOp.responses['415'].description).toContain('SVC-BE-1104');
     expect(uploadOp.responses['415'].description).toContain('SVC-BE-1109');
     expect(uploadOp.responses['400'].description).toContain('SVC-BE-1102');
+  });
+
+  it('documents a negotiated ranged route: its passed header, one 200 with JSON and bytes, 206, 304 and 416', () => {
+    const op = buildOpenApiDocument([NEGOTIATED_ROUTE]).paths['/requests/{id}/papers/{paperId}'].get as Operation;
+    expect(op.parameters).toEqual(
+      expect.arrayContaining([
+        { name: 'x-paper-token', in: 'header', required: true, description: 'The token that opens the paper.', schema: { type: 'string' } },
+        expect.objectContaining({ name: 'Range', in: 'header' }),
+        expect.objectContaining({ name: 'If-None-Match', in: 'header' }),
+      ]),
+    );
+    expect(op.responses['200'].content).toEqual({ 'application/json': expect.any(Object), ...binary });
+    expect(op.responses['200'].description).toContain('metadata');
+    expect(op.responses['200'].description).toContain('bytes');
+    expect(Object.keys(op.responses['200'].headers as object)).toEqual(expect.arrayContaining(['Content-Length', 'ETag', 'x-file-sha256']));
+    expect(op.responses['206']).toMatchObject({ content: binary, headers: { 'Content-Range': expect.any(Object) } });
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['304', '416']));
   });
 
   it('documents a download\'s 200 and 206 as binary with their headers, and its Range parameter', () => {

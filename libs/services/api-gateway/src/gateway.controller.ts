@@ -52,6 +52,10 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
       if (route.method !== 'GET') problems.push(`${at}: a download is a GET`);
       if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
     }
+    for (const name of Object.keys(route.passHeaders ?? {})) {
+      if (!/^x-[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not a lower-case X- header a route may pass on`);
+      if (route.upload?.headers[name]) problems.push(`${at}: ${name} is both an upload header and a passed header`);
+    }
   }
   return problems;
 }
@@ -154,6 +158,7 @@ export class GatewayController {
       principal,
       requestId: String((req as Request & { id?: unknown }).id ?? requestIdOf(req)),
       traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined,
+      headers: passedHeaders(req, route),
     };
     if (route.upload) {
       const answer = await this.upload(req, res, call, apiPath, route.upload);
@@ -174,7 +179,7 @@ export class GatewayController {
     const answer = route.download
       ? await this.forwarder.forwardDownload(forward, downloadConditions(req))
       : wantsFile
-        ? await this.forwarder.forwardFile(forward, accept)
+        ? await this.forwarder.forwardFile(forward, accept, route.file?.ranges ? downloadConditions(req) : {})
         : await this.forwarder.forward(forward);
     await send(res, answer, head);
   }
@@ -210,7 +215,10 @@ export class GatewayController {
         { ...call, idempotencyKey, fingerprint },
         {
           stream: requestBodyStream(req),
-          headers: { 'content-type': contentType, ...(length !== undefined ? { 'content-length': length } : {}), ...declared },
+          // The bytes are the file whatever the client called them: a service parses JSON bodies before its handlers run,
+          // so an upload labelled application/json would never reach its handler. The file's own type travels in the
+          // route's declared header (x-evidence-content-type, x-artifact-content-type).
+          headers: { 'content-type': 'application/octet-stream', ...(length !== undefined ? { 'content-length': length } : {}), ...declared },
           signal: gone.signal,
         },
       );
@@ -304,6 +312,16 @@ function declaredHeaders(req: Request, upload: NonNullable<GatewayRoute['upload'
   }
   if (problems.length > 0) {
     throw new ProblemError('REQUEST_VALIDATION_FAILED', `Header${problems.length === 1 ? '' : 's'} ${problems.map((p) => p.field).join(', ')}: missing or invalid.`, problems);
+  }
+  return passed;
+}
+
+/** The headers the route passes on (`passHeaders`) that the client sent, by lower-case name. */
+function passedHeaders(req: Request, route: GatewayRoute): Record<string, string> {
+  const passed: Record<string, string> = {};
+  for (const name of Object.keys(route.passHeaders ?? {})) {
+    const value = req.headers[name];
+    if (value !== undefined) passed[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return passed;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ErrorCatalog, type ErrorName, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import { ErrorCatalog, type ErrorName, errorStatuses, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
 import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -48,7 +48,8 @@ const UPLOAD_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'PAYLOAD_TOO_LA
 function errorResponses(route: GatewayRoute): Record<string, unknown> {
   const names: ErrorName[] = [...new Set([...(route.body ? BODY_ERRORS : []), ...(route.upload ? UPLOAD_ERRORS : []), ...route.errors, ...COMMON_ERRORS])];
   const byStatus = new Map<number, ErrorName[]>();
-  for (const n of names) byStatus.set(ErrorCatalog[n].status, [...(byStatus.get(ErrorCatalog[n].status) ?? []), n]);
+  // A code answered with several statuses (SVC-BE-1206: 400, or 503 when storage fails) is listed under each.
+  for (const n of names) for (const status of errorStatuses(ErrorCatalog[n])) byStatus.set(status, [...(byStatus.get(status) ?? []), n]);
   return Object.fromEntries(
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
@@ -80,9 +81,20 @@ function headersOf(described: Readonly<Record<string, string>>): Record<string, 
 function fileResponse(file: NonNullable<GatewayRoute['file']>): Record<string, unknown> {
   return {
     description: `${file.description} Sent when \`Accept\` names ${file.mediaTypes.map((t) => `\`${t}\``).join(' or ')}.`,
-    headers: headersOf(file.headers),
-    content: Object.fromEntries(file.mediaTypes.map((t) => [t, { schema: { type: 'string' } }])),
+    headers: headersOf(file.ranges ? { ...DOWNLOAD_HEADERS, ...file.headers } : file.headers),
+    content: Object.fromEntries(file.mediaTypes.map((t) => [t, { schema: file.ranges ? BINARY : { type: 'string' } }])),
   };
+}
+
+/** The answers of a route with a `file`: the file, merged into the JSON answer when both have the same status; with `ranges`, also 206, 304 and 416. */
+function fileResponses(file: NonNullable<GatewayRoute['file']>, json: Record<string, unknown> | undefined): Record<string, unknown> {
+  const answer = fileResponse(file);
+  const merged = json
+    ? { description: `${String(json.description)} ${String(answer.description)}`, headers: answer.headers, content: { ...(json.content as object), ...(answer.content as object) } }
+    : answer;
+  const ranged = file.ranges ? downloadResponses({ status: 200, description: file.description, headers: file.headers }) : {};
+  delete ranged['200'];
+  return { ...ranged, [String(file.status)]: merged };
 }
 
 /** The headers every answer of a download route may carry, before the route's own. */
@@ -155,7 +167,10 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
   for (const [name, header] of Object.entries(route.upload?.headers ?? {})) {
     parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: header.schema ? schemaOf(header.schema, 'input', components) : { type: 'string' } });
   }
-  if (route.download) parameters.push(...DOWNLOAD_PARAMETERS);
+  for (const [name, header] of Object.entries(route.passHeaders ?? {})) {
+    parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: { type: 'string' } });
+  }
+  if (route.download || route.file?.ranges) parameters.push(...DOWNLOAD_PARAMETERS);
   if (route.method === 'POST' || route.method === 'PUT') {
     // An upload's body is not held, so not hashed: what a replay is matched on is said instead.
     const same = route.upload
@@ -171,6 +186,9 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
+  const json = route.response
+    ? { description: route.response.description, content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } } }
+    : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -182,22 +200,15 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       ? {
           requestBody: {
             required: true,
-            description: `${route.upload.description} Streamed as it is sent; its media type goes in \`Content-Type\` (\`application/octet-stream\` when absent), and it has no \`Content-Encoding\` (415).`,
+            description: `${route.upload.description} Streamed as it is sent, taken as bytes whatever its \`Content-Type\` says (the file's own type goes in the route's content-type header), without a \`Content-Encoding\` (415).`,
             content: { 'application/octet-stream': { schema: BINARY } },
           },
         }
       : {}),
     responses: {
-      ...(route.response
-        ? {
-            [String(route.response.status)]: {
-              description: route.response.description,
-              content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } },
-            },
-          }
-        : {}),
+      ...(route.response && json ? { [String(route.response.status)]: json } : {}),
       ...(route.download ? downloadResponses(route.download) : {}),
-      ...(route.file ? { [String(route.file.status)]: fileResponse(route.file) } : {}),
+      ...(route.file ? fileResponses(route.file, route.response?.status === route.file.status ? json : undefined) : {}),
       ...errorResponses(route),
     },
   };
@@ -230,6 +241,8 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Lifecycle', description: 'The request workflow: acknowledgement, clarification, refusal, closure, requestor and authority (docs/lifecycle.md).' },
       { name: 'Appeals', description: 'Appeals against a request\'s outcome and their decisions (docs/lifecycle.md).' },
       { name: 'Verification', description: 'Identity verification cases: evidence and its encrypted files, decisions, reminders and expiry (docs/verification.md).' },
+      { name: 'Fulfilment', description: 'Fulfilment manifests: artifacts (encrypted files), their review, the fulfilment callback and the fulfilment (docs/fulfilment.md).' },
+      { name: 'Delivery', description: 'Delivery of the fulfilled data: preparation, address check, the step-up gate, gated downloads and the delivery log (docs/fulfilment.md#delivery).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },

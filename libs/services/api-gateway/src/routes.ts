@@ -57,6 +57,10 @@ import {
   verificationRequested,
 } from '@dsar/contracts';
 
+import { DELIVERY_ROUTES } from './delivery-routes';
+import { FULFILMENT_ROUTES } from './fulfilment-routes';
+import { CLOCK_CHANGE_ERRORS, IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** A request header an upload route takes, by its name (`X-Evidence-Kind`). */
@@ -66,6 +70,13 @@ export interface UploadHeader {
   description: string;
   /** The value's form: checked by the gateway before the upload starts (400), and published. The service checks again. */
   schema?: z.ZodType;
+}
+
+/** A request header a route passes on to its service (`passHeaders`). */
+export interface PassedHeader {
+  /** Published as required; a call without it is still forwarded, for the service to answer. */
+  required: boolean;
+  description: string;
 }
 
 /** What a route answers with. A download route answers with its file, every other one with JSON. */
@@ -116,14 +127,24 @@ export type GatewayRoute = RouteAnswer & {
   /**
    * The route also answers with a streamed file when the client's Accept
    * names one of these media types; the gateway passes the stream through
-   * without holding it.
+   * without holding it. With `ranges`, the file is served like a `download`:
+   * the client's `Range`, `If-None-Match` and `If-Range` go to the service,
+   * and its 200, 206, 304 or 416 comes back with the download headers
+   * (`Content-Length`, `Content-Range`, `ETag`, …).
    */
-  file?: { status: number; mediaTypes: readonly string[]; description: string; headers: Readonly<Record<string, string>> };
+  file?: { status: number; mediaTypes: readonly string[]; description: string; headers: Readonly<Record<string, string>>; ranges?: boolean };
+  /**
+   * Request headers of the client the gateway passes on to the service, by
+   * name: `X-` headers of the route's own (no other client header reaches a
+   * service), published as header parameters. The service checks them; the
+   * gateway only passes what was sent.
+   */
+  passHeaders?: Readonly<Record<string, PassedHeader>>;
   /**
    * The body is a file of any size (a POST, PUT or PATCH without `body`),
-   * streamed to the service as it arrives, never held by the gateway. Passed
-   * on: `Content-Type` (application/octet-stream when absent),
-   * `Content-Length` when the client sent one, and the headers named here,
+   * streamed to the service as it arrives, never held by the gateway, always
+   * as `application/octet-stream` (the file's own type is one of the headers
+   * named here). Passed on: `Content-Length` when the client sent one, and the headers named here,
    * which must be `X-` headers of the route's own (no other client header
    * is). A body with a `Content-Encoding` is refused (415). An upload that
    * stops moving for UPLOAD_IDLE_TIMEOUT_MS is given up (504); there is no
@@ -132,13 +153,8 @@ export type GatewayRoute = RouteAnswer & {
   upload?: { headers: Readonly<Record<string, UploadHeader>>; description: string };
 };
 
-/** Errors of a command that carries an Idempotency-Key. */
-const IDEMPOTENCY_ERRORS: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
+export { IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS };
 const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', 'RECEIPT_TIME_INVALID', ...IDEMPOTENCY_ERRORS];
-/** Errors of a change to a request's clock. */
-const CLOCK_CHANGE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', ...IDEMPOTENCY_ERRORS];
-/** Errors of a workflow command (docs/lifecycle.md). */
-const LIFECYCLE_ERRORS: ErrorName[] = CLOCK_CHANGE_ERRORS;
 
 /** A workflow command on one request, answered with the spec's lifecycle response. */
 function lifecycleRoute(
@@ -565,6 +581,8 @@ export const ROUTES: readonly GatewayRoute[] = [
     errors: ['RESOURCE_NOT_FOUND', 'EVIDENCE_FILE_SHREDDED'],
     readYourWrites: true,
   },
+  ...FULFILMENT_ROUTES,
+  ...DELIVERY_ROUTES,
   {
     method: 'GET',
     path: '/policies',

@@ -1,11 +1,37 @@
+import type { DynamicModule, Provider } from '@nestjs/common';
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { NO_MASTER_KEY, StorageModule, UnavailableStorage } from '@dsar/platform/storage';
+import { DELIVERY_ENTITIES, DELIVERY_MIGRATIONS, deliverySettingsProvider } from './delivery';
+import { FULFILMENT_ENTITIES, FULFILMENT_MIGRATIONS, fulfilmentSettingsProviders } from './fulfilment';
 import { FulfilmentDeliveryModule } from './fulfilment-delivery.module';
 
 export { FulfilmentDeliveryModule } from './fulfilment-delivery.module';
+export {
+  Artifacts,
+  DEFAULT_ARTIFACT_MAX_BYTES,
+  FULFILMENT_SETTINGS,
+  type FulfilmentConfig,
+  fulfilmentFields,
+  Fulfilments,
+  type FulfilmentSettings,
+  fulfilmentSettingsFrom,
+  fulfilmentSettingsProviders,
+  Manifests,
+} from './fulfilment';
+export { ArtifactDelivery, DeliveryLog, DeliveryPreparations, DELIVERY_SETTINGS, type DeliveryConfig, deliveryFields, type DeliverySettings, deliverySettingsFrom, deliverySettingsProvider, StepUp } from './delivery';
 
-/** fulfilment-delivery keeps fulfilment manifests and artifacts and delivers them securely. */
-export const fulfilmentDeliveryService: ServiceDefinition = {
-  name: 'fulfilment-delivery',
-  module: FulfilmentDeliveryModule,
-  persistence: true,
-};
+/** fulfilment-delivery on the given settings providers and storage module (the app and the embedded runner pass their configuration). */
+export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: DynamicModule): ServiceDefinition {
+  return {
+    name: 'fulfilment-delivery',
+    module: FulfilmentDeliveryModule.with(settings, storage),
+    persistence: true,
+    entities: [...FULFILMENT_ENTITIES, ...DELIVERY_ENTITIES],
+    migrations: [...FULFILMENT_MIGRATIONS, ...DELIVERY_MIGRATIONS],
+    calls: ['lifecycle-clock'],
+    takesUploads: true,
+  };
+}
+
+/** fulfilment-delivery without storage (uploads answer 503) on default settings: the definition for migrations and tooling. */
+export const fulfilmentDeliveryService: ServiceDefinition = fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders({}), deliverySettingsProvider({})], StorageModule.forRoot({ storage: new UnavailableStorage(NO_MASTER_KEY) }));

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { LifecycleClient } from '@dsar/platform/http';
 import { VerificationController } from './api/verification.controller';
-import { LifecycleClient } from './application/lifecycle-client';
 import { VerificationCases } from './application/verification-cases';
 import { VerificationEvidence } from './application/verification-evidence';
 import { VerificationMonitor } from './application/verification-monitor';

@@ -5,12 +5,14 @@ import { ROUTES } from '@dsar/services/api-gateway';
 import type { TestSystem } from './systems';
 import { ApiClient, intake } from './api-client';
 
-/** API keys of the scenario: two tenants, a workspace-confined caller, and one key per role. */
+/** API keys of the scenario: two tenants, a workspace-confined caller, one key per role, and a second operator of tenant A. */
 export const KEYS = {
   adminA: { token: 'tenant-a-admin-key-0000000000000', tenantId: 'tenant-a', roles: ['admin'] },
   intakeA: { token: 'tenant-a-intake-key-000000000000', tenantId: 'tenant-a', roles: ['intake'] },
   auditorA: { token: 'tenant-a-auditor-key-00000000000', tenantId: 'tenant-a', roles: ['auditor'] },
   workspaceA: { token: 'tenant-a-ws-north-key-0000000000', tenantId: 'tenant-a', workspaceId: 'north', roles: ['operator'] },
+  /** A second reviewer of tenant A, tenant-wide (a workspace-confined key does not see requests captured without a workspace). */
+  operatorA: { token: 'tenant-a-operator-key-0000000000', tenantId: 'tenant-a', roles: ['operator'] },
   operatorB: { token: 'tenant-b-operator-key-0000000000', tenantId: 'tenant-b', roles: ['operator'] },
   queueC: { token: 'tenant-c-queue-key-0000000000000', tenantId: 'tenant-c', roles: ['operator'] },
 };

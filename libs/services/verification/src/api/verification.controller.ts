@@ -1,4 +1,3 @@
-import { pipeline } from 'node:stream/promises';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { EntityManager } from 'typeorm';
@@ -12,7 +11,7 @@ import {
   verificationRequestCommand,
 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { contentDisposition, CurrentPrincipal, optionalBody, parseInput, parseRange } from '@dsar/platform/http';
+import { CurrentPrincipal, optionalBody, parseInput, sendStoredFile } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { VerificationCases } from '../application/verification-cases';
@@ -113,23 +112,7 @@ export class VerificationController {
   ): Promise<void> {
     if (!isUuid(id)) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} has no evidence file ${artifactKey}.`);
     const file = await this.evidence.file(principal, id, artifactKey);
-    const range = rangeHeader !== undefined ? parseRange(rangeHeader, file.size) : undefined;
-    if (range === 'unsatisfiable') {
-      res.status(416).setHeader('Content-Range', `bytes */${file.size}`);
-      res.end();
-      return;
-    }
-    const got = await this.evidence.open(file, range ?? undefined);
-    res.status(range ? 206 : 200);
-    res.setHeader('Content-Type', got.file.contentType);
-    res.setHeader('Content-Disposition', contentDisposition(got.file.filename));
-    res.setHeader('Content-Length', String(got.range.end - got.range.start + 1));
-    res.setHeader('ETag', `"${got.file.sha256}"`);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (range) res.setHeader('Content-Range', `bytes ${got.range.start}-${got.range.end}/${got.size}`);
-    await pipeline(got.stream, res).catch(() => res.destroy());
+    await sendStoredFile(res, file, rangeHeader, (range) => this.evidence.open(file, range));
   }
 }
 

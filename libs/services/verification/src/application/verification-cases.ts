@@ -22,12 +22,12 @@ import {
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { caseScheduleOf, rulesForTenant } from '../domain/case-schedule';
 import { type PendingDecision, VerificationCaseEntity } from '../infrastructure/verification-case.entity';
 import { VERIFICATION_SETTINGS, type VerificationSettings } from '../verification-settings';
-import { LifecycleClient } from './lifecycle-client';
 
 const CLOSED: readonly RequestStatus[] = ['fulfilled', 'refused', 'closed'];
 

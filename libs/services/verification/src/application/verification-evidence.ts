@@ -16,13 +16,13 @@ import {
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { BlobNotFoundError, type ByteRange, EmptyPayloadError, FileStorage, type GetResult, PayloadTooLargeError, safeFilename, StorageUnavailableError, TenantKeyDestroyedError } from '@dsar/platform/storage';
 import { normalizeMediaType, SNIFF_BYTES, sniffMediaType } from '../domain/evidence-type';
 import { EvidenceEntity } from '../infrastructure/evidence.entity';
 import { EvidenceFileEntity } from '../infrastructure/evidence-file.entity';
 import { VERIFICATION_SETTINGS, type VerificationSettings } from '../verification-settings';
-import { LifecycleClient } from './lifecycle-client';
 import type { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
 import { VerificationCases } from './verification-cases';
 

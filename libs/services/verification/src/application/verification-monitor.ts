@@ -3,12 +3,12 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { type Principal, type VerificationReminderDueV1, VerificationEventTypes } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { reachedReminderDays } from '../domain/case-schedule';
 import { ReminderClaimEntity } from '../infrastructure/reminder-claim.entity';
 import { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
 import { VERIFICATION_SETTINGS, type VerificationSettings } from '../verification-settings';
-import { LifecycleClient } from './lifecycle-client';
 import { VerificationCases } from './verification-cases';
 
 /** Who acts when the sweep reminds or expires. */

@@ -1,23 +1,30 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_KEY_HEADER, INTERNAL_API_PREFIX, type LifecycleResult, type Principal, type RequestDetail, type VerificationTransitionCommand } from '@dsar/contracts';
-import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
+import { callService, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls } from './internal-client';
+import { INTERNAL_AUTH, InternalAuthKey } from './internal-identity';
+import { upstreamProblem } from './upstream-problem';
 
 const OWNER = 'lifecycle-clock';
 
-/** lifecycle-clock's internal commands for verification (ARCHITECTURE §5: only the owner changes a request's status and clock). */
-export type VerificationTransition = 'verification-requested' | 'verification-approved' | 'verification-rejected';
+/**
+ * lifecycle-clock's internal commands for the services that move a request for it (ARCHITECTURE §5: only
+ * the owner changes a request's status and clock): verification's and fulfilment-delivery's.
+ */
+export type LifecycleTransition = 'verification-requested' | 'verification-approved' | 'verification-rejected' | 'fulfilled';
 
 /** How long a call waits for the same key's first call, still running in lifecycle-clock, before giving up. */
 const IN_PROGRESS_RETRIES = 20;
 const IN_PROGRESS_WAIT_MS = 250;
 
 /**
- * The verification service's calls to lifecycle-clock, made for the caller
- * (its identity signed for each call). Every command carries an idempotency
- * key derived from the case (`verification:<caseId>:approve`), so that a
- * retry after a crash replays lifecycle-clock's first answer instead of
- * moving the request twice.
+ * A service's calls to lifecycle-clock, made for the caller (its identity
+ * signed for each call). Every command carries an idempotency key the caller
+ * derives from its own record (`verification:<caseId>:approve`,
+ * `fulfilment:<requestId>:v<manifestVersion>:<round>`), so that a retry after
+ * a crash replays lifecycle-clock's first answer instead of moving the
+ * request twice (ADR 0022). A service that uses it lists `lifecycle-clock` in
+ * its `calls`.
  */
 @Injectable()
 export class LifecycleClient {
@@ -33,7 +40,7 @@ export class LifecycleClient {
     return JSON.parse(res.body.toString('utf8')) as RequestDetail;
   }
 
-  async transition(principal: Principal, id: string, transition: VerificationTransition, key: string, command: VerificationTransitionCommand = {}): Promise<LifecycleResult> {
+  async transition(principal: Principal, id: string, transition: LifecycleTransition, key: string, command: VerificationTransitionCommand = {}): Promise<LifecycleResult> {
     for (let attempt = 0; ; attempt++) {
       const res = await this.call(principal, 'POST', `/requests/${encodeURIComponent(id)}/lifecycle/${transition}`, key, command);
       if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as LifecycleResult;

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import { emailAddress, intParam, text, timestamp } from './fields';
+
+/**
+ * HTTP contracts of fulfilment and delivery (docs/fulfilment.md): the
+ * manifest of the data produced for a request, its artifacts (files,
+ * encrypted at rest), their review, the fulfilment, and the step-up gated
+ * delivery of the artifacts to the data subject.
+ */
+
+export const ARTIFACT_TYPES = ['profile_data', 'account_data', 'support_tickets', 'audit_logs', 'other'] as const;
+export type ArtifactType = (typeof ARTIFACT_TYPES)[number];
+export const DEFAULT_ARTIFACT_TYPE: ArtifactType = 'other';
+
+export const MANIFEST_VALIDATION_STATES = ['pending', 'approved', 'rejected'] as const;
+export type ManifestValidationState = (typeof MANIFEST_VALIDATION_STATES)[number];
+
+/** An artifact's storage key, one per stored version: `art_` and 32 hex digits. */
+export const ARTIFACT_KEY_PATTERN = /^art_[0-9a-f]{32}$/;
+
+/** Headers of an artifact upload or replacement; the body is the file's bytes. */
+export const ARTIFACT_UPLOAD_HEADERS = {
+  filename: 'x-artifact-filename',
+  contentType: 'x-artifact-content-type',
+  title: 'x-artifact-title',
+  type: 'x-artifact-type',
+} as const;
+
+/** The header that carries a completed step-up token to the delivery download. */
+export const DELIVERY_TOKEN_HEADER = 'x-delivery-token';
+
+/** A category of personal data, as the controller names it (`contact_details`, `purchase_history`…). */
+const category = text(200);
+
+/** A version of an artifact that a replacement superseded: kept for review until the request is fulfilled, then purged. */
+export const artifactPreviousVersion = z
+  .object({
+    version: z.number().int().positive(),
+    artifactKey: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    size: z.number().int().nonnegative(),
+    sha256: z.string(),
+    createdAt: timestamp,
+    createdBy: z.string(),
+    replacedAt: timestamp,
+    purged: z.boolean().describe('True once its bytes were deleted (at fulfilment, or by retention); it can no longer be downloaded'),
+  })
+  .meta({ id: 'ArtifactPreviousVersion' });
+
+export const artifactRecord = z
+  .object({
+    artifactId: z.uuid().describe('Stable across replacements'),
+    artifactKey: z.string().describe('The storage key of the current version (`art_…`); a replacement gets a new one'),
+    filename: z.string(),
+    title: z.string(),
+    type: z.enum(ARTIFACT_TYPES),
+    contentType: z.string(),
+    size: z.number().int().nonnegative(),
+    sha256: z.string(),
+    version: z.number().int().positive().describe('1 for the upload, +1 per replacement'),
+    dataCategories: z.array(z.string()).describe('Set by the fulfilment callback'),
+    createdAt: timestamp,
+    createdBy: z.string(),
+    updatedAt: timestamp,
+    updatedBy: z.string(),
+    previousVersions: z.array(artifactPreviousVersion).describe('The versions replacements superseded, oldest first'),
+    purgedAt: timestamp.nullable().describe('When the artifact\'s bytes were deleted (retention class `fulfilment_artifact`); its metadata stays'),
+  })
+  .meta({ id: 'ArtifactRecord' });
+export type ArtifactRecord = z.infer<typeof artifactRecord>;
+
+export const manifestView = z
+  .object({
+    requestId: z.uuid(),
+    version: z.number().int().nonnegative().describe('0 while the request has no manifest; +1 per change'),
+    artifacts: z.array(artifactRecord),
+    dataCategories: z.array(z.string()),
+    redactionsApplied: z.array(z.string()),
+    thirdPartyExclusions: z.array(z.string()),
+    validationState: z.enum(MANIFEST_VALIDATION_STATES).nullable().describe('null while the request has no manifest; any change to the artifacts sets it back to `pending`'),
+    supplementaryInfoInline: z.string().nullable(),
+    supplementaryInfoRef: z.string().nullable(),
+    review: z
+      .object({ action: z.enum(['approved', 'rejected']), by: z.string(), at: timestamp, comment: z.string().nullable(), version: z.number().int() })
+      .nullable()
+      .describe('The latest review decision, for the manifest version it was made on'),
+    history: z
+      .array(z.object({ version: z.number().int(), change: z.string(), by: z.string(), at: timestamp, validationState: z.enum(MANIFEST_VALIDATION_STATES) }))
+      .describe('Every change, oldest first'),
+  })
+  .meta({ id: 'Manifest' });
+export type ManifestView = z.infer<typeof manifestView>;
+
+export const artifactUploaded = z
+  .object({ artifactId: z.uuid(), artifactKey: z.string(), requestId: z.uuid() })
+  .meta({ id: 'ArtifactUploaded' });
+
+export const artifactReplaced = z
+  .object({ artifactId: z.uuid(), artifactKey: z.string(), replaced: z.literal(true), requestId: z.uuid() })
+  .meta({ id: 'ArtifactReplaced' });
+
+export const artifactDownloadQuery = z
+  .strictObject({
+    artifactId: z.uuid().describe('The artifact to download'),
+    version: intParam(1, 1_000_000).optional().describe('A version of the artifact; default the current one. A replaced version can be downloaded until the request is fulfilled'),
+  })
+  .meta({ id: 'ArtifactDownloadQuery' });
+export type ArtifactDownloadQuery = z.infer<typeof artifactDownloadQuery>;
+
+/**
+ * One element of a callback's `artifacts`: an artifact uploaded to this request,
+ * by id, with the data categories it holds (and optionally a better title).
+ */
+export const callbackArtifact = z
+  .strictObject({
+    artifactId: z.uuid(),
+    dataCategories: z.array(category).max(100).optional(),
+    title: text(300).optional(),
+  })
+  .meta({ id: 'CallbackArtifact' });
+
+export const fulfilmentCallbackCommand = z
+  .strictObject({
+    manifest: z.strictObject({
+      artifacts: z.array(callbackArtifact).max(1000),
+      dataCategories: z.array(category).max(100).optional(),
+      redactionsApplied: z.array(text(500)).max(100).optional(),
+      thirdPartyExclusions: z.array(text(500)).max(100).optional(),
+      supplementaryInfoInline: text(20_000).optional(),
+      supplementaryInfoRef: text(2_000).optional(),
+    }),
+  })
+  .meta({ id: 'FulfilmentCallbackCommand' });
+export type FulfilmentCallbackCommand = z.infer<typeof fulfilmentCallbackCommand>;
+
+export const callbackRecorded = z.object({ requestId: z.uuid(), status: z.literal('recorded') }).meta({ id: 'CallbackRecorded' });
+
+export const manifestValidateCommand = z
+  .strictObject({ action: z.enum(['approved', 'rejected']), comment: text(5_000).optional() })
+  .meta({ id: 'ManifestValidateCommand' });
+export type ManifestValidateCommand = z.infer<typeof manifestValidateCommand>;
+
+export const manifestValidated = z
+  .object({ id: z.uuid().describe('The request id'), status: z.enum(['approved', 'rejected']) })
+  .meta({ id: 'ManifestValidated' });
+
+export const fulfilmentResult = z
+  .object({ id: z.uuid(), status: z.literal('fulfilled'), dueAt: timestamp })
+  .meta({ id: 'FulfilmentResult' });
+
+export const DELIVERY_CHANNELS = ['portal', 'email', 'secure_remote_access'] as const;
+export const DELIVERY_SECURITY_LEVELS = ['standard', 'token'] as const;
+
+export const deliveryPrepareCommand = z
+  .strictObject({ channel: z.enum(DELIVERY_CHANNELS), securityLevel: z.enum(DELIVERY_SECURITY_LEVELS) })
+  .meta({ id: 'DeliveryPrepareCommand' });
+export type DeliveryPrepareCommand = z.infer<typeof deliveryPrepareCommand>;
+
+export const deliveryPrepared = z
+  .object({
+    requestId: z.uuid(),
+    artifactId: z.uuid().describe('The first artifact of the manifest'),
+    deliveryPrepare: z.object({ channel: z.enum(DELIVERY_CHANNELS), securityLevel: z.enum(DELIVERY_SECURITY_LEVELS), preparedAt: timestamp, preparedBy: z.string() }),
+    surface: z.literal('delivery_prepare'),
+  })
+  .meta({ id: 'DeliveryPrepared' });
+
+export const addressVerifyCommand = z.strictObject({ email: emailAddress().optional().describe('Default: the requestor\'s known address') }).meta({ id: 'AddressVerifyCommand' });
+export const addressVerified = z
+  .object({ requestId: z.uuid(), email: z.string().nullable(), verified: z.boolean() })
+  .meta({ id: 'AddressVerified' });
+
+export const stepUpChallenge = z
+  .object({ requestId: z.uuid(), token: z.string().describe('Shown once; stored only as a hash'), expiresAt: timestamp.describe('Exactly 24 hours after issuance') })
+  .meta({ id: 'StepUpChallenge' });
+
+export const stepUpCompleteCommand = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'StepUpCompleteCommand' });
+export const stepUpCompleted = z.object({ requestId: z.uuid(), status: z.literal('completed') }).meta({ id: 'StepUpCompleted' });
+
+export const deliveredArtifact = z
+  .object({
+    requestId: z.uuid(),
+    artifactId: z.uuid(),
+    artifact: artifactRecord.pick({ artifactId: true, filename: true, title: true, type: true, contentType: true, size: true, sha256: true, version: true }).extend({
+      download: z.string().describe('Where the bytes are: this same URL with `Accept: application/octet-stream` and the same token'),
+    }),
+  })
+  .meta({ id: 'DeliveredArtifact' });
+
+export const deliveryLogs = z
+  .object({
+    requestId: z.uuid(),
+    logs: z.array(
+      z.object({
+        eventId: z.uuid(),
+        eventType: z.string(),
+        attempts: z.array(z.object({ attempt: z.number().int().positive(), at: timestamp, outcome: z.string(), actor: z.string(), detail: z.string().nullable() })),
+      }),
+    ),
+  })
+  .meta({ id: 'DeliveryLogs' });

@@ -1,0 +1,121 @@
+import { Injectable } from '@nestjs/common';
+import type { Readable } from 'node:stream';
+import type { z } from 'zod';
+import { type artifactDeliveredV1, DeliveryEventTypes, type deliveredArtifact, isUuid, type Principal, PUBLIC_API_PREFIX, type RequestDetail } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
+import { ProblemError } from '@dsar/platform/errors';
+import { parseRange } from '@dsar/platform/http';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { BlobNotFoundError, type ByteRange, StorageUnavailableError, TenantKeyDestroyedError } from '@dsar/platform/storage';
+import type { StepUpChallengeEntity } from '../infrastructure/step-up-challenge.entity';
+import { type DeliverableArtifact, DeliverableArtifacts } from './deliverable-artifacts';
+import { type DeliveryFacts, DeliveryLog } from './delivery-log';
+import { DeliveryRequests } from './delivery-requests';
+import { StepUp } from './step-up';
+
+export type DeliveredArtifact = z.infer<typeof deliveredArtifact>;
+
+/** The validators and range of a bytes download, as the client sent them. */
+export interface DownloadConditions {
+  range?: string;
+  ifRange?: string;
+  ifNoneMatch?: string;
+}
+
+/** What a bytes download answers with. */
+export type ArtifactBytes =
+  | { kind: 'bytes'; artifact: DeliverableArtifact; etag: string; stream: Readable; size: number; range: ByteRange; partial: boolean }
+  | { kind: 'not_modified'; artifact: DeliverableArtifact; etag: string }
+  | { kind: 'unsatisfiable'; artifact: DeliverableArtifact; etag: string; size: number };
+
+/**
+ * Downloads of a request's artifacts through the step-up gate: the metadata
+ * (JSON) or the bytes, ranged when asked. Each download that serves something
+ * (the metadata, a 200 or a 206) is logged and published as
+ * `dsar.delivery.artifact_delivered.v1` before it is answered; a 304 or 416
+ * serves nothing and records nothing.
+ */
+@Injectable()
+export class ArtifactDelivery {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly requests: DeliveryRequests,
+    private readonly artifacts: DeliverableArtifacts,
+    private readonly stepUp: StepUp,
+    private readonly log: DeliveryLog,
+  ) {}
+
+  async metadata(principal: Principal, requestId: string, artifactId: string, token: string | undefined): Promise<DeliveredArtifact> {
+    const { detail, challenge, artifact } = await this.gate(principal, requestId, artifactId, token);
+    await this.delivered(principal, detail, challenge, artifact, false, `artifact ${artifact.artifactId} version ${artifact.version}: metadata`);
+    const { artifactId: id, filename, title, type, contentType, size, sha256, version } = artifact;
+    return {
+      requestId: detail.id,
+      artifactId: id,
+      artifact: { artifactId: id, filename, title, type, contentType, size, sha256, version, download: `${PUBLIC_API_PREFIX}/requests/${detail.id}/artifacts/${id}/download` },
+    };
+  }
+
+  async bytes(principal: Principal, requestId: string, artifactId: string, token: string | undefined, conditions: DownloadConditions): Promise<ArtifactBytes> {
+    const { detail, challenge, artifact } = await this.gate(principal, requestId, artifactId, token);
+    const etag = `"${artifact.sha256}"`;
+    if (conditions.ifNoneMatch !== undefined && etagListMatches(conditions.ifNoneMatch, etag)) return { kind: 'not_modified', artifact, etag };
+    // A range continues the copy named in If-Range; of another version, the whole file is sent.
+    const rangeApplies = conditions.range !== undefined && (conditions.ifRange === undefined || conditions.ifRange.trim() === etag);
+    const range = rangeApplies ? parseRange(conditions.range, artifact.size) : undefined;
+    if (range === 'unsatisfiable') return { kind: 'unsatisfiable', artifact, etag, size: artifact.size };
+    let got;
+    try {
+      got = await this.artifacts.open(artifact, range);
+    } catch (e) {
+      throw storageProblem(e, artifact.artifactId);
+    }
+    const what = range ? `bytes ${got.range.start}-${got.range.end}/${got.size}` : `${got.size} bytes`;
+    try {
+      await this.delivered(principal, detail, challenge, artifact, true, `artifact ${artifact.artifactId} version ${artifact.version}: ${what}`);
+    } catch (e) {
+      got.stream.destroy();
+      throw e;
+    }
+    return { kind: 'bytes', artifact, etag, stream: got.stream, size: got.size, range: got.range, partial: range !== undefined };
+  }
+
+  /** The request (fulfilled), the challenge whose token opens it, and the artifact (404 after the gate, never before). */
+  private async gate(principal: Principal, requestId: string, artifactId: string, token: string | undefined) {
+    const detail = await this.requests.collectable(principal, requestId, 'download_delivery');
+    const challenge = await this.stepUp.authorize(principal, detail, token, artifactId);
+    const artifact = isUuid(artifactId) ? (await this.artifacts.currentOf(detail.tenantId, detail.id)).find((a) => a.artifactId === artifactId) : undefined;
+    if (!artifact) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${detail.id} has no artifact ${artifactId} to deliver.`);
+    return { detail, challenge, artifact };
+  }
+
+  private async delivered(principal: Principal, detail: RequestDetail, challenge: StepUpChallengeEntity, artifact: DeliverableArtifact, bytes: boolean, what: string): Promise<void> {
+    const facts: DeliveryFacts = { requestId: detail.id, tenantId: detail.tenantId, workspaceId: detail.workspaceId };
+    await this.uow.run(async (tx) => {
+      const now = this.clock.now();
+      await this.log.recordTry(
+        tx,
+        facts,
+        DeliveryEventTypes.artifactDelivered,
+        { actor: principal.id, occurredAt: now.toISOString(), challengeId: challenge.id, artifactId: artifact.artifactId, version: artifact.version, bytes } satisfies Omit<z.infer<typeof artifactDeliveredV1>, keyof DeliveryFacts>,
+        { outcome: bytes ? 'bytes' : 'metadata', actor: principal.id, at: now, challengeId: challenge.id, artifactId: artifact.artifactId, detail: what },
+      );
+    });
+  }
+}
+
+/** Whether an If-None-Match names the entity tag (`*`, or one of a comma list; weak tags compare weakly). */
+export function etagListMatches(header: string, etag: string): boolean {
+  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
+  return tags.includes('*') || tags.includes(etag);
+}
+
+/** A storage failure as the client sees it; anything unexpected (an integrity failure) stays an internal error. */
+function storageProblem(e: unknown, artifactId: string): unknown {
+  if (e instanceof StorageUnavailableError) return new ProblemError('SERVICE_UNAVAILABLE', 'Artifact storage is not available right now.', undefined, {}, { 'Retry-After': '5' });
+  if (e instanceof TenantKeyDestroyedError || e instanceof BlobNotFoundError) {
+    return new ProblemError('MANIFEST_ARTIFACT_DOWNLOAD_FAILED', `The bytes of artifact ${artifactId} are no longer held.`);
+  }
+  return e;
+}

@@ -1,0 +1,122 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { z } from 'zod';
+import { DeliveryEventTypes, type deliveryLogs, type deliveryLogsPurgedV1 } from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
+import { Outbox } from '@dsar/platform/messaging';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { DeliveryLogEntryEntity } from '../infrastructure/delivery-log-entry.entity';
+
+export type DeliveryLogsView = z.infer<typeof deliveryLogs>;
+
+/** The request an event or a log entry is about. */
+export interface DeliveryFacts {
+  requestId: string;
+  tenantId: string;
+  workspaceId: string | null;
+}
+
+/** One try to write to the log, with the event it recorded (if any). */
+export type DeliveryTry = Omit<DeliveryLogEntryEntity, 'seq' | 'requestId' | 'tenantId' | 'workspaceId' | 'challengeId' | 'artifactId' | 'detail'> & {
+  challengeId?: string | null;
+  artifactId?: string | null;
+  detail?: string | null;
+};
+
+/**
+ * The delivery log (retention class `delivery_log`): every try of a delivery
+ * step, written in the transaction of its event, read back grouped by event
+ * type, and purged per request.
+ */
+@Injectable()
+export class DeliveryLog {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
+    private readonly clock: Clock,
+  ) {}
+
+  private get db(): EntityManager {
+    return this.uow.activeManager ?? this.uow.dataSource.manager;
+  }
+
+  /** Records a delivery event of the request in the transaction; returns its id. */
+  async event(tx: EntityManager, facts: DeliveryFacts, type: string, data: Record<string, unknown>): Promise<string> {
+    const envelope = await this.outbox.record(tx, { type, subject: facts.requestId, tenantId: facts.tenantId, data: { ...facts, ...data } });
+    return envelope.id;
+  }
+
+  /** Appends a try to the request's log, in the transaction. */
+  async append(tx: EntityManager, facts: DeliveryFacts, entry: DeliveryTry): Promise<void> {
+    await tx.insert(DeliveryLogEntryEntity, {
+      tenantId: facts.tenantId,
+      workspaceId: facts.workspaceId,
+      requestId: facts.requestId,
+      eventType: entry.eventType,
+      eventId: entry.eventId,
+      outcome: entry.outcome,
+      actor: entry.actor,
+      detail: entry.detail ?? null,
+      challengeId: entry.challengeId ?? null,
+      artifactId: entry.artifactId ?? null,
+      at: entry.at,
+    });
+  }
+
+  /** Records the event and the try that caused it, in the transaction. */
+  async recordTry(tx: EntityManager, facts: DeliveryFacts, type: string, data: Record<string, unknown>, entry: Omit<DeliveryTry, 'eventType' | 'eventId'>): Promise<string> {
+    const eventId = await this.event(tx, facts, type, data);
+    await this.append(tx, facts, { ...entry, eventType: type, eventId });
+    return eventId;
+  }
+
+  /** The request's log: one entry per delivery event type, in the order each first happened, with its tries oldest first. */
+  async view(tenantId: string, requestId: string): Promise<DeliveryLogsView> {
+    const rows = await this.db.getRepository(DeliveryLogEntryEntity).find({ where: { tenantId, requestId }, order: { seq: 'ASC' } });
+    return { requestId, logs: groupTries(rows) };
+  }
+
+  /**
+   * Deletes the request's delivery log (retention class `delivery_log`) and
+   * records `dsar.delivery.logs_purged.v1` with the number of entries, in one
+   * transaction. Preparations and challenges (token hashes) stay: they are the
+   * delivery's state, not its log. Returns the number of entries deleted; with
+   * none, nothing is recorded.
+   */
+  async purgeRequest(tenantId: string, requestId: string, actor: string): Promise<number> {
+    return this.uow.run(async (tx) => {
+      const deleted = await tx
+        .createQueryBuilder()
+        .delete()
+        .from(DeliveryLogEntryEntity)
+        .where('tenant_id = :tenantId AND request_id = :requestId', { tenantId, requestId })
+        .returning('workspace_id')
+        .execute();
+      const rows = deleted.raw as Array<{ workspace_id: string | null }>;
+      if (rows.length === 0) return 0;
+      const now = this.clock.now();
+      await this.event(tx, { requestId, tenantId, workspaceId: rows[0].workspace_id }, DeliveryEventTypes.logsPurged, {
+        actor,
+        occurredAt: now.toISOString(),
+        entries: rows.length,
+      } satisfies Omit<z.infer<typeof deliveryLogsPurgedV1>, keyof DeliveryFacts>);
+      return rows.length;
+    });
+  }
+}
+
+/**
+ * The log's entries grouped by event type, in the order each type first
+ * happened: `eventId` is the newest event of the type, and `attempts` number
+ * the type's tries from 1, oldest first.
+ */
+export function groupTries(rows: readonly DeliveryLogEntryEntity[]): DeliveryLogsView['logs'] {
+  const groups = new Map<string, { eventId: string | null; attempts: DeliveryLogsView['logs'][number]['attempts'] }>();
+  for (const row of rows) {
+    const group = groups.get(row.eventType) ?? { eventId: null, attempts: [] };
+    groups.set(row.eventType, group);
+    if (row.eventId) group.eventId = row.eventId;
+    group.attempts.push({ attempt: group.attempts.length + 1, at: row.at.toISOString(), outcome: row.outcome, actor: row.actor, detail: row.detail });
+  }
+  return [...groups.entries()].flatMap(([eventType, g]) => (g.eventId ? [{ eventId: g.eventId, eventType, attempts: g.attempts }] : []));
+}

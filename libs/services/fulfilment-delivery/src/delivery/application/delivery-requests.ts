@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { isUuid, type Principal, type RequestDetail, type RequestStatus } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
+
+/** The statuses in which a prepared delivery can be collected: fulfilled, and closed after that. */
+export const COLLECTABLE: readonly RequestStatus[] = ['fulfilled', 'closed'];
+
+/**
+ * Reads a request from its owner, lifecycle-clock, for the caller (its
+ * identity signed for the call): another tenant's request, or another
+ * workspace's for a caller confined to one, is a 404 there and here. Delivery
+ * changes no request status, so it only reads.
+ */
+@Injectable()
+export class DeliveryRequests {
+  constructor(private readonly lifecycle: LifecycleClient) {}
+
+  read(principal: Principal, id: string): Promise<RequestDetail> {
+    if (!isUuid(id)) return Promise.reject(new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} does not exist.`));
+    return this.lifecycle.request(principal, id);
+  }
+
+  /** The request, which must be fulfilled (or closed after that) for its delivery to be collected: 409 otherwise. */
+  async collectable(principal: Principal, id: string, action: string): Promise<RequestDetail> {
+    const detail = await this.read(principal, id);
+    if (!COLLECTABLE.includes(detail.status)) throw disallowed(detail.status, action, 'only a fulfilled request is delivered');
+    return detail;
+  }
+}
+
+export function disallowed(status: RequestStatus, action: string, why: string): ProblemError {
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `${action} is not allowed: the request is ${status} (${why}).`, undefined, { currentStatus: status, action });
+}

@@ -1,0 +1,449 @@
+import { createHash } from 'node:crypto';
+import { DeliveryLog } from '@dsar/services/fulfilment-delivery';
+import { waitFor } from '@dsar/platform/testing';
+import type { TestSystem } from './systems';
+import { ApiClient, type ApiResponse, intake } from './api-client';
+import { KEYS } from './gateway-intake.scenarios';
+
+type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
+type LogGroup = { eventId: string; eventType: string; attempts: Array<{ attempt: number; at: string; outcome: string; actor: string; detail: string | null }> };
+
+/** The system's clock when the scenarios start (frozen: each step moves it on purpose). */
+export const DELIVERY_START = '2026-06-01T09:00:00.000Z';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const TOKEN_HEADER = 'x-delivery-token';
+const BYTES = 'application/octet-stream';
+
+/** An artifact's bytes: a PDF-like file of `size` bytes with a marker. */
+function artifactBytes(size: number, marker: string): Buffer {
+  const head = Buffer.from(`%PDF-1.7\n% ${marker}\n`);
+  return Buffer.concat([head, Buffer.alloc(Math.max(size - head.length, 0), `${marker} `)]).subarray(0, size);
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+/**
+ * Issue [fulfilment] item 8, delivery, end to end through the gateway: prepare,
+ * the address check, the step-up gate (missing, wrong, foreign, replaced,
+ * uncompleted, expired tokens; the lockout and the new challenge that lifts
+ * it; concurrent tries), downloads of the metadata and of the bytes (ranged),
+ * the delivery log and its purge. The system's clock is frozen at
+ * DELIVERY_START and moved by the scenarios. Requests are fulfilled through
+ * the public API: a workspace operator captures, acknowledges and uploads, the
+ * tenant admin approves (four eyes) and fulfils.
+ */
+export function deliveryScenarios(getSystem: () => TestSystem): void {
+  let admin: ApiClient;
+  let operator: ApiClient;
+  beforeAll(() => {
+    admin = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
+    operator = admin.as(KEYS.workspaceA.token);
+  });
+
+  const now = () => getSystem().clock.now();
+
+  /** A problem answer; for a raw fetch Response, pass its parsed body. */
+  function expectProblem(res: ApiResponse | Response, status: number, code: string, body?: Record<string, any>): void {
+    const got = res instanceof Response ? body : res.body;
+    expect({ status: res.status, code: got?.code, type: res.headers.get('content-type') }).toEqual({ status, code, type: expect.stringContaining('application/problem+json') });
+  }
+
+  /** A request captured by the workspace operator and acknowledged (in_progress). */
+  async function openRequest(overrides: Record<string, unknown> = {}, source: Record<string, unknown> = {}): Promise<string> {
+    const created = await operator.post('/requests/capture', intake({ jurisdiction: 'DE', ...overrides }, { receivedAt: new Date(now().getTime() - HOUR).toISOString(), ...source }));
+    expect(created.status).toBe(202);
+    expect((await operator.post(`/requests/${created.body.id}/acknowledgements`, {})).status).toBe(202);
+    return created.body.id as string;
+  }
+
+  async function uploadArtifact(id: string, bytes: Buffer, filename: string): Promise<string> {
+    const res = await fetch(`${getSystem().gatewayUrl}/api/v1/requests/${id}/manifest/artifact/upload`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.workspaceA.token}`, 'content-type': BYTES, 'x-artifact-filename': encodeURIComponent(filename), 'x-artifact-content-type': 'application/pdf' },
+      body: bytes,
+    });
+    const body = (await res.json()) as Record<string, any>;
+    expect({ status: res.status, body }).toEqual({ status: 202, body: expect.objectContaining({ artifactId: expect.any(String) }) });
+    return body.artifactId as string;
+  }
+
+  /** A fulfilled access request with one artifact per file (uploaded by the operator, approved and fulfilled by the admin). */
+  async function fulfilledRequest(files: Array<{ bytes: Buffer; filename: string }>, overrides: Record<string, unknown> = {}, source: Record<string, unknown> = {}): Promise<{ id: string; artifactIds: string[] }> {
+    const id = await openRequest(overrides, source);
+    const artifactIds: string[] = [];
+    for (const f of files) artifactIds.push(await uploadArtifact(id, f.bytes, f.filename));
+    const approved = await admin.post(`/requests/${id}/manifest/validate`, { action: 'approved' });
+    expect(approved.status).toBe(202);
+    const fulfilled = await admin.post(`/requests/${id}/fulfilment`, {});
+    expect({ status: fulfilled.status, body: fulfilled.body }).toEqual({ status: 202, body: expect.objectContaining({ status: 'fulfilled' }) });
+    return { id, artifactIds };
+  }
+
+  const prepare = (id: string, as = admin) => as.post(`/requests/${id}/delivery/prepare`, { channel: 'portal', securityLevel: 'token' });
+  const challenge = (id: string, as = admin) => as.call('POST', `/api/v1/requests/${id}/delivery/step-up/challenge`);
+  const complete = (id: string, token: string, as = admin) => as.post(`/requests/${id}/delivery/step-up/complete`, { token });
+  const logs = async (id: string): Promise<LogGroup[]> => {
+    const res = await admin.get(`/requests/${id}/delivery/logs`);
+    expect(res.status).toBe(200);
+    expect(res.body.requestId).toBe(id);
+    return res.body.logs as LogGroup[];
+  };
+  const outcomes = (groups: LogGroup[], type: string) => groups.find((g) => g.eventType === `dsar.delivery.${type}.v1`)?.attempts.map((a) => a.outcome) ?? [];
+
+  /** The metadata (JSON) of a download, with the token when given. */
+  function metadata(id: string, artifactId: string, token?: string, as: ApiClient = admin): Promise<ApiResponse> {
+    return as.get(`/requests/${id}/artifacts/${artifactId}/download`, { headers: token === undefined ? {} : { [TOKEN_HEADER]: token } });
+  }
+
+  /** The bytes of a download (Accept: application/octet-stream), with the token and more headers. */
+  function bytesOf(id: string, artifactId: string, token: string, headers: Record<string, string> = {}, as = KEYS.adminA.token): Promise<Response> {
+    return fetch(`${getSystem().gatewayUrl}/api/v1/requests/${id}/artifacts/${artifactId}/download`, { headers: { authorization: `Bearer ${as}`, accept: BYTES, [TOKEN_HEADER]: token, ...headers } });
+  }
+
+  async function issue(id: string): Promise<string> {
+    const res = await challenge(id);
+    expect(res.status).toBe(202);
+    return res.body.token as string;
+  }
+
+  async function timelineTypes(id: string): Promise<string[]> {
+    const events = (await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+    return events.map((e) => e.eventType).filter((t) => t.startsWith('delivery_'));
+  }
+
+  const fileA = artifactBytes(200_000, 'ACCOUNT-EXPORT-A');
+  const fileB = artifactBytes(5_000, 'TICKETS-B');
+
+  beforeAll(() => getSystem().clock.set(DELIVERY_START));
+
+  describe('prepare', () => {
+    it('only a fulfilled request (409 SVC-BE-1401 before), with an artifact (409 SVC-BE-1211 without)', async () => {
+      const open = await openRequest();
+      expectProblem(await prepare(open), 409, 'SVC-BE-1401');
+      // A deletion is fulfilled without a manifest: nothing to deliver.
+      const deletion = await openRequest({ requestType: 'deletion' });
+      expect((await admin.post(`/requests/${deletion}/fulfilment`, {})).status).toBe(202);
+      expectProblem(await prepare(deletion), 409, 'SVC-BE-1211');
+      expectProblem(await challenge(deletion), 409, 'SVC-BE-1211');
+      expect(await logs(deletion)).toEqual([]);
+    });
+
+    it('records the channel and level, names the first artifact, and emits dsar.delivery.prepared.v1', async () => {
+      const { id, artifactIds } = await fulfilledRequest([
+        { bytes: fileA, filename: 'account.pdf' },
+        { bytes: fileB, filename: 'tickets.pdf' },
+      ]);
+      expectProblem(await challenge(id), 409, 'SVC-BE-1211');
+      const res = await prepare(id);
+      expect(res.status).toBe(202);
+      // The manifest's first artifact (by creation time, then id: with this frozen clock, either upload).
+      const manifest = await admin.get(`/requests/${id}/manifest`);
+      expect(artifactIds).toContain(manifest.body.artifacts[0].artifactId);
+      expect(res.body).toEqual({
+        requestId: id,
+        artifactId: manifest.body.artifacts[0].artifactId,
+        deliveryPrepare: { channel: 'portal', securityLevel: 'token', preparedAt: now().toISOString(), preparedBy: expect.stringMatching(/^key:/) },
+        surface: 'delivery_prepare',
+      });
+      const again = await admin.post(`/requests/${id}/delivery/prepare`, { channel: 'email', securityLevel: 'standard' });
+      expect(again.body.deliveryPrepare).toMatchObject({ channel: 'email', securityLevel: 'standard' });
+      expect(outcomes(await logs(id), 'prepared')).toEqual(['prepared', 'prepared']);
+      await waitFor('the prepared events on the timeline', async () => JSON.stringify(await timelineTypes(id)) === JSON.stringify(['delivery_prepared', 'delivery_prepared']));
+    });
+
+    it('refuses a bad body (400)', async () => {
+      const open = await openRequest();
+      for (const body of [{}, { channel: 'fax', securityLevel: 'token' }, { channel: 'portal', securityLevel: 'high' }, { channel: 'portal', securityLevel: 'token', extra: 1 }]) {
+        expectProblem(await admin.post(`/requests/${open}/delivery/prepare`, body), 400, 'SVC-BE-1102');
+      }
+    });
+  });
+
+  describe('the address check', () => {
+    it('without an address: whether one is known, masked', async () => {
+      const id = await openRequest();
+      const res = await admin.call('POST', `/api/v1/requests/${id}/delivery/address/verify`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ requestId: id, email: 'j***@example.org', verified: true });
+    });
+
+    it('matches trimmed and case-insensitively; folds no plus tag or dot', async () => {
+      const id = await openRequest({ requestor: { type: 'subject', email: 'Rene.Doe@Example.org' } });
+      const verify = (email: string) => admin.post(`/requests/${id}/delivery/address/verify`, { email });
+      expect((await verify('rene.doe@example.org')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', verified: true });
+      expect((await verify('RENE.DOE@EXAMPLE.ORG')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', verified: true });
+      expect((await verify('rene.doe+dsar@example.org')).body.verified).toBe(false);
+      expect((await verify('renedoe@example.org')).body.verified).toBe(false);
+      expectProblem(await verify('not an address'), 400, 'SVC-BE-1102');
+    });
+
+    it('falls back to an email intake contact; a phone number is no address', async () => {
+      const byContact = await openRequest({ requestor: { type: 'subject' } }, { contact: 'jane@example.org' });
+      expect((await admin.post(`/requests/${byContact}/delivery/address/verify`, { email: 'JANE@example.org' })).body.verified).toBe(true);
+      const none = await openRequest({ requestor: { type: 'subject' } }, { channel: 'phone', contact: '+49 30 1234567' });
+      expect((await admin.post(`/requests/${none}/delivery/address/verify`, {})).body).toEqual({ requestId: none, email: null, verified: false });
+      expect((await admin.post(`/requests/${none}/delivery/address/verify`, { email: 'jane@example.org' })).body.verified).toBe(false);
+    });
+  });
+
+  describe('the step-up gate and the downloads', () => {
+    let id: string;
+    let artifactIds: string[];
+    let other: { id: string; artifactIds: string[] };
+    let token: string;
+    let otherToken: string;
+
+    beforeAll(async () => {
+      getSystem().clock.set(DELIVERY_START);
+      ({ id, artifactIds } = await fulfilledRequest([
+        { bytes: fileA, filename: 'Auskunft Jürgen Müller.pdf' },
+        { bytes: fileB, filename: 'tickets.pdf' },
+      ]));
+      other = await fulfilledRequest([{ bytes: fileB, filename: 'other.pdf' }]);
+      expect((await prepare(id)).status).toBe(202);
+      expect((await prepare(other.id)).status).toBe(202);
+    });
+
+    it('issues a 256-bit token valid for exactly 24 hours', async () => {
+      const res = await challenge(id);
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ requestId: id, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: new Date(now().getTime() + DAY).toISOString() });
+      token = res.body.token;
+      otherToken = await issue(other.id);
+      expect((await complete(other.id, otherToken)).status).toBe(202);
+    });
+
+    it('serves nothing without a completed token of this request: none, wrong, foreign, not completed (401)', async () => {
+      expectProblem(await metadata(id, artifactIds[0]), 401, 'SVC-BE-1214');
+      expectProblem(await metadata(id, artifactIds[0], 'x'.repeat(43)), 401, 'SVC-BE-1214');
+      expectProblem(await metadata(id, artifactIds[0], otherToken), 401, 'SVC-BE-1214');
+      expectProblem(await metadata(id, artifactIds[0], token), 401, 'SVC-BE-1214');
+      const bytes = await bytesOf(id, artifactIds[0], token);
+      expectProblem(bytes, 401, 'SVC-BE-1214', (await bytes.json()) as Record<string, any>);
+      // The other request's completed token opens only that request.
+      expect((await metadata(other.id, other.artifactIds[0], otherToken)).status).toBe(200);
+    });
+
+    it('counts wrong tokens: the fifth locks the challenge (403), and then even the right one is refused', async () => {
+      for (let i = 1; i <= 4; i++) expectProblem(await complete(id, `wrong-${i}`), 401, 'SVC-BE-1214');
+      expectProblem(await complete(id, otherToken), 403, 'SVC-BE-1215');
+      expectProblem(await complete(id, token), 403, 'SVC-BE-1215');
+      expectProblem(await complete(id, 'wrong-6'), 403, 'SVC-BE-1215');
+    });
+
+    it('a new challenge lifts the lock and revokes the old token; the new one completes (again 202)', async () => {
+      const old = token;
+      token = await issue(id);
+      expectProblem(await complete(id, old), 401, 'SVC-BE-1214');
+      expect((await complete(id, token)).body).toEqual({ requestId: id, status: 'completed' });
+      expect((await complete(id, token)).status).toBe(202);
+      expectProblem(await metadata(id, artifactIds[0], old), 401, 'SVC-BE-1214');
+    });
+
+    it('downloads the metadata (JSON) with the completed token', async () => {
+      const res = await metadata(id, artifactIds[0], token);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        requestId: id,
+        artifactId: artifactIds[0],
+        artifact: {
+          artifactId: artifactIds[0],
+          filename: 'Auskunft Jürgen Müller.pdf',
+          title: expect.any(String),
+          type: 'other',
+          contentType: 'application/pdf',
+          size: fileA.length,
+          sha256: sha256(fileA),
+          version: 1,
+          download: `/api/v1/requests/${id}/artifacts/${artifactIds[0]}/download`,
+        },
+      });
+      // The auditor reads (requests:read) with the same token.
+      expect((await metadata(id, artifactIds[1], token, admin.as(KEYS.auditorA.token))).status).toBe(200);
+      // An id that is not an artifact of this request: 404, after the gate.
+      expectProblem(await metadata(id, other.artifactIds[0], token), 404, 'SVC-BE-1003');
+    });
+
+    it('downloads the bytes, whole and by range, with their headers', async () => {
+      const whole = await bytesOf(id, artifactIds[0], token);
+      expect(whole.status).toBe(200);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(fileA)).toBe(true);
+      expect(Object.fromEntries(whole.headers)).toMatchObject({
+        'content-type': BYTES,
+        'content-length': String(fileA.length),
+        etag: `"${sha256(fileA)}"`,
+        'accept-ranges': 'bytes',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+      expect(whole.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Auskunft Jürgen Müller.pdf')}`);
+      const part = await bytesOf(id, artifactIds[0], token, { range: 'bytes=65530-65545' });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 65530-65545/${fileA.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(fileA.subarray(65530, 65546))).toBe(true);
+      const tail = await bytesOf(id, artifactIds[1], token, { range: 'bytes=-100' });
+      expect(tail.status).toBe(206);
+      expect(Buffer.from(await tail.arrayBuffer()).equals(fileB.subarray(fileB.length - 100))).toBe(true);
+      const unsatisfiable = await bytesOf(id, artifactIds[1], token, { range: `bytes=${fileB.length}-` });
+      expect(unsatisfiable.status).toBe(416);
+      expect(unsatisfiable.headers.get('content-range')).toBe(`bytes */${fileB.length}`);
+      await unsatisfiable.arrayBuffer();
+      const notModified = await bytesOf(id, artifactIds[1], token, { 'if-none-match': `"${sha256(fileB)}"` });
+      expect(notModified.status).toBe(304);
+    });
+
+    it('an expired token opens nothing and completes nothing (24 h + 1 ms after issuance)', async () => {
+      const issuedAt = now().getTime();
+      getSystem().clock.set(new Date(issuedAt + DAY - 1));
+      expect((await metadata(id, artifactIds[0], token)).status).toBe(200);
+      getSystem().clock.set(new Date(issuedAt + DAY + 1));
+      expectProblem(await metadata(id, artifactIds[0], token), 401, 'SVC-BE-1214');
+      const bytes = await bytesOf(id, artifactIds[0], token);
+      expectProblem(bytes, 401, 'SVC-BE-1214', (await bytes.json()) as Record<string, any>);
+      expectProblem(await complete(id, token), 401, 'SVC-BE-1214');
+      getSystem().clock.set(DELIVERY_START);
+    });
+
+    it('the delivery log shows every try, grouped by event type', async () => {
+      const groups = await logs(id);
+      expect(groups.map((g) => g.eventType)).toEqual([
+        'dsar.delivery.prepared.v1',
+        'dsar.delivery.step_up_issued.v1',
+        'dsar.delivery.step_up_failed.v1',
+        'dsar.delivery.step_up_completed.v1',
+        'dsar.delivery.artifact_delivered.v1',
+      ]);
+      for (const g of groups) {
+        expect(g.eventId).toMatch(/^[0-9a-f-]{36}$/);
+        expect(g.attempts.map((a) => a.attempt)).toEqual(g.attempts.map((_, i) => i + 1));
+        for (const a of g.attempts) expect(a.actor).toMatch(/^key:/);
+      }
+      expect(outcomes(groups, 'prepared')).toEqual(['prepared']);
+      expect(outcomes(groups, 'step_up_issued')).toEqual(['issued', 'issued']);
+      expect(outcomes(groups, 'step_up_failed')).toEqual([
+        // downloads before completion: no token, a wrong one, another request's, the uncompleted one (metadata, then bytes)
+        'missing_token',
+        'wrong_token',
+        'wrong_token',
+        'not_completed',
+        'not_completed',
+        // completion: four wrong tokens, the fifth (another request's) locks, then the right one and a sixth wrong one are locked out
+        'wrong_token',
+        'wrong_token',
+        'wrong_token',
+        'wrong_token',
+        'wrong_token',
+        'locked',
+        'locked',
+        // after the new challenge: the old token at completion (a failure of the new challenge) and at download
+        'wrong_token',
+        'revoked',
+        // expired: metadata, bytes, completion
+        'expired',
+        'expired',
+        'expired',
+      ]);
+      const failed = groups.find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')!;
+      expect(failed.attempts[0].detail).toBe('download: artifact ' + artifactIds[0] + ': no x-delivery-token');
+      expect(failed.attempts[2].detail).toContain('a token of another request');
+      expect(failed.attempts[9].detail).toContain('failure 5 of 5, the challenge is now locked');
+      expect(failed.attempts[12].detail).toContain('a token of a replaced challenge');
+      expect(outcomes(groups, 'step_up_completed')).toEqual(['ok', 'already_completed']);
+      // metadata twice (admin, auditor), the bytes whole and two ranges (the 416 and the 304 serve nothing), metadata a millisecond before expiry
+      expect(outcomes(groups, 'artifact_delivered')).toEqual(['metadata', 'metadata', 'bytes', 'bytes', 'bytes', 'metadata']);
+      const delivered = groups.find((g) => g.eventType === 'dsar.delivery.artifact_delivered.v1')!;
+      expect(delivered.attempts[3].detail).toBe(`artifact ${artifactIds[0]} version 1: bytes 65530-65545/${fileA.length}`);
+      // The events are on the request's timeline and audit chain.
+      await waitFor('the delivery events on the timeline', async () => (await timelineTypes(id)).length === 1 + 2 + 17 + 1 + 6);
+      const events = (await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+      const lockedEvent = events.filter((e) => e.eventType === 'delivery_step_up_failed')[9];
+      expect(lockedEvent.payload).toMatchObject({ during: 'completion', reason: 'wrong_token', failures: 5, locked: true });
+      const bytesEvent = events.filter((e) => e.eventType === 'delivery_artifact_delivered')[3];
+      expect(bytesEvent.payload).toMatchObject({ artifactId: artifactIds[0], version: 1, bytes: true });
+      expect(JSON.stringify(events)).not.toContain(token);
+    });
+  });
+
+  describe('concurrent tries', () => {
+    let id: string;
+    beforeAll(async () => {
+      getSystem().clock.set(DELIVERY_START);
+      ({ id } = await fulfilledRequest([{ bytes: fileB, filename: 'b.pdf' }]));
+      expect((await prepare(id)).status).toBe(202);
+    });
+
+    it('wrong tokens sent at once all count: exactly five failures, then locked', async () => {
+      const right = await issue(id);
+      const answers = await Promise.all(Array.from({ length: 7 }, (_, i) => complete(id, `concurrent-wrong-${i}`)));
+      expect(answers.map((a) => a.status).sort()).toEqual([401, 401, 401, 401, 403, 403, 403]);
+      expectProblem(await complete(id, right), 403, 'SVC-BE-1215');
+      const failed = (await logs(id)).find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')!;
+      expect(failed.attempts.filter((a) => a.outcome === 'wrong_token')).toHaveLength(5);
+    });
+
+    it('two completions at once: both 202, completed once', async () => {
+      const right = await issue(id);
+      const answers = await Promise.all([complete(id, right), complete(id, right)]);
+      expect(answers.map((a) => a.status)).toEqual([202, 202]);
+      expect(outcomes(await logs(id), 'step_up_completed').sort()).toEqual(['already_completed', 'ok']);
+    });
+  });
+
+  describe('tenancy and roles', () => {
+    let id: string;
+    let artifactId: string;
+    beforeAll(async () => {
+      getSystem().clock.set(DELIVERY_START);
+      const made = await fulfilledRequest([{ bytes: fileB, filename: 'b.pdf' }]);
+      id = made.id;
+      artifactId = made.artifactIds[0];
+      expect((await prepare(id)).status).toBe(202);
+    });
+
+    it('another tenant sees none of it (404)', async () => {
+      const b = admin.as(KEYS.operatorB.token);
+      expectProblem(await prepare(id, b), 404, 'SVC-BE-1003');
+      expectProblem(await b.post(`/requests/${id}/delivery/address/verify`, {}), 404, 'SVC-BE-1003');
+      expectProblem(await challenge(id, b), 404, 'SVC-BE-1003');
+      expectProblem(await complete(id, 'x', b), 404, 'SVC-BE-1003');
+      expectProblem(await metadata(id, artifactId, 'x', b), 404, 'SVC-BE-1003');
+      expectProblem(await b.get(`/requests/${id}/delivery/logs`), 404, 'SVC-BE-1003');
+      // Nothing of these reached the request's log.
+      expect((await logs(id)).map((g) => g.eventType)).toEqual(['dsar.delivery.prepared.v1']);
+    });
+
+    it('the workflow steps need requests:act (403 for intake and auditor keys)', async () => {
+      for (const key of [KEYS.intakeA.token, KEYS.auditorA.token]) {
+        const as = admin.as(key);
+        expectProblem(await prepare(id, as), 403, 'SVC-BE-1302');
+        expectProblem(await as.post(`/requests/${id}/delivery/address/verify`, {}), 403, 'SVC-BE-1302');
+        expectProblem(await challenge(id, as), 403, 'SVC-BE-1302');
+        expectProblem(await complete(id, 'x', as), 403, 'SVC-BE-1302');
+      }
+      // Reading the log needs only requests:read.
+      expect((await admin.as(KEYS.auditorA.token).get(`/requests/${id}/delivery/logs`)).status).toBe(200);
+    });
+  });
+
+  describe('retention', () => {
+    it('purges a request\'s delivery log: entries gone, one dsar.delivery.logs_purged.v1', async () => {
+      getSystem().clock.set(DELIVERY_START);
+      const { id, artifactIds } = await fulfilledRequest([{ bytes: fileB, filename: 'b.pdf' }]);
+      expect((await prepare(id)).status).toBe(202);
+      const token = await issue(id);
+      expect((await complete(id, token)).status).toBe(202);
+      const log = getSystem().services.get('fulfilment-delivery')!.app.get(DeliveryLog);
+      expect(await log.purgeRequest(KEYS.adminA.tenantId, id, 'system:retention')).toBe(3);
+      expect(await logs(id)).toEqual([]);
+      expect(await log.purgeRequest(KEYS.adminA.tenantId, id, 'system:retention')).toBe(0);
+      await waitFor('the purge on the timeline', async () => (await timelineTypes(id)).includes('delivery_logs_purged'));
+      const purged = ((await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[]).find((e) => e.eventType === 'delivery_logs_purged')!;
+      expect(purged.payload).toMatchObject({ entries: 3, actor: 'system:retention' });
+      // The delivery itself goes on: the completed token still opens the downloads, and the log starts again.
+      expect((await metadata(id, artifactIds[0], token)).status).toBe(200);
+      expect(outcomes(await logs(id), 'artifact_delivered')).toEqual(['metadata']);
+    });
+  });
+}

@@ -1,0 +1,615 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LifecycleClient } from '@dsar/platform/http';
+import { FileStorage, StorageUnavailableError } from '@dsar/platform/storage';
+import { waitFor } from '@dsar/platform/testing';
+import { Artifacts } from '@dsar/services/fulfilment-delivery';
+import type { TestSystem } from './systems';
+import { ApiClient, type ApiResponse, intake } from './api-client';
+import { KEYS } from './gateway-intake.scenarios';
+import { filesUnder } from './verification.scenarios';
+
+type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
+
+const KiB = 1024;
+
+/** A JSON export of a person's profile, with a marker to look for on disk. */
+export function profileBytes(size: number, marker = 'CUSTOMER-IBAN-DE89370400440532013000'): Buffer {
+  const head = Buffer.from(`{"marker":"${marker}","rows":[`);
+  const body = Buffer.alloc(Math.max(size - head.length, 0), `"${marker}",`);
+  return Buffer.concat([head, body]).subarray(0, size);
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+export interface FulfilmentScenarioOptions {
+  /** Where the system keeps artifact files (STORAGE_DIR), to look at them on disk. */
+  storageDir: string;
+  /** The system's ARTIFACT_MAX_BYTES. */
+  maxBytes: number;
+}
+
+/**
+ * Issue [fulfilment] end to end through the gateway: the manifest, its
+ * artifacts, their review (four eyes) and the fulfilment. The system's clock
+ * is frozen and set by each scenario.
+ */
+export function fulfilmentScenarios(getSystem: () => TestSystem, options: FulfilmentScenarioOptions): void {
+  let api: ApiClient;
+  beforeAll(() => {
+    api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
+  });
+
+  const url = (path: string) => `${getSystem().gatewayUrl}/api/v1${path}`;
+  const storedFiles = () => filesUnder(join(options.storageDir, 'data'));
+  const storage = () => getSystem().services.get('fulfilment-delivery')!.app.get(FileStorage);
+
+  /** A request of tenant A, acknowledged (in_progress) unless asked otherwise. */
+  async function request(requestType = 'access', acknowledge = true): Promise<string> {
+    const created = await api.post('/requests/capture', intake({ jurisdiction: 'DE', requestType }, { receivedAt: '2026-06-01T09:00:00Z' }));
+    expect(created.status).toBe(202);
+    if (acknowledge) expect((await api.post(`/requests/${created.body.id}/acknowledgements`, {})).status).toBe(202);
+    return created.body.id;
+  }
+
+  async function send(method: 'POST' | 'PUT', path: string, body: Buffer | ReadableStream<Uint8Array>, headers: Record<string, string>, token: string): Promise<ApiResponse> {
+    const res = await fetch(url(path), {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', ...headers },
+      body,
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    } as RequestInit);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  /** The usual headers of an upload; override or drop (undefined) any. */
+  function headers(overrides: Record<string, string | undefined> = {}): Record<string, string> {
+    const all: Record<string, string | undefined> = { 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json', ...overrides };
+    return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
+  }
+
+  const upload = (id: string, body: Buffer | ReadableStream<Uint8Array>, h: Record<string, string> = headers(), token = KEYS.adminA.token) =>
+    send('POST', `/requests/${id}/manifest/artifact/upload`, body, h, token);
+  const replace = (id: string, artifactId: string, body: Buffer, h: Record<string, string> = headers(), token = KEYS.adminA.token) =>
+    send('PUT', `/requests/${id}/manifest/artifact/${artifactId}/replace`, body, h, token);
+  const download = (id: string, artifactId: string, extra: { version?: number; range?: string; token?: string } = {}) =>
+    fetch(url(`/requests/${id}/manifest/artifact/download?artifactId=${artifactId}${extra.version !== undefined ? `&version=${extra.version}` : ''}`), {
+      headers: { authorization: `Bearer ${extra.token ?? KEYS.adminA.token}`, ...(extra.range ? { range: extra.range } : {}) },
+    });
+  const approve = (id: string, token = KEYS.operatorA.token) => api.as(token).post(`/requests/${id}/manifest/validate`, { action: 'approved' });
+  const fulfil = (id: string, token = KEYS.adminA.token) => api.as(token).post(`/requests/${id}/fulfilment`, undefined);
+
+  async function timelineTypes(id: string): Promise<string[]> {
+    const events = (await api.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+    // In the order fulfilment-delivery published them (one topic, keyed by request); lifecycle-clock's events travel apart.
+    return events.map((e) => e.eventType).filter((t) => t.startsWith('fulfilment_'));
+  }
+
+  async function expectTimeline(id: string, expected: string[]): Promise<void> {
+    await waitFor(`${id}'s fulfilment events ${expected.join(', ')}`, async () => JSON.stringify(await timelineTypes(id)) === JSON.stringify(expected));
+  }
+
+  function expectProblem(res: ApiResponse, status: number, code: string): void {
+    expect({ status: res.status, code: res.body?.code, type: res.headers.get('content-type') }).toEqual({ status, code, type: expect.stringContaining('application/problem+json') });
+  }
+
+  async function problemOf(res: Response): Promise<ApiResponse> {
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  describe('the happy path: upload, review, replace, callback, four eyes, fulfil', () => {
+    let id: string;
+    let artifactId: string;
+    let firstKey: string;
+    let secondKey: string;
+    const file = profileBytes(300_000);
+    const redacted = profileBytes(200_000, 'CUSTOMER-IBAN-DE89XXXXXXXXXXXXXXXXXX');
+    const filename = 'Profil Jürgen Müller – Export.json';
+
+    it('a request without a manifest reads as version 0, empty, with no state', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      id = await request();
+      const res = await api.get(`/requests/${id}/manifest`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        requestId: id,
+        version: 0,
+        artifacts: [],
+        dataCategories: [],
+        redactionsApplied: [],
+        thirdPartyExclusions: [],
+        validationState: null,
+        supplementaryInfoInline: null,
+        supplementaryInfoRef: null,
+        review: null,
+        history: [],
+      });
+    });
+
+    it('takes an upload with a Unicode filename: 202, its bytes encrypted on disk', async () => {
+      getSystem().clock.set('2026-06-02T10:00:00Z');
+      const before = storedFiles().length;
+      const res = await upload(
+        id,
+        file,
+        headers({ 'x-artifact-filename': encodeURIComponent(filename), 'x-artifact-title': encodeURIComponent('Profil — Kontodaten'), 'x-artifact-type': 'profile_data' }),
+      );
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ artifactId: expect.any(String), artifactKey: expect.stringMatching(/^art_[0-9a-f]{32}$/), requestId: id });
+      ({ artifactId, artifactKey: firstKey } = res.body);
+      const after = storedFiles();
+      expect(after.length).toBe(before + 1);
+      const stored = after.find((p) => p.endsWith(firstKey));
+      expect(stored).toBeDefined();
+      const onDisk = readFileSync(stored!);
+      expect(onDisk.includes(Buffer.from('CUSTOMER-IBAN'))).toBe(false);
+    });
+
+    it('reads the manifest: the artifact\'s metadata, version 1, pending review', async () => {
+      const res = await api.get(`/requests/${id}/manifest`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ requestId: id, version: 1, validationState: 'pending', review: null });
+      expect(res.body.artifacts).toEqual([
+        {
+          artifactId,
+          artifactKey: firstKey,
+          filename,
+          title: 'Profil — Kontodaten',
+          type: 'profile_data',
+          contentType: 'application/json',
+          size: file.length,
+          sha256: sha256(file),
+          version: 1,
+          dataCategories: [],
+          createdAt: '2026-06-02T10:00:00.000Z',
+          createdBy: expect.stringMatching(/^key:/),
+          updatedAt: '2026-06-02T10:00:00.000Z',
+          updatedBy: expect.stringMatching(/^key:/),
+          previousVersions: [],
+          purgedAt: null,
+        },
+      ]);
+      expect(res.body.history).toEqual([{ version: 1, change: 'artifact_uploaded', by: expect.stringMatching(/^key:/), at: '2026-06-02T10:00:00.000Z', validationState: 'pending' }]);
+      expect(JSON.stringify(res.body)).not.toContain('CUSTOMER-IBAN');
+    });
+
+    it('lets a reviewer download it, whole and by range, with an RFC 6266 name', async () => {
+      const whole = await download(id, artifactId);
+      expect(whole.status).toBe(200);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(file)).toBe(true);
+      expect(whole.headers.get('content-type')).toBe('application/json');
+      expect(whole.headers.get('content-length')).toBe(String(file.length));
+      expect(whole.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent(filename)}`);
+      expect(whole.headers.get('etag')).toBe(`"${sha256(file)}"`);
+      expect(whole.headers.get('cache-control')).toBe('no-store');
+      const part = await download(id, artifactId, { range: 'bytes=65530-65545' });
+      expect(part.status).toBe(206);
+      expect(part.headers.get('content-range')).toBe(`bytes 65530-65545/${file.length}`);
+      expect(Buffer.from(await part.arrayBuffer()).equals(file.subarray(65530, 65546))).toBe(true);
+    });
+
+    it('replacing keeps the id, with a new version, key and hash; the replaced version stays for review', async () => {
+      getSystem().clock.set('2026-06-03T10:00:00Z');
+      const res = await replace(id, artifactId, redacted, headers({ 'x-artifact-filename': encodeURIComponent('Profil (geschwärzt).json') }));
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ artifactId, artifactKey: expect.stringMatching(/^art_[0-9a-f]{32}$/), replaced: true, requestId: id });
+      secondKey = res.body.artifactKey;
+      expect(secondKey).not.toBe(firstKey);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest).toMatchObject({ version: 2, validationState: 'pending' });
+      expect(manifest.artifacts).toHaveLength(1);
+      expect(manifest.artifacts[0]).toMatchObject({
+        artifactId,
+        artifactKey: secondKey,
+        filename: 'Profil (geschwärzt).json',
+        title: 'Profil — Kontodaten',
+        type: 'profile_data',
+        version: 2,
+        size: redacted.length,
+        sha256: sha256(redacted),
+        previousVersions: [{ version: 1, artifactKey: firstKey, filename, sha256: sha256(file), size: file.length, replacedAt: '2026-06-03T10:00:00.000Z', purged: false, contentType: 'application/json', createdAt: '2026-06-02T10:00:00.000Z', createdBy: expect.any(String) }],
+      });
+      expect(Buffer.from(await (await download(id, artifactId)).arrayBuffer()).equals(redacted)).toBe(true);
+      const old = await download(id, artifactId, { version: 1 });
+      expect(old.status).toBe(200);
+      expect(Buffer.from(await old.arrayBuffer()).equals(file)).toBe(true);
+    });
+
+    it('the callback records the data categories and the manifest\'s fields; the request is not finalized', async () => {
+      getSystem().clock.set('2026-06-04T10:00:00Z');
+      const res = await api.post(`/requests/${id}/fulfilment/callback`, {
+        manifest: {
+          artifacts: [{ artifactId, dataCategories: ['contact_details', 'bank_details', 'contact_details'] }],
+          redactionsApplied: ['third-party names in support notes'],
+          thirdPartyExclusions: ['messages of other customers'],
+          supplementaryInfoInline: 'Purposes: contract performance (Art 6(1)(b)). Retention: 10 years (HGB §257).',
+          supplementaryInfoRef: 'https://example.org/privacy#art15',
+        },
+      });
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ requestId: id, status: 'recorded' });
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest).toMatchObject({
+        version: 3,
+        validationState: 'pending',
+        dataCategories: ['contact_details', 'bank_details'],
+        redactionsApplied: ['third-party names in support notes'],
+        thirdPartyExclusions: ['messages of other customers'],
+        supplementaryInfoInline: 'Purposes: contract performance (Art 6(1)(b)). Retention: 10 years (HGB §257).',
+        supplementaryInfoRef: 'https://example.org/privacy#art15',
+      });
+      expect(manifest.artifacts[0].dataCategories).toEqual(['contact_details', 'bank_details']);
+      expect(manifest.history.map((h: { change: string; version: number }) => [h.version, h.change])).toEqual([
+        [1, 'artifact_uploaded'],
+        [2, 'artifact_replaced'],
+        [3, 'manifest_recorded'],
+      ]);
+      expect((await api.get(`/requests/${id}`)).body.status).toBe('in_progress');
+    });
+
+    it('four eyes: whoever changed the artifacts last may not approve them (403); another operator does', async () => {
+      getSystem().clock.set('2026-06-05T10:00:00Z');
+      expectProblem(await approve(id, KEYS.adminA.token), 403, 'SVC-BE-1213');
+      expect((await api.get(`/requests/${id}/manifest`)).body.validationState).toBe('pending');
+      const res = await approve(id);
+      expect(res.status).toBe(202);
+      expect(res.body).toEqual({ id, status: 'approved' });
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest).toMatchObject({ version: 3, validationState: 'approved', review: { action: 'approved', at: '2026-06-05T10:00:00.000Z', comment: null, version: 3 } });
+      expect(manifest.review.by).not.toBe(manifest.history[2].by);
+      expect(manifest.history[3]).toEqual({ version: 3, change: 'approved', by: manifest.review.by, at: '2026-06-05T10:00:00.000Z', validationState: 'approved' });
+    });
+
+    it('fulfils: the request is fulfilled, the replaced version is purged from disk, the events are on the timeline', async () => {
+      getSystem().clock.set('2026-06-08T10:00:00Z');
+      expect(storedFiles().some((p) => p.endsWith(firstKey))).toBe(true);
+      const res = await fulfil(id);
+      expect(res.status).toBe(202);
+      const detail = (await api.get(`/requests/${id}`)).body;
+      expect(res.body).toEqual({ id, status: 'fulfilled', dueAt: detail.dueAt });
+      expect(detail.status).toBe('fulfilled');
+      expect(storedFiles().some((p) => p.endsWith(firstKey))).toBe(false);
+      expect(storedFiles().some((p) => p.endsWith(secondKey))).toBe(true);
+      expectProblem(await problemOf(await download(id, artifactId, { version: 1 })), 404, 'SVC-BE-1207');
+      expect((await download(id, artifactId)).status).toBe(200);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.artifacts[0].previousVersions[0]).toMatchObject({ version: 1, purged: true });
+      await expectTimeline(id, [
+        'fulfilment_artifact_uploaded',
+        'fulfilment_artifact_replaced',
+        'fulfilment_manifest_recorded',
+        'fulfilment_manifest_reviewed',
+        'fulfilment_fulfilment_recorded',
+      ]);
+      const events = (await api.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+      expect(events.find((e) => e.eventType === 'fulfilment_fulfilment_recorded')?.payload).toMatchObject({ manifestVersion: 3, artifactCount: 1, purgedVersions: 1 });
+      expect(events.find((e) => e.eventType === 'fulfilment_artifact_replaced')?.payload).toMatchObject({ artifactId, version: 2, previousSha256: sha256(file), sha256: sha256(redacted) });
+      expect(JSON.stringify(events)).not.toContain('Jürgen');
+    });
+
+    it('a fulfilled request takes no more changes (409)', async () => {
+      expectProblem(await upload(id, profileBytes(1000)), 409, 'SVC-BE-1401');
+      expectProblem(await replace(id, artifactId, profileBytes(1000)), 409, 'SVC-BE-1401');
+      expectProblem(await api.post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [] } }), 409, 'SVC-BE-1401');
+      expectProblem(await approve(id), 409, 'SVC-BE-1401');
+      expectProblem(await fulfil(id), 409, 'SVC-BE-1401');
+    });
+  });
+
+  describe('four eyes per tenant', () => {
+    it('a tenant that turned four eyes off (FULFILMENT_TENANT_SETTINGS) lets the uploader approve', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const b = api.as(KEYS.operatorB.token);
+      const created = await b.post('/requests/capture', intake({ jurisdiction: 'DE', requestType: 'portability' }, { receivedAt: '2026-06-01T09:00:00Z' }));
+      const id = created.body.id;
+      expect((await b.post(`/requests/${id}/acknowledgements`, {})).status).toBe(202);
+      expect((await upload(id, profileBytes(2000), headers(), KEYS.operatorB.token)).status).toBe(202);
+      expect((await b.post(`/requests/${id}/manifest/validate`, { action: 'approved' })).status).toBe(202);
+      expect((await b.post(`/requests/${id}/fulfilment`, undefined)).status).toBe(202);
+    });
+  });
+
+  describe('request types and manifests', () => {
+    it('a deletion request needs no manifest: fulfilled without one', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request('deletion');
+      const res = await fulfil(id);
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ id, status: 'fulfilled' });
+      await expectTimeline(id, ['fulfilment_fulfilment_recorded']);
+    });
+
+    it('an access request without a manifest, or with one not approved, is not fulfilled (409 1209)', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request('access');
+      expectProblem(await fulfil(id), 409, 'SVC-BE-1209');
+      const up = await upload(id, profileBytes(2000));
+      expect(up.status).toBe(202);
+      const pending = await fulfil(id);
+      expectProblem(pending, 409, 'SVC-BE-1209');
+      expect(pending.body).toMatchObject({ manifestVersion: 1, validationState: 'pending' });
+      expect((await api.as(KEYS.operatorA.token).post(`/requests/${id}/manifest/validate`, { action: 'rejected', comment: 'the export misses the orders' })).status).toBe(202);
+      expect((await api.get(`/requests/${id}/manifest`)).body.review).toMatchObject({ action: 'rejected', comment: 'the export misses the orders', version: 1 });
+      expectProblem(await fulfil(id), 409, 'SVC-BE-1209');
+      // A change after an approval makes the manifest pending again.
+      expect((await approve(id)).status).toBe(202);
+      expect((await upload(id, profileBytes(1500))).status).toBe(202);
+      expect((await api.get(`/requests/${id}/manifest`)).body).toMatchObject({ version: 2, validationState: 'pending' });
+      expectProblem(await fulfil(id), 409, 'SVC-BE-1209');
+      expect((await api.get(`/requests/${id}`)).body.status).toBe('in_progress');
+    });
+
+    it('with an Idempotency-Key a retried review or fulfilment replays the first answer', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request('access');
+      expect((await upload(id, profileBytes(2000))).status).toBe(202);
+      const reviewer = api.as(KEYS.operatorA.token);
+      const first = await reviewer.post(`/requests/${id}/manifest/validate`, { action: 'approved' }, { headers: { 'idempotency-key': `review-${id}` } });
+      const again = await reviewer.post(`/requests/${id}/manifest/validate`, { action: 'approved' }, { headers: { 'idempotency-key': `review-${id}` } });
+      expect([first.status, again.status]).toEqual([202, 202]);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect((await api.get(`/requests/${id}/manifest`)).body.history.map((h: { change: string }) => h.change)).toEqual(['artifact_uploaded', 'approved']);
+      const fulfilled = await api.post(`/requests/${id}/fulfilment`, undefined, { headers: { 'idempotency-key': `fulfil-${id}` } });
+      const replayed = await api.post(`/requests/${id}/fulfilment`, undefined, { headers: { 'idempotency-key': `fulfil-${id}` } });
+      expect([fulfilled.status, replayed.status]).toEqual([202, 202]);
+      expect(replayed.body).toEqual(fulfilled.body);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_manifest_reviewed', 'fulfilment_fulfilment_recorded']);
+    });
+
+    it('a request that is not in progress is not fulfilled (409 1401)', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request('deletion', false);
+      const res = await fulfil(id);
+      expectProblem(res, 409, 'SVC-BE-1401');
+      expect(res.body.currentStatus).toBe('received');
+    });
+  });
+
+  describe('every refusal answers a problem and changes nothing', () => {
+    let id: string;
+    let artifactId: string;
+    beforeAll(async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      id = await request();
+      const up = await upload(id, profileBytes(4000));
+      expect(up.status).toBe(202);
+      artifactId = up.body.artifactId;
+    });
+
+    it('upload headers: missing, of the wrong form, or not safe are 400s naming the header', async () => {
+      const before = storedFiles().length;
+      for (const [h, field] of [
+        [headers({ 'x-artifact-filename': undefined }), 'x-artifact-filename'],
+        [headers({ 'x-artifact-content-type': undefined }), 'x-artifact-content-type'],
+        [headers({ 'x-artifact-content-type': 'json' }), 'x-artifact-content-type'],
+        [headers({ 'x-artifact-type': 'photos' }), 'x-artifact-type'],
+        [headers({ 'x-artifact-filename': 'a%00b.json' }), 'x-artifact-filename'],
+        [headers({ 'x-artifact-filename': '%E0%A4%A' }), 'x-artifact-filename'],
+        [headers({ 'x-artifact-title': '%E0%A4%A' }), 'x-artifact-title'],
+      ] as const) {
+        const res = await upload(id, profileBytes(1000), h);
+        expectProblem(res, 400, 'SVC-BE-1102');
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+      }
+      expect(storedFiles().length).toBe(before);
+      expect((await api.get(`/requests/${id}/manifest`)).body.version).toBe(1);
+    });
+
+    it('a directory in the filename is dropped, not stored', async () => {
+      const res = await upload(id, profileBytes(1000), headers({ 'x-artifact-filename': '..%2F..%2Fetc%2Fpasswd' }));
+      expect(res.status).toBe(202);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.artifacts.find((a: { artifactId: string }) => a.artifactId === res.body.artifactId)).toMatchObject({ filename: 'passwd', title: 'passwd', type: 'other' });
+      expect(storedFiles().every((p) => p.startsWith(join(options.storageDir, 'data')))).toBe(true);
+    });
+
+    it('an empty body is a 400 with the upload\'s (or the replacement\'s) code', async () => {
+      expectProblem(await upload(id, Buffer.alloc(0)), 400, 'SVC-BE-1206');
+      expectProblem(await replace(id, artifactId, Buffer.alloc(0)), 400, 'SVC-BE-1208');
+    });
+
+    it('a file over ARTIFACT_MAX_BYTES is a 413, announced or found while it streams, and nothing is kept', async () => {
+      const before = storedFiles().length;
+      const big = profileBytes(options.maxBytes + 1);
+      expectProblem(await upload(id, big), 413, 'SVC-BE-1103');
+      let sent = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= big.length) return controller.close();
+          controller.enqueue(big.subarray(sent, sent + 64 * KiB));
+          sent += 64 * KiB;
+        },
+      });
+      expectProblem(await upload(id, stream), 413, 'SVC-BE-1103');
+      expectProblem(await replace(id, artifactId, big), 413, 'SVC-BE-1103');
+      expect(storedFiles().length).toBe(before);
+    });
+
+    it('a file whose Content-Type says JSON is still taken as the file: its type is x-artifact-content-type', async () => {
+      const res = await upload(id, Buffer.from('{"a":1}'), { ...headers(), 'content-type': 'application/json' });
+      expect(res.status).toBe(202);
+    });
+
+    it('unknown artifacts: replace 404 1208, download 404 1207, callback 422 1210 listing them', async () => {
+      const unknown = '00000000-0000-4000-8000-000000000000';
+      expectProblem(await replace(id, unknown, profileBytes(1000)), 404, 'SVC-BE-1208');
+      expectProblem(await replace(id, 'not-an-id', profileBytes(1000)), 404, 'SVC-BE-1208');
+      expectProblem(await problemOf(await download(id, unknown)), 404, 'SVC-BE-1207');
+      expectProblem(await problemOf(await download(id, artifactId, { version: 9 })), 404, 'SVC-BE-1207');
+      const callback = await api.post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [{ artifactId }, { artifactId: unknown, dataCategories: ['x'] }] } });
+      expectProblem(callback, 422, 'SVC-BE-1210');
+      expect(callback.body.artifactIds).toEqual([unknown]);
+      // An artifact of another request of the same tenant is unknown here.
+      const other = await request();
+      expectProblem(await problemOf(await download(other, artifactId)), 404, 'SVC-BE-1207');
+      expectProblem(await replace(other, artifactId, profileBytes(1000)), 404, 'SVC-BE-1208');
+      expectProblem(await api.post(`/requests/${other}/fulfilment/callback`, { manifest: { artifacts: [{ artifactId }] } }), 422, 'SVC-BE-1210');
+    });
+
+    it('bad bodies and queries are 400s', async () => {
+      expectProblem(await problemOf(await fetch(url(`/requests/${id}/manifest/artifact/download`), { headers: { authorization: `Bearer ${KEYS.adminA.token}` } })), 400, 'SVC-BE-1102');
+      expectProblem(await problemOf(await download(id, 'nope')), 400, 'SVC-BE-1102');
+      for (const body of [{}, { action: 'maybe' }, { action: 'approved', extra: 1 }, { action: 'approved', comment: '   ' }]) {
+        expectProblem(await api.post(`/requests/${id}/manifest/validate`, body), 400, 'SVC-BE-1102');
+      }
+      for (const body of [{}, { manifest: {} }, { manifest: { artifacts: [{ artifactId: 'x' }] } }, { manifest: { artifacts: [], extra: 1 } }]) {
+        expectProblem(await api.post(`/requests/${id}/fulfilment/callback`, body), 400, 'SVC-BE-1102');
+      }
+    });
+
+    it('no manifest to review: 404 1212', async () => {
+      const fresh = await request();
+      expectProblem(await approve(fresh), 404, 'SVC-BE-1212');
+    });
+
+    it('storage that fails: 503 with the operation\'s code and Retry-After, and nothing recorded', async () => {
+      const version = (await api.get(`/requests/${id}/manifest`)).body.version;
+      const down = new StorageUnavailableError('the test took it away');
+      const put = jest.spyOn(storage(), 'put').mockRejectedValue(down);
+      const get = jest.spyOn(storage(), 'get').mockRejectedValue(down);
+      try {
+        const up = await upload(id, profileBytes(1000));
+        expectProblem(up, 503, 'SVC-BE-1206');
+        expect(up.headers.get('retry-after')).toBe('5');
+        expectProblem(await replace(id, artifactId, profileBytes(1000)), 503, 'SVC-BE-1208');
+        expectProblem(await problemOf(await download(id, artifactId)), 503, 'SVC-BE-1207');
+      } finally {
+        put.mockRestore();
+        get.mockRestore();
+      }
+      expect((await api.get(`/requests/${id}/manifest`)).body.version).toBe(version);
+    });
+
+    it('another tenant sees none of it (404)', async () => {
+      const other = api.as(KEYS.operatorB.token);
+      expectProblem(await other.get(`/requests/${id}/manifest`), 404, 'SVC-BE-1003');
+      expectProblem(await upload(id, profileBytes(1000), headers(), KEYS.operatorB.token), 404, 'SVC-BE-1003');
+      expectProblem(await replace(id, artifactId, profileBytes(1000), headers(), KEYS.operatorB.token), 404, 'SVC-BE-1003');
+      expectProblem(await problemOf(await download(id, artifactId, { token: KEYS.operatorB.token })), 404, 'SVC-BE-1003');
+      expectProblem(await other.post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [] } }), 404, 'SVC-BE-1003');
+      expectProblem(await other.post(`/requests/${id}/manifest/validate`, { action: 'approved' }), 404, 'SVC-BE-1003');
+      expectProblem(await other.post(`/requests/${id}/fulfilment`, undefined), 404, 'SVC-BE-1003');
+    });
+
+    it('roles are checked (403): only operators and admins change, review, fulfil and download', async () => {
+      expectProblem(await upload(id, profileBytes(1000), headers(), KEYS.intakeA.token), 403, 'SVC-BE-1302');
+      expectProblem(await upload(id, profileBytes(1000), headers(), KEYS.auditorA.token), 403, 'SVC-BE-1302');
+      expectProblem(await problemOf(await download(id, artifactId, { token: KEYS.auditorA.token })), 403, 'SVC-BE-1302');
+      expectProblem(await problemOf(await download(id, artifactId, { token: KEYS.intakeA.token })), 403, 'SVC-BE-1302');
+      expectProblem(await api.as(KEYS.auditorA.token).post(`/requests/${id}/manifest/validate`, { action: 'approved' }), 403, 'SVC-BE-1302');
+      expectProblem(await api.as(KEYS.intakeA.token).post(`/requests/${id}/fulfilment`, undefined), 403, 'SVC-BE-1302');
+      // Auditors read the manifest (metadata), never the bytes.
+      expect((await api.as(KEYS.auditorA.token).get(`/requests/${id}/manifest`)).status).toBe(200);
+      expect((await download(id, artifactId, { token: KEYS.operatorA.token })).status).toBe(200);
+    });
+
+    it('a closed request takes no artifacts (409 1401)', async () => {
+      const closed = await request();
+      expect((await api.post(`/requests/${closed}/closures`, {})).status).toBe(202);
+      expectProblem(await upload(closed, profileBytes(1000)), 409, 'SVC-BE-1401');
+      expect((await api.get(`/requests/${closed}/manifest`)).body.version).toBe(0);
+    });
+  });
+
+  describe('racing callers', () => {
+    it('two uploads at once: two artifacts, two versions, one after the other', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const [a, b] = await Promise.all([upload(id, profileBytes(70_000, 'A')), upload(id, profileBytes(90_000, 'B'))]);
+      expect([a.status, b.status]).toEqual([202, 202]);
+      expect(a.body.artifactId).not.toBe(b.body.artifactId);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.version).toBe(2);
+      expect(manifest.artifacts).toHaveLength(2);
+      expect(manifest.history.map((h: { version: number }) => h.version)).toEqual([1, 2]);
+    });
+
+    it('two approvals at once: both recorded, on the same version, approved', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(5000))).status).toBe(202);
+      const answers = await Promise.all([approve(id), approve(id)]);
+      expect(answers.map((a) => a.status)).toEqual([202, 202]);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest).toMatchObject({ version: 1, validationState: 'approved', review: { action: 'approved', version: 1 } });
+      expect(manifest.history.map((h: { change: string }) => h.change)).toEqual(['artifact_uploaded', 'approved', 'approved']);
+    });
+
+    it('an upload racing an approval: the manifest ends either approved at its old version, or pending at the new one', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(5000))).status).toBe(202);
+      const [up, approved] = await Promise.all([upload(id, profileBytes(6000)), approve(id)]);
+      expect([up.status, approved.status]).toEqual([202, 202]);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.version).toBe(2);
+      const last = manifest.history[manifest.history.length - 1];
+      expect(manifest.validationState).toBe(last.change === 'approved' ? 'approved' : 'pending');
+    });
+
+    it('two fulfilments at once: one 202, the other 409, and one fulfilment recorded', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(5000))).status).toBe(202);
+      expect((await approve(id)).status).toBe(202);
+      const answers = await Promise.all([fulfil(id), fulfil(id, KEYS.operatorA.token)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 409]);
+      expect(answers.find((a) => a.status === 409)?.body.code).toBe('SVC-BE-1401');
+      expect((await api.get(`/requests/${id}`)).body.status).toBe('fulfilled');
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_manifest_reviewed', 'fulfilment_fulfilment_recorded']);
+    });
+  });
+
+  describe('a caller that dies after lifecycle-clock\'s answer (ADR 0022)', () => {
+    it('the fulfilment is recorded from the request\'s event, once, and a retry does not fulfil twice', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const up = await upload(id, profileBytes(3000));
+      expect((await replace(id, up.body.artifactId, profileBytes(2000))).status).toBe(202);
+      expect((await approve(id)).status).toBe(202);
+      const lifecycle = getSystem().services.get('fulfilment-delivery')!.app.get(LifecycleClient);
+      const transition = lifecycle.transition.bind(lifecycle);
+      const spy = jest.spyOn(lifecycle, 'transition').mockImplementationOnce(async (...args) => {
+        await transition(...args);
+        throw new Error('the process died after lifecycle-clock answered');
+      });
+      try {
+        expect((await fulfil(id)).status).toBe(500);
+      } finally {
+        spy.mockRestore();
+      }
+      expect((await api.get(`/requests/${id}`)).body.status).toBe('fulfilled');
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_artifact_replaced', 'fulfilment_manifest_reviewed', 'fulfilment_fulfilment_recorded']);
+      expect(storedFiles().some((p) => p.endsWith(up.body.artifactKey))).toBe(false);
+      expect([202, 409]).toContain((await fulfil(id)).status);
+      expect((await timelineTypes(id)).filter((t) => t === 'fulfilment_fulfilment_recorded')).toHaveLength(1);
+    });
+  });
+
+  describe('retention', () => {
+    it('purges a request\'s artifacts: every version\'s bytes gone, metadata kept, one event', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const up = await upload(id, profileBytes(3000));
+      expect((await replace(id, up.body.artifactId, profileBytes(2500))).status).toBe(202);
+      const keys = [up.body.artifactKey, (await api.get(`/requests/${id}/manifest`)).body.artifacts[0].artifactKey];
+      expect(keys.every((k) => storedFiles().some((p) => p.endsWith(k)))).toBe(true);
+      const artifacts = getSystem().services.get('fulfilment-delivery')!.app.get(Artifacts);
+      expect(await artifacts.purgeRequest(KEYS.adminA.tenantId, id, 'system:retention')).toEqual([up.body.artifactId]);
+      expect(keys.some((k) => storedFiles().some((p) => p.endsWith(k)))).toBe(false);
+      expectProblem(await problemOf(await download(id, up.body.artifactId)), 404, 'SVC-BE-1207');
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.artifacts[0]).toMatchObject({ artifactId: up.body.artifactId, purgedAt: '2026-06-01T09:00:00.000Z', previousVersions: [{ purged: true }] });
+      expectProblem(await api.post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [{ artifactId: up.body.artifactId }] } }), 422, 'SVC-BE-1210');
+      expectProblem(await replace(id, up.body.artifactId, profileBytes(1000)), 404, 'SVC-BE-1208');
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_artifact_replaced', 'fulfilment_artifacts_purged']);
+      const events = (await api.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+      expect(events.find((e) => e.eventType === 'fulfilment_artifacts_purged')?.payload).toMatchObject({ artifactIds: [up.body.artifactId], versions: 2, actor: 'system:retention' });
+      expect(await artifacts.purgeRequest(KEYS.adminA.tenantId, id, 'system:retention')).toEqual([]);
+    });
+  });
+}
