@@ -1,3 +1,4 @@
+import { QueryRunnerAlreadyReleasedError } from 'typeorm';
 import { isInfrastructureUnavailable } from './infrastructure-unavailable';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -14,6 +15,7 @@ describe('isInfrastructureUnavailable', () => {
     ['a connection that ended', new Error('Connection terminated unexpectedly')],
     ['TypeORM wrapping the driver error', Object.assign(new Error('Query failed'), { driverError: withCode('57P01') })],
     ['an error with the cause inside', new Error('outer', { cause: withCode('ECONNREFUSED') })],
+    ['a statement on a runner TypeORM released when its connection broke', new QueryRunnerAlreadyReleasedError()],
     ['every address refused', Object.assign(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]), {})],
   ])('recognises %s', (_title, error) => {
     expect(isInfrastructureUnavailable(error)).toBe(true);

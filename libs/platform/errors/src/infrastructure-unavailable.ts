@@ -6,12 +6,21 @@
  * connection slot left (`53300`), or the connection broke (SQLSTATE class
  * `08`). Such a failure is a 503 the client may retry, not a 500.
  *
+ * TypeORM releases a query runner as soon as its connection emits an error
+ * (the server went away in the middle of a transaction or of a `save`); the
+ * runner's next statement then fails with `QueryRunnerAlreadyReleasedError`
+ * instead of the network error, so that name counts as a broken connection
+ * too. Our code never keeps a runner past its transaction (UnitOfWork ends
+ * it), so the name means nothing else here.
+ *
  * Recognised by shape, so that it holds for the pg driver, PGlite, the pg
  * pool and TypeORM's wrappers (which keep the driver's error as `driverError`
  * or `cause`) without importing any of them.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
 const SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** Error names that only a lost connection produces (see above). */
+const NAMES = new Set(['QueryRunnerAlreadyReleasedError']);
 const MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /connection terminated/i,
@@ -23,7 +32,8 @@ const MESSAGES = [
 
 export function isInfrastructureUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || error === null || typeof error !== 'object') return false;
-  const e = error as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  const e = error as { name?: unknown; code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.name === 'string' && NAMES.has(e.name)) return true;
   if (typeof e.code === 'string' && (NETWORK_CODES.has(e.code) || SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) return true;
   if (typeof e.message === 'string' && MESSAGES.some((m) => m.test(e.message as string))) return true;
   // AggregateError (a connection attempt to several addresses) holds one error per address.

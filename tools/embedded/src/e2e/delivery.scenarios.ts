@@ -130,6 +130,13 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expect(await logs(deletion)).toEqual([]);
     });
 
+    it('checks the token before the status: a download from a request not yet fulfilled without a valid token is a 401', async () => {
+      const open = await openRequest();
+      const artifactId = '00000000-0000-4000-8000-000000000000';
+      expectProblem(await metadata(open, artifactId), 401, 'SVC-BE-1214');
+      expectProblem(await metadata(open, artifactId, 'x'.repeat(43)), 401, 'SVC-BE-1214');
+    });
+
     it('records the channel and level, names the first artifact, and emits dsar.delivery.prepared.v1', async () => {
       const { id, artifactIds } = await fulfilledRequest([
         { bytes: fileA, filename: 'account.pdf' },

@@ -81,10 +81,16 @@ export class ArtifactDelivery {
     return { kind: 'bytes', artifact, etag, stream: got.stream, size: got.size, range: got.range, partial: range !== undefined };
   }
 
-  /** The request (fulfilled), the challenge whose token opens it, and the artifact (404 after the gate, never before). */
+  /**
+   * The request, the challenge whose token opens it, and the artifact (404
+   * after the gate, never before). The token is checked before the status: a
+   * download without a valid token is a 401 whatever the request's state (a
+   * completed challenge exists only for a fulfilled request anyway).
+   */
   private async gate(principal: Principal, requestId: string, artifactId: string, token: string | undefined) {
-    const detail = await this.requests.collectable(principal, requestId, 'download_delivery');
+    const detail = await this.requests.read(principal, requestId);
     const challenge = await this.stepUp.authorize(principal, detail, token, artifactId);
+    this.requests.assertCollectable(detail, 'download_delivery');
     const artifact = isUuid(artifactId) ? (await this.artifacts.currentOf(detail.tenantId, detail.id)).find((a) => a.artifactId === artifactId) : undefined;
     if (!artifact) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${detail.id} has no artifact ${artifactId} to deliver.`);
     return { detail, challenge, artifact };

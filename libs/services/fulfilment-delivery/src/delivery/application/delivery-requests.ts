@@ -24,8 +24,12 @@ export class DeliveryRequests {
   /** The request, which must be fulfilled (or closed after that) for its delivery to be collected: 409 otherwise. */
   async collectable(principal: Principal, id: string, action: string): Promise<RequestDetail> {
     const detail = await this.read(principal, id);
-    if (!COLLECTABLE.includes(detail.status)) throw disallowed(detail.status, action, 'only a fulfilled request is delivered');
+    this.assertCollectable(detail, action);
     return detail;
+  }
+
+  assertCollectable(detail: RequestDetail, action: string): void {
+    if (!COLLECTABLE.includes(detail.status)) throw disallowed(detail.status, action, 'only a fulfilled request is delivered');
   }
 }
 
