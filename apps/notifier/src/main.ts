@@ -1,11 +1,13 @@
 import 'reflect-metadata';
-import { loadConfig } from '@dsar/platform/config';
+import { loadConfig, upstreamUrlsFrom } from '@dsar/platform/config';
 import { exitOnStartupFailure, runService } from '@dsar/platform/host';
-import { notifierService } from '@dsar/services/notifier';
+import { notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
 import { configSchema } from './config';
 
 async function main(): Promise<void> {
-  await runService(notifierService, loadConfig('notifier', configSchema));
+  const config = loadConfig('notifier', configSchema);
+  const service = notifierServiceWith(notifierSettingsFrom(config));
+  await runService(service, config, { upstreams: upstreamUrlsFrom(config, service.calls ?? []) });
 }
 
 main().catch(exitOnStartupFailure('notifier'));

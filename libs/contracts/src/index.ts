@@ -6,6 +6,7 @@ export * from './events/request-events';
 export * from './events/lifecycle-events';
 export * from './events/verification-events';
 export * from './events/fulfilment-events';
+export * from './events/notification-events';
 export * from './events/audit-events';
 export * from './events/domain-catalog';
 export * from './auth/roles';

@@ -5,6 +5,7 @@ import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
 import { deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
+import { notifierFields } from '@dsar/services/notifier';
 import { verificationFields } from '@dsar/services/verification';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
@@ -29,6 +30,7 @@ export const embeddedConfigSchema = z
     ...verificationFields,
     ...fulfilmentFields,
     ...deliveryFields,
+    ...notifierFields,
     ...storageFields,
     ...auditFields,
     ...internalAuthFields,

@@ -9,7 +9,7 @@ import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpoin
 import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, fulfilmentDeliveryService, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
-import { notifierService } from '@dsar/services/notifier';
+import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
 import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
 import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
@@ -40,6 +40,7 @@ export type SystemConfig = HostConfig &
   Partial<VerificationConfig> &
   Partial<FulfilmentConfig> &
   Partial<DeliveryConfig> &
+  Partial<NotifierConfig> &
   Partial<Omit<StorageConfig, 'DATA_DIR'>>;
 
 export interface SystemOptions {
@@ -61,6 +62,7 @@ async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]
     // Fulfilment artifacts too, under the same key.
     fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config: storage, devMasterKey: true })),
     auditLedgerServiceWith(await checkpointSettings(config)),
+    notifierServiceWith(notifierSettingsFrom(config)),
   ];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
 }
@@ -91,6 +93,8 @@ export interface RunningSystem {
   /** The key the services sign and check internal identity with (configured, or the development one of DATA_DIR). */
   readonly internalAuthKey: string;
   close(): Promise<void>;
+  /** Stops one domain service and starts it again on the same port (tests of a restart). */
+  restart(name: string): Promise<HostedService>;
 }
 
 /** The gateway's authentication, or a development admin key for tenant `default` when none is configured. */
@@ -123,9 +127,12 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     const internalAuthKey = await embeddedInternalAuthKey(config);
     // Every service signs and checks internal identity with the same key (ADR 0020).
     const keyed: SystemConfig = { ...config, INTERNAL_AUTH_KEY: internalAuthKey, INTERNAL_AUTH_KEY_FILE: undefined };
+    const hosts = new Map<string, (port: number) => Promise<HostedService>>();
     for (const definition of await domainServices(config)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
-      const hosted = await hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: 0 }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock });
+      const host = (port: number) => hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: port }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock });
+      const hosted = await host(0);
+      hosts.set(definition.name, host);
       started.push(hosted);
       services.set(definition.name, hosted);
     }
@@ -142,7 +149,20 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     services.set('api-gateway', gateway);
     for (const s of started) await s.startConsuming();
     for (const s of started) s.startPublishing();
-    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close };
+    /** Stops a domain service and starts it again on its port, as a restarted process would be (its state is in the database). */
+    const restart = async (name: string): Promise<HostedService> => {
+      const old = services.get(name);
+      const host = hosts.get(name);
+      if (!old || !host) throw new Error(`no domain service ${name} to restart`);
+      await old.close();
+      const fresh = await host(Number(new URL(old.url).port));
+      started.splice(started.indexOf(old), 1, fresh);
+      services.set(name, fresh);
+      await fresh.startConsuming();
+      fresh.startPublishing();
+      return fresh;
+    };
+    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close, restart };
   } catch (e) {
     await close();
     throw e;

@@ -8,7 +8,7 @@ export type Role = (typeof ROLES)[number];
 export const PERMISSIONS = {
   'requests:create': 'Submit new requests (intake and capture) and appeals against their outcome.',
   'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
-  'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals.',
+  'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals, replay notifications.',
   'evidence:read': 'Download identity-evidence files (personal data); the case and its metadata need only requests:read.',
   'artifacts:read': 'Download fulfilment artifacts (the personal data produced for a request) to review them; the manifest and its metadata need only requests:read.',
   'audit:export': 'Export a request\'s audit chain.',

@@ -7,3 +7,4 @@ export * from './appeals';
 export * from './audit';
 export * from './verification';
 export * from './fulfilment';
+export * from './notifications';

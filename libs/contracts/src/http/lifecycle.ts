@@ -136,3 +136,24 @@ export const lifecycleResult = z
   .meta({ id: 'LifecycleResult' });
 export type LifecycleResult = z.infer<typeof lifecycleResult>;
 
+
+/**
+ * One step of a request's workflow as lifecycle-clock recorded it, looked up by
+ * the domain event it emitted (internal API, `GET /internal/v1/requests/:id/transitions/:eventId`):
+ * what the operator said with it, for the services that tell the requester (the notifier).
+ * Not a public route: the words are personal data and stay with the owner of the request.
+ */
+export const transitionRecord = z
+  .object({
+    eventId: z.uuid().describe('The domain event the step emitted'),
+    action: z.enum(LIFECYCLE_ACTIONS),
+    fromStatus: z.enum(REQUEST_STATUSES),
+    toStatus: z.enum(REQUEST_STATUSES),
+    actor: z.string().describe('The principal that ran the step'),
+    occurredAt: timestamp,
+    details: z
+      .record(z.string(), z.union([z.string(), z.boolean(), z.null()]))
+      .describe('The command\'s words and choices, by action (docs/lifecycle.md): `message`, `channel`, `reason`, `rationale`, `explanation`, …'),
+  })
+  .meta({ id: 'TransitionRecord' });
+export type TransitionRecord = z.infer<typeof transitionRecord>;

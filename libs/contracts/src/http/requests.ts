@@ -19,6 +19,9 @@ export type RequestStatus = (typeof REQUEST_STATUSES)[number];
 export const INTAKE_CHANNELS = ['web_form', 'email', 'chat', 'phone', 'postal_mail', 'in_person', 'api', 'other'] as const;
 export const REQUESTOR_TYPES = ['subject', 'authorized_agent', 'parent_or_guardian', 'legal_representative', 'other'] as const;
 export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'verified', 'rejected'] as const;
+/** The languages intake recognises in a requester's words (ISO 639-1): those of the request type rules (docs/intake.md). */
+export const REQUEST_LOCALES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl'] as const;
+export type RequestLocale = (typeof REQUEST_LOCALES)[number];
 
 
 /** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
@@ -103,6 +106,8 @@ export const newRequestCommand = z.strictObject({
   authority: authority.optional(),
   receivedAt: timestamp.optional(),
   clockMode: z.enum(CLOCK_MODES).optional(),
+  /** The requester's language as intake read it from the raw text; null when not recognised, absent from older callers. */
+  locale: z.enum(REQUEST_LOCALES).nullable().optional(),
 });
 export type NewRequestCommand = z.infer<typeof newRequestCommand>;
 
@@ -121,6 +126,7 @@ export const requestDetail = z
     policyPack: z.string(),
     policyVersion: z.string(),
     intakeSource,
+    locale: z.string().nullable().describe('The requester\'s language (ISO 639-1) as inferred from the intake text; null when not recognised. Notifications use it'),
     // `{"type": "subject"}` when intake named no requestor (docs/intake.md).
     requestor,
     authority: authority.nullable(),

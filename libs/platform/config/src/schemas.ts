@@ -7,6 +7,23 @@ export const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/**
+ * A setting that holds JSON (per-tenant overrides and the like), `{}` when unset: parsed here, so that
+ * `.pipe()` checks its shape; text that is not JSON is a config problem saying `message`.
+ */
+export const jsonFromEnv = (message: string) =>
+  z
+    .string()
+    .default('{}')
+    .transform((s: string, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+    });
+
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 

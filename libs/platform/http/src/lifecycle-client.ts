@@ -1,6 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
-import { IDEMPOTENCY_KEY_HEADER, INTERNAL_API_PREFIX, type LifecycleResult, type Principal, type RequestDetail, type VerificationTransitionCommand } from '@dsar/contracts';
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  INTERNAL_API_PREFIX,
+  type LifecycleResult,
+  type Principal,
+  type QueuePage,
+  type RequestDetail,
+  type TransitionRecord,
+  type VerificationTransitionCommand,
+} from '@dsar/contracts';
 import { callService, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls } from './internal-client';
 import { INTERNAL_AUTH, InternalAuthKey } from './internal-identity';
 import { upstreamProblem } from './upstream-problem';
@@ -38,6 +47,29 @@ export class LifecycleClient {
     const res = await this.call(principal, 'GET', `/requests/${encodeURIComponent(id)}`);
     if (res.status !== 200) throw upstreamProblem(OWNER, res);
     return JSON.parse(res.body.toString('utf8')) as RequestDetail;
+  }
+
+  /**
+   * The workflow step of request `requestId` that emitted event `eventId`, with its words (the clarification
+   * question, the refusal notice, …): what a service that writes to the requester sends. Null when lifecycle-clock
+   * answers 404 RESOURCE_NOT_FOUND: another tenant's (or workspace's) request, or an event that is not one of its
+   * steps. Any other failure (a lifecycle-clock without the route included) is its problem, as for `request`.
+   */
+  async transitionOf(principal: Principal, requestId: string, eventId: string): Promise<TransitionRecord | null> {
+    const res = await this.call(principal, 'GET', `/requests/${encodeURIComponent(requestId)}/transitions/${encodeURIComponent(eventId)}`);
+    if (res.status === 200) return JSON.parse(res.body.toString('utf8')) as TransitionRecord;
+    const problem = upstreamProblem(OWNER, res);
+    if (res.status === 404 && problem.definition.name === 'RESOURCE_NOT_FOUND') return null;
+    throw problem;
+  }
+
+  /** A page of the caller's queue (`queueQuery`: limit, offset, status, sortBy, sortOrder, atRiskDays), as `GET /requests` answers it. */
+  async queue(principal: Principal, query: Record<string, string | number>): Promise<QueuePage> {
+    const params = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]));
+    const search = params.size > 0 ? `?${params.toString()}` : '';
+    const res = await this.call(principal, 'GET', `/requests${search}`);
+    if (res.status !== 200) throw upstreamProblem(OWNER, res);
+    return JSON.parse(res.body.toString('utf8')) as QueuePage;
   }
 
   async transition(principal: Principal, id: string, transition: LifecycleTransition, key: string, command: VerificationTransitionCommand = {}): Promise<LifecycleResult> {

@@ -106,7 +106,8 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   async purgeExpired(): Promise<number> {
-    const rows: unknown[] = await this.uow.dataSource.query(`DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1`);
-    return rows.length;
+    // Counted in SQL: a bare DELETE … RETURNING answers [rows, count] through TypeORM, whose length is always 2.
+    const [{ count }]: Array<{ count: number }> = await this.uow.dataSource.query(`WITH deleted AS (DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS count FROM deleted`);
+    return count;
   }
 }

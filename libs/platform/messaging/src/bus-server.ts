@@ -60,6 +60,11 @@ export class BusServer extends Server implements CustomTransportStrategy {
     this.inbox = `${quoteIdent(options.schema)}.inbox`;
   }
 
+  /** This service's consumer group; a service's other consumers (a dead-letter watch) take names after it. */
+  get groupId(): string {
+    return this.options.groupId;
+  }
+
   /** The topics this service consumes, from its handlers' event types. */
   subscribedTopics(): string[] {
     const topics = new Set<string>();

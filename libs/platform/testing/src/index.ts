@@ -3,3 +3,5 @@ export * from './event-probe';
 export * from './infrastructure';
 export * from './host-config';
 export * from './step-service';
+export * from './mail-server';
+export * from './slack-stand-in';

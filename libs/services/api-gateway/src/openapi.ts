@@ -243,6 +243,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Verification', description: 'Identity verification cases: evidence and its encrypted files, decisions, reminders and expiry (docs/verification.md).' },
       { name: 'Fulfilment', description: 'Fulfilment manifests: artifacts (encrypted files), their review, the fulfilment callback and the fulfilment (docs/fulfilment.md).' },
       { name: 'Delivery', description: 'Delivery of the fulfilled data: preparation, address check, the step-up gate, gated downloads and the delivery log (docs/fulfilment.md#delivery).' },
+      { name: 'Notifications', description: 'Messages to data subjects and operators caused by a request, their attempts, and replay (docs/notifications.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },

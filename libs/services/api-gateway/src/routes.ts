@@ -59,6 +59,7 @@ import {
 
 import { DELIVERY_ROUTES } from './delivery-routes';
 import { FULFILMENT_ROUTES } from './fulfilment-routes';
+import { NOTIFICATION_ROUTES } from './notification-routes';
 import { CLOCK_CHANGE_ERRORS, IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -583,6 +584,7 @@ export const ROUTES: readonly GatewayRoute[] = [
   },
   ...FULFILMENT_ROUTES,
   ...DELIVERY_ROUTES,
+  ...NOTIFICATION_ROUTES,
   {
     method: 'GET',
     path: '/policies',

@@ -7,6 +7,7 @@ import { Requests1763700000100 } from './infrastructure/migrations/1763700000100
 import { RequestIntake1763700000110 } from './infrastructure/migrations/1763700000110-request-intake';
 import { RequestClock1763700000120 } from './infrastructure/migrations/1763700000120-request-clock';
 import { RequestLifecycle1763700000130 } from './infrastructure/migrations/1763700000130-request-lifecycle';
+import { RequestLocale1763700000140 } from './infrastructure/migrations/1763700000140-request-locale';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -27,7 +28,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings): Ser
     module: LifecycleClockModule.withMonitor(monitor),
     persistence: true,
     entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity],
-    migrations: [Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130],
+    migrations: [Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140],
   };
 }
 

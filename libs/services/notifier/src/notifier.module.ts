@@ -1,5 +1,38 @@
-import { Module } from '@nestjs/common';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Clock } from '@dsar/platform/clock';
+import { LifecycleClient } from '@dsar/platform/http';
+import { NotificationsController } from './api/notifications.controller';
+import { DailyDigest } from './application/daily-digest';
+import { DeadLetterWatch } from './application/dead-letter-watch';
+import { Dispatcher, NOTIFIER_CHANNELS } from './application/dispatcher';
+import { MessageComposer } from './application/message-composer';
+import { NotificationHistoryService } from './application/notification-history';
+import { NotificationPurge } from './application/notification-purge';
+import { Notifications } from './application/notifications';
+import { DomainEventsHandler } from './events/domain-events.handler';
+import { channelsFrom } from './infrastructure/notifier-channels';
+import { NOTIFIER_SETTINGS, type NotifierSettings } from './notifier-settings';
 
-/** The notifier service module; its use cases arrive with their issues. */
+/** The notifier: notifications of domain events to data subjects and operators, their sends with retries, history and replay. */
 @Module({})
-export class NotifierModule {}
+export class NotifierModule {
+  static with(settings: NotifierSettings): DynamicModule {
+    return {
+      module: NotifierModule,
+      controllers: [NotificationsController, DomainEventsHandler],
+      providers: [
+        { provide: NOTIFIER_SETTINGS, useValue: settings },
+        { provide: NOTIFIER_CHANNELS, inject: [Clock], useFactory: (clock: Clock) => channelsFrom(settings, clock) },
+        LifecycleClient,
+        Notifications,
+        MessageComposer,
+        Dispatcher,
+        NotificationHistoryService,
+        DeadLetterWatch,
+        DailyDigest,
+        NotificationPurge,
+      ],
+      exports: [Notifications, Dispatcher, DailyDigest, NotificationPurge],
+    };
+  }
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonFromEnv } from '@dsar/platform/config';
 
 /** The file types evidence may have unless configured otherwise: photos and scans of documents. */
 export const DEFAULT_EVIDENCE_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/tiff'] as const;
@@ -27,18 +28,7 @@ export const verificationFields = {
   /** Days after a case opens when a case still pending expires and the request is refused (identity_not_verified); 0 turns expiry off. */
   VERIFICATION_EXPIRY_DAYS: z.coerce.number().int().min(0).max(365).default(30),
   /** Per-tenant overrides, as JSON: `{"tenant-a": {"reminderDays": [3], "expiryDays": 10}}`. */
-  VERIFICATION_TENANT_SETTINGS: z
-    .string()
-    .default('{}')
-    .transform((s: string, ctx) => {
-      try {
-        return JSON.parse(s) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of tenant ids to {reminderDays, expiryDays}' });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.record(z.string().min(1), tenantRules)),
+  VERIFICATION_TENANT_SETTINGS: jsonFromEnv('must be a JSON object of tenant ids to {reminderDays, expiryDays}').pipe(z.record(z.string().min(1), tenantRules)),
   /** How often the reminder and expiry sweep runs, in milliseconds; 0 turns it off. */
   VERIFICATION_MONITOR_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** The largest evidence file accepted, in bytes (default 20 MiB). */

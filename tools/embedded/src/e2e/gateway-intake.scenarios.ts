@@ -45,6 +45,7 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
         receivedAt: created.body.receivedAt,
         requestType: 'access',
         requestTypeInferred: false,
+        locale: 'en',
         jurisdiction: 'DE',
         clockMode: 'receipt',
         policyPack: 'eu-gdpr',
@@ -107,6 +108,37 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
       const detail = await api.get(`/requests/${created.body.id}`);
       expect(detail.body.requestType).toBe(expected);
       expect(detail.body.requestTypeInferred).toBe(true);
+    });
+  });
+
+  describe('the requester\'s language', () => {
+    const GERMAN = 'Ich möchte gemäß Art. 15 DSGVO Auskunft über meine Daten';
+
+    it.each([
+      ['inferred type', '/requests', undefined],
+      ['the client\'s type', '/requests', 'access'],
+      ['the client\'s other type, on capture', '/requests/capture', 'deletion'],
+    ])('German words give locale `de` (%s)', async (_case, path, requestType) => {
+      const created = await api.post(path, intake({ requestType }, { rawText: GERMAN }));
+      expect(created.status).toBe(202);
+      const detail = (await api.get(`/requests/${created.body.id}`)).body;
+      expect({ locale: detail.locale, requestType: detail.requestType, requestTypeInferred: detail.requestTypeInferred }).toEqual({
+        locale: 'de',
+        requestType: requestType ?? 'access',
+        requestTypeInferred: requestType === undefined,
+      });
+    });
+
+    it.each([undefined, 'access'])('words no rule recognises give locale null (requestType %s)', async (requestType) => {
+      const created = await api.post('/requests', intake({ requestType }, { rawText: 'Hello, I have a question about my order.' }));
+      expect(created.status).toBe(202);
+      expect((await api.get(`/requests/${created.body.id}`)).body.locale).toBeNull();
+    });
+
+    it('is not an intake field: a client that sends `locale` gets a 400 naming it', async () => {
+      const res = await api.post('/requests', intake({ locale: 'fr' }));
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['locale']);
     });
   });
 

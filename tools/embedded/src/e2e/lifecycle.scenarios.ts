@@ -1,4 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import type { Principal } from '@dsar/contracts';
+import { InternalAuthKey, LifecycleClient } from '@dsar/platform/http';
 import type { TestSystem } from './systems';
 import { type ApiResponse, ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
@@ -58,6 +60,21 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       body: JSON.stringify(json),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  }
+
+  /** `GET /internal/v1/requests/:id/transitions/:eventId` on lifecycle-clock's internal port, as a service of `principal`'s tenant (the notifier). */
+  async function transitionOf(id: string, eventId: string, principal: Principal = servicePrincipal(KEYS.adminA.tenantId, 'service:notifier')): Promise<ApiResponse> {
+    const url = `${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/transitions/${eventId}`;
+    const res = await fetch(url, { headers: { accept: 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'GET', url, principal) } });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+  }
+
+  /** The id of the newest event of `eventType` on the request's timeline: the domain event a step emitted. */
+  async function eventIdOf(id: string, eventType: string): Promise<string> {
+    const events = (await api.get(`/requests/${id}/timeline`)).body.events as Array<{ id: string; eventType: string }>;
+    const event = events.filter((e) => e.eventType === eventType).at(-1);
+    if (!event) throw new Error(`request ${id} has no ${eventType} event: ${events.map((e) => e.eventType).join(', ')}`);
+    return event.id;
   }
 
   async function capture(jurisdiction = 'DE', receivedAt = getSystem().clock.daysAgo(3), extra: Record<string, unknown> = {}): Promise<string> {
@@ -469,6 +486,90 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       const [appeal] = (await api.get(`/requests/${id}/appeals`)).body as unknown as Array<Record<string, string>>;
       expect(appeal.decision).toBe(won[0].body.decision);
       expect((await api.get(`/requests/${id}`)).body.status).toBe(won[0].body.decision === 'approve' ? 'in_progress' : 'refused');
+    });
+  });
+
+  describe('the words of a step, by its event (internal, for the notifier)', () => {
+    const ADMIN_A = `key:${createHash('sha256').update(KEYS.adminA.token).digest('hex').slice(0, 16)}`;
+
+    it('a clarification request: its question, channel and statuses, for the request\'s tenant', async () => {
+      const id = await capture();
+      await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Welches Ihrer Konten meinen Sie?', channel: 'email' }));
+      const eventId = await eventIdOf(id, 'request_clarification_requested');
+      const res = await transitionOf(id, eventId);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        eventId,
+        action: 'request_clarification',
+        fromStatus: 'received',
+        toStatus: 'clarification_pending',
+        actor: ADMIN_A,
+        occurredAt: expect.stringMatching(/Z$/),
+        details: { channel: 'email', message: 'Welches Ihrer Konten meinen Sie?' },
+      });
+    });
+
+    it('another tenant, another workspace, an unknown event or another request\'s event: 404 RESOURCE_NOT_FOUND', async () => {
+      const id = await capture();
+      await ok(await ACTIONS.request_clarification(id));
+      const eventId = await eventIdOf(id, 'request_clarification_requested');
+      const other = await capture();
+      const otherEvent = await eventIdOf(other, 'request_created');
+      for (const [requestId, event, principal] of [
+        [id, eventId, servicePrincipal(KEYS.operatorB.tenantId, 'service:notifier')],
+        [id, eventId, { ...servicePrincipal(KEYS.adminA.tenantId, 'service:notifier'), workspaceId: 'north' }],
+        [id, randomUUID(), undefined],
+        [id, 'not-a-uuid', undefined],
+        [id, otherEvent, undefined],
+        [other, eventId, undefined],
+        [randomUUID(), eventId, undefined],
+      ] as const) {
+        const res = await transitionOf(requestId, event, principal);
+        expect({ status: res.status, code: res.body.code, name: res.body.name }).toEqual({ status: 404, code: 'SVC-BE-1003', name: 'RESOURCE_NOT_FOUND' });
+      }
+      // The step of the request's own creation is no workflow step either.
+      expect((await transitionOf(id, await eventIdOf(id, 'request_created'))).status).toBe(404);
+    });
+
+    it('what the requester is told of a refusal (given or the default notice), a verification refusal and an appeal decision', async () => {
+      const refused = await capture();
+      await ok(await ACTIONS.refuse(refused));
+      expect((await transitionOf(refused, await eventIdOf(refused, 'request_refused'))).body.details).toEqual({
+        reason: 'manifestly_unfounded',
+        message: REFUSAL.message,
+        defaultMessage: false,
+        rationale: REFUSAL.rationale,
+      });
+
+      const unverified = await requestIn('verification_pending');
+      await ok(await ACTIONS.reject_verification(unverified));
+      const notice = (await transitionOf(unverified, await eventIdOf(unverified, 'request_refused'))).body;
+      expect(notice).toMatchObject({ action: 'reject_verification', toStatus: 'refused', details: { reason: 'identity_not_verified', defaultMessage: true, rationale: null } });
+      expect(notice.details.message).toContain('could not verify your identity');
+      expect(notice.details.message).toContain('right to lodge a complaint');
+
+      const { appealId } = (await ok(await ACTIONS.appeal(refused))).body;
+      await ok(await api.post(`/requests/${refused}/appeals/${appealId}/decide`, { decision: 'approve', explanation: 'Reasons were missing.' }));
+      for (const eventType of ['request_appeal_decided', 'request_reopened']) {
+        const decided = (await transitionOf(refused, await eventIdOf(refused, eventType))).body;
+        expect(decided).toMatchObject({ action: 'decide_appeal', fromStatus: 'refused', toStatus: 'in_progress', details: { decision: 'approve', explanation: 'Reasons were missing.' } });
+      }
+    });
+
+    it('LifecycleClient: transitionOf (null on 404) and queue, signed for the caller', async () => {
+      const client = new LifecycleClient({ 'lifecycle-clock': getSystem().services.get('lifecycle-clock')!.url }, InternalAuthKey.from(getSystem().internalAuthKey));
+      const notifier = servicePrincipal(KEYS.adminA.tenantId, 'service:notifier');
+      const id = await capture();
+      await ok(await ACTIONS.acknowledge(id));
+      const eventId = await eventIdOf(id, 'request_acknowledged');
+      expect(await client.transitionOf(notifier, id, eventId)).toMatchObject({ eventId, action: 'acknowledge', details: { channel: 'email', message: null } });
+      expect(await client.transitionOf(servicePrincipal(KEYS.operatorB.tenantId, 'service:notifier'), id, eventId)).toBeNull();
+      expect(await client.transitionOf(notifier, id, randomUUID())).toBeNull();
+
+      const page = await client.queue(notifier, { status: 'in_progress', sortBy: 'updatedAt', sortOrder: 'desc', limit: 200 });
+      expect(page).toMatchObject({ limit: 200, offset: 0, sortBy: 'updatedAt', sortOrder: 'desc', status: ['in_progress'] });
+      expect(page.items.map((item) => item.id)).toContain(id);
+      await expect(client.queue(notifier, { limit: 0 })).rejects.toMatchObject({ definition: { name: 'REQUEST_VALIDATION_FAILED' } });
     });
   });
 

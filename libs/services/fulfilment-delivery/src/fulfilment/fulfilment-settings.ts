@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { z } from 'zod';
-import { booleanFromEnv } from '@dsar/platform/config';
+import { booleanFromEnv, jsonFromEnv } from '@dsar/platform/config';
 
 /** The largest artifact accepted unless configured otherwise: 2 GiB. */
 export const DEFAULT_ARTIFACT_MAX_BYTES = 2 * 1024 ** 3;
@@ -21,18 +21,7 @@ export const fulfilmentFields = {
   /** Whether the principal who last changed a manifest's artifacts may not review them (four eyes). */
   MANIFEST_FOUR_EYES: booleanFromEnv.default(true),
   /** Per-tenant overrides, as JSON: `{"tenant-a": {"fourEyes": false}}`. */
-  FULFILMENT_TENANT_SETTINGS: z
-    .string()
-    .default('{}')
-    .transform((s: string, ctx) => {
-      try {
-        return JSON.parse(s) as unknown;
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of tenant ids to {fourEyes}' });
-        return z.NEVER;
-      }
-    })
-    .pipe(z.record(z.string().min(1), tenantRules)),
+  FULFILMENT_TENANT_SETTINGS: jsonFromEnv('must be a JSON object of tenant ids to {fourEyes}').pipe(z.record(z.string().min(1), tenantRules)),
 };
 
 export interface FulfilmentConfig {

@@ -26,7 +26,8 @@ export interface IntakeOutcome {
 
 /**
  * Takes a request in: validates the intake payload, settles its type (the
- * client's, or one inferred from the requester's words) and has
+ * client's, or one inferred from the requester's words), reads the
+ * requester's language from those words (`locale`) and has
  * lifecycle-clock, the owner of the request, record it and start its clock.
  */
 @Injectable()
@@ -38,12 +39,14 @@ export class Intake {
 
   normalize(body: unknown): NewRequestCommand {
     const payload = parseInput(intakePayload, body);
-    const inferred = payload.requestType === undefined;
+    // Read the words always: the language is wanted (notifications use it) also when the client named the type.
+    const reading = inferRequestType(payload.intakeSource.rawText);
     return {
       jurisdiction: payload.jurisdiction,
-      requestType: payload.requestType ?? inferRequestType(payload.intakeSource.rawText).requestType,
-      requestTypeInferred: inferred,
+      requestType: payload.requestType ?? reading.requestType,
+      requestTypeInferred: payload.requestType === undefined,
       intakeSource: payload.intakeSource,
+      locale: reading.language,
       ...(payload.requestor ? { requestor: payload.requestor } : {}),
       ...(payload.authority ? { authority: payload.authority } : {}),
       ...(payload.receivedAt ? { receivedAt: payload.receivedAt } : {}),

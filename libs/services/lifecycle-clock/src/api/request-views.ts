@@ -1,6 +1,7 @@
-import { type AppealView, OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus } from '@dsar/contracts';
+import { type AppealView, OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
 import type { RequestEntity } from '../infrastructure/request.entity';
+import type { RequestTransitionEntity } from '../infrastructure/request-transition.entity';
 
 /** The requestor of a request whose intake named none (docs/intake.md). */
 export const DEFAULT_REQUESTOR: RequestDetail['requestor'] = { type: 'subject' };
@@ -23,6 +24,7 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
     policyPack: row.policyPack,
     policyVersion: row.policyVersion,
     intakeSource: row.intakeSource,
+    locale: row.locale ?? null,
     // The spec makes requestor.type always present: a request taken in without a requestor was made by the data subject.
     requestor: row.requestor ?? { ...DEFAULT_REQUESTOR },
     authority: row.authority ?? null,
@@ -58,5 +60,18 @@ export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.atRiskDays !== undefined ? { atRiskDays: filters.atRiskDays } : {}),
     total: slice.total,
+  };
+}
+
+/** One workflow step with its words, as `GET /internal/v1/requests/:id/transitions/:eventId` shows it. */
+export function transitionRecordOf(t: RequestTransitionEntity): TransitionRecord {
+  return {
+    eventId: t.eventId,
+    action: t.action,
+    fromStatus: t.fromStatus as RequestStatus,
+    toStatus: t.toStatus as RequestStatus,
+    actor: t.actor,
+    occurredAt: t.occurredAt.toISOString(),
+    details: t.details,
   };
 }

@@ -5,9 +5,10 @@ import { Clock } from '@dsar/platform/clock';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestAppeals } from '../application/request-appeals';
+import { RequestLifecycle } from '../application/request-lifecycle';
 import { RequestQueue } from '../application/request-queue';
 import { RequestRegistry } from '../application/request-registry';
-import { detailOf, queuePageOf } from './request-views';
+import { detailOf, queuePageOf, transitionRecordOf } from './request-views';
 
 /** lifecycle-clock's internal API for the request aggregate (the gateway exposes it under /api/v1). */
 @Controller('internal/v1/requests')
@@ -16,6 +17,7 @@ export class RequestsController {
     private readonly registry: RequestRegistry,
     private readonly queue: RequestQueue,
     private readonly appeals: RequestAppeals,
+    private readonly lifecycle: RequestLifecycle,
     private readonly clock: Clock,
   ) {}
 
@@ -42,5 +44,14 @@ export class RequestsController {
     const row = await this.registry.require(scopeOf(principal), id);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
     return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
+  }
+
+  /**
+   * One step of the request's workflow, by the domain event it emitted, with what was said (the clarification
+   * question, the refusal notice…): for the services that tell the requester. Internal only; the gateway does not route it.
+   */
+  @Get(':id/transitions/:eventId')
+  async transition(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('eventId') eventId: string) {
+    return transitionRecordOf(await this.lifecycle.transitionOf(scopeOf(principal), id, eventId));
   }
 }

@@ -107,7 +107,8 @@ export class RequestAppeals {
         return {
           ...decidedEvent,
           to: REOPENED_STATUS,
-          followUps: [{ type: LifecycleEventTypes.reopened, facts: { appealId, previousDueAt: previousDueAt.toISOString() } }],
+          // The reopening is the same decision: its record keeps the decision's words too, whichever event a reader looks up.
+          followUps: [{ type: LifecycleEventTypes.reopened, facts: { appealId, previousDueAt: previousDueAt.toISOString() }, details: decidedEvent.details }],
         };
       },
       lookUp,

@@ -11,6 +11,7 @@ import {
   type ClosureReason,
   bindingIn,
   DEFAULT_REFUSAL_REASON,
+  isUuid,
   type LifecycleAction,
   LifecycleEventTypes,
   type LifecycleResult,
@@ -18,12 +19,14 @@ import {
   policyPackVersion,
   type Principal,
   type RefusalCommand,
+  type RefusalReason,
   type RequestorCommand,
   type RequestStatus,
   type VerificationTransitionCommand,
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
-import { scopeOf } from '@dsar/platform/http';
+import { ProblemError } from '@dsar/platform/errors';
+import { scopeOf, type TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { defaultRefusalNotice, type RefusalNoticeContext } from '../domain/lifecycle/refusal-notice';
@@ -131,10 +134,16 @@ export class RequestLifecycle {
     });
   }
 
+  /** A refusal for want of identity: the requester is told it with the default notice, as a refusal without a message (docs/lifecycle.md). */
   rejectVerification(principal: Principal, id: string, now?: Date): Promise<LifecycleResult> {
     return this.step(principal, id, 'reject_verification', now, async ({ row }) => {
-      row.statusReason = 'identity_not_verified';
-      return { type: LifecycleEventTypes.refused, facts: { reason: 'identity_not_verified' } };
+      const reason: RefusalReason = 'identity_not_verified';
+      row.statusReason = reason;
+      return {
+        type: LifecycleEventTypes.refused,
+        facts: { reason },
+        details: { reason, message: defaultRefusalNotice(reason, refusalNoticeContext(row)), defaultMessage: true, rationale: null },
+      };
     });
   }
 
@@ -192,6 +201,20 @@ export class RequestLifecycle {
       row.authority = { ...evidence, status: 'rejected' };
       return { type: LifecycleEventTypes.authorityRejected, facts: { authorityStatus: 'rejected', hasReason: command.reason !== undefined }, details: { reason: command.reason ?? null } };
     });
+  }
+
+  /**
+   * The step of request `id` that emitted event `eventId`, with its words, for the caller's scope (the request's
+   * tenant, and its workspace when the caller is confined to one, as every read). Another tenant's request, and an
+   * event that is not one of this request's steps, are a 404.
+   */
+  async transitionOf(scope: TenantScope, id: string, eventId: string): Promise<RequestTransitionEntity> {
+    const row = await this.registry.require(scope, id);
+    const transition = isUuid(eventId)
+      ? await this.registry.manager.findOne(RequestTransitionEntity, { where: { requestId: row.id, tenantId: row.tenantId, eventId } })
+      : null;
+    if (!transition) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} has no step that emitted event ${eventId}.`);
+    return transition;
   }
 
   /**

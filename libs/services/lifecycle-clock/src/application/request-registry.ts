@@ -54,6 +54,7 @@ export class RequestRegistry {
         openAppealId: null,
         clockPausedSince: null,
         intakeSource: command.intakeSource,
+        locale: command.locale ?? null,
         requestor: command.requestor ?? null,
         authority: command.authority ?? null,
       });

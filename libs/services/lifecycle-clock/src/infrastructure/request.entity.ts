@@ -62,6 +62,10 @@ export class RequestEntity {
   @Column('jsonb', { name: 'intake_source' })
   intakeSource: IntakePayload['intakeSource'];
 
+  /** The requester's language (ISO 639-1) as intake read it from the raw text; null when not recognised. Notifications use it. */
+  @Column('text', { nullable: true })
+  locale: string | null;
+
   @Column('jsonb', { nullable: true })
   requestor: IntakePayload['requestor'] | null;
 

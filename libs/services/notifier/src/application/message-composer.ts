@@ -1,0 +1,173 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { isInfrastructureUnavailable, ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
+import { type NotificationChannel, type RequestDetail, resolveJurisdiction } from '@dsar/contracts';
+import { type RenderedMessage, renderNotification, resolveLocale } from '../domain/render';
+import { requestReference, type TemplateContext } from '../domain/template-context';
+import type { NotificationEntity } from '../infrastructure/notification.entity';
+import { maskDestination, type OutgoingChat, type OutgoingEmail } from '../infrastructure/channels';
+import { NOTIFIER_SETTINGS, type NotifierSettings, operatorSettingsOf } from '../notifier-settings';
+import { notifierPrincipal } from './system-principal';
+
+/** A message ready for its channel, or why it cannot be written. */
+export type Composed =
+  | { ok: true; destination: string; email?: OutgoingEmail; chat?: OutgoingChat }
+  | { ok: false; transient: boolean; error: string; destination: string };
+
+/** The kinds whose words an operator wrote in the workflow step that caused them. */
+const WORDED_KINDS = new Set(['request_acknowledged', 'clarification_requested', 'request_refused', 'appeal_decided']);
+const UNRESOLVED = '(unresolved)';
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/**
+ * Writes a notification for its channel at send time: for the data subject
+ * it reads the request from lifecycle-clock (the address, the language, the
+ * words the operator wrote), so that what was purged or corrected there is
+ * what counts; operator messages are written from the notification's facts.
+ */
+@Injectable()
+export class MessageComposer {
+  constructor(
+    private readonly lifecycle: LifecycleClient,
+    @Inject(NOTIFIER_SETTINGS) private readonly settings: NotifierSettings,
+  ) {}
+
+  async compose(n: NotificationEntity, channel: NotificationChannel, sendId: string): Promise<Composed> {
+    return n.audience === 'subject' ? this.forSubject(n, sendId) : this.forOperators(n, channel, sendId);
+  }
+
+  private async forSubject(n: NotificationEntity, sendId: string): Promise<Composed> {
+    if (!n.requestId) return { ok: false, transient: false, error: 'no request to write about', destination: UNRESOLVED };
+    const principal = notifierPrincipal(n.tenantId, n.workspaceId);
+    let detail: RequestDetail;
+    let message: string | undefined;
+    try {
+      detail = await this.lifecycle.request(principal, n.requestId);
+      if (WORDED_KINDS.has(n.kind) && n.sourceEventId) {
+        const words = (await this.lifecycle.transitionOf(principal, n.requestId, n.sourceEventId))?.details?.message;
+        if (typeof words === 'string' && words.trim() !== '') message = words;
+      }
+    } catch (e) {
+      return { ok: false, ...readFailure(e), destination: UNRESOLVED };
+    }
+    const to = detail.requestor?.email ?? (detail.intakeSource.contact && EMAIL.test(detail.intakeSource.contact.trim()) ? detail.intakeSource.contact.trim() : undefined);
+    if (!to) return { ok: false, transient: false, error: 'the request has no email address for the data subject (requestor.email or an email contact)', destination: UNRESOLVED };
+    const resolved = resolveJurisdiction(detail.jurisdiction);
+    const context: TemplateContext = {
+      ...factsContext(n),
+      requestType: detail.requestType,
+      jurisdiction: detail.jurisdiction,
+      jurisdictionName: resolved?.binding.name,
+      recipientName: detail.requestor?.name,
+      receivedAt: new Date(detail.intakeSource.receivedAt),
+      dueAt: dateOf(n.facts.dueAt) ?? new Date(detail.dueAt),
+      message,
+    };
+    const rendered = renderNotification(n.kind, resolveLocale(detail.locale, detail.jurisdiction), context, {
+      timeZone: resolved?.binding.timeZone ?? 'UTC',
+      overrides: this.settings.tenants[n.tenantId]?.templates,
+    });
+    return { ok: true, destination: maskDestination(to), email: this.email(n, sendId, to, rendered) };
+  }
+
+  private async forOperators(n: NotificationEntity, channel: NotificationChannel, sendId: string): Promise<Composed> {
+    const operators = operatorSettingsOf(this.settings, n.tenantId);
+    const rendered = renderNotification(n.kind, operators.locale, factsContext(n), { timeZone: operators.timeZone, overrides: this.settings.tenants[n.tenantId]?.templates });
+    if (channel === 'email') {
+      if (operators.emails.length === 0) return { ok: false, transient: false, error: 'the tenant has no operator email addresses any more', destination: UNRESOLVED };
+      const to = operators.emails.join(', ');
+      return { ok: true, destination: operators.emails.map(maskDestination).join(', '), email: this.email(n, sendId, to, rendered) };
+    }
+    if (!operators.slackChannel) return { ok: false, transient: false, error: 'the tenant has no operator Slack channel any more', destination: UNRESOLVED };
+    return { ok: true, destination: maskDestination(operators.slackChannel), chat: { channel: operators.slackChannel, text: `*${rendered.subject}*\n${rendered.text}` } };
+  }
+
+  private email(n: NotificationEntity, sendId: string, to: string, rendered: RenderedMessage): OutgoingEmail {
+    return {
+      to,
+      from: this.settings.tenants[n.tenantId]?.sender ?? this.settings.sender,
+      subject: rendered.subject,
+      text: rendered.text,
+      html: rendered.html,
+      // One Message-ID per send, the same on every try: a receiver can tell a resend after a crash from a new message.
+      messageId: sendId,
+      language: rendered.locale,
+      headers: n.requestId ? { 'X-DSAR-Reference': requestReference(n.requestId) } : {},
+    };
+  }
+}
+
+/** Why the request could not be read: gone (permanent) or its owner unreachable (try later). */
+function readFailure(e: unknown): { transient: boolean; error: string } {
+  if (e instanceof ProblemError && e.definition.name === 'RESOURCE_NOT_FOUND') return { transient: false, error: 'the request no longer exists' };
+  if ((e instanceof ProblemError && e.status >= 500) || isInfrastructureUnavailable(e)) return { transient: true, error: 'lifecycle-clock could not be reached' };
+  return { transient: true, error: `reading the request failed: ${(e as Error).message}`.slice(0, 300) };
+}
+
+function dateOf(value: unknown): Date | undefined {
+  return typeof value === 'string' ? new Date(value) : undefined;
+}
+
+type Row = { requestId: string; dueAt: string; status: string };
+
+/** The facts a notification keeps from its cause (event payload fields, digest rows, parked or failed message details): codes, ids and dates only. */
+interface NotificationFacts {
+  requestType?: string;
+  jurisdiction?: string;
+  dueAt?: string;
+  reason?: string;
+  previousDueAt?: string;
+  additionalDays?: number;
+  additionalMonths?: number;
+  methods?: string[];
+  day?: number;
+  expiresAt?: string;
+  channel?: string;
+  securityLevel?: string;
+  appealId?: string;
+  decision?: string;
+  appealDueAt?: string;
+  reopened?: boolean;
+  deadline?: 'response' | 'acknowledgement';
+  thresholdDays?: number;
+  status?: string;
+  digestDate?: string;
+  atRisk?: Row[];
+  overdue?: Row[];
+  topic?: string;
+  eventType?: string;
+  dlqReason?: string;
+  consumer?: string;
+  subject?: string;
+  failedKind?: string;
+  failedChannel?: string;
+  failedDestination?: string;
+  error?: string;
+}
+
+/** The template context the facts give: identifiers, codes and dates. */
+export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'facts'>): TemplateContext {
+  const f = n.facts as NotificationFacts;
+  // A tenant-wide message (the digest) is referenced by its own id.
+  const requestId = n.requestId ?? n.id;
+  const rows = (list: Row[] | undefined) => (list ?? []).map((r) => ({ requestId: r.requestId, reference: requestReference(r.requestId), dueAt: new Date(r.dueAt), status: r.status }));
+  return {
+    requestId,
+    reference: requestReference(requestId),
+    requestType: f.requestType,
+    jurisdiction: f.jurisdiction,
+    dueAt: dateOf(f.dueAt),
+    refusal: f.reason !== undefined && f.previousDueAt === undefined ? { reason: f.reason } : undefined,
+    extension:
+      f.previousDueAt !== undefined
+        ? { additionalDays: f.additionalDays ?? 0, additionalMonths: f.additionalMonths ?? null, reason: f.reason ?? null, previousDueAt: new Date(f.previousDueAt), dueAt: new Date(f.dueAt ?? f.previousDueAt) }
+        : undefined,
+    verification: f.methods !== undefined || f.day !== undefined || f.expiresAt !== undefined ? { methods: f.methods ?? [], expiresAt: dateOf(f.expiresAt) ?? null, day: f.day } : undefined,
+    delivery: f.securityLevel !== undefined ? { channel: f.channel ?? '', level: f.securityLevel } : undefined,
+    appeal: f.appealId !== undefined ? { decision: f.decision, dueAt: dateOf(f.appealDueAt), reopened: f.reopened } : undefined,
+    deadline: f.deadline !== undefined ? { kind: f.deadline, thresholdDays: f.thresholdDays, status: f.status } : undefined,
+    digest: f.digestDate !== undefined ? { date: new Date(f.digestDate), atRisk: rows(f.atRisk), overdue: rows(f.overdue) } : undefined,
+    parked: f.topic !== undefined ? { topic: f.topic, eventType: f.eventType ?? '', reason: f.dlqReason ?? '', consumer: f.consumer ?? '', subject: f.subject } : undefined,
+    failure: f.failedKind !== undefined ? { kind: f.failedKind, channel: f.failedChannel ?? '', destination: f.failedDestination ?? '', error: f.error ?? '' } : undefined,
+  };
+}

@@ -1,0 +1,33 @@
+import { maskDestination, maskText, operatorContext } from './operator-context';
+
+describe('operator context', () => {
+  it('keeps references, codes and dates and drops what is personal', () => {
+    const context = operatorContext({
+      requestId: 'r1',
+      reference: 'DSAR-R1',
+      recipientName: 'Erika Mustermann',
+      message: 'a note for Erika',
+      requestType: 'access',
+      extension: { additionalDays: 45, additionalMonths: null, reason: 'why, for Erika', previousDueAt: new Date(0), dueAt: new Date(1) },
+    });
+    expect(context.recipientName).toBeUndefined();
+    expect(context.message).toBeUndefined();
+    expect(context.extension?.reason).toBeNull();
+    expect(context).toMatchObject({ requestId: 'r1', reference: 'DSAR-R1', requestType: 'access', extension: { additionalDays: 45 } });
+    expect(JSON.stringify(context)).not.toContain('Erika');
+  });
+
+  it('masks destinations enough to tell them apart, not to use them', () => {
+    expect(maskDestination('jane.doe@example.com')).toBe('j***@e***.com');
+    expect(maskDestination('+49 170 1234567')).toBe('***567');
+    expect(maskDestination('https://hooks.slack.com/services/T000/B000/SECRET')).toBe('https://hooks.slack.com/***');
+    expect(maskDestination('#privacy-ops')).toBe('#privacy-ops');
+    expect(maskDestination(undefined)).toBe('');
+  });
+
+  it('masks addresses and URLs inside error texts and caps their length', () => {
+    expect(maskText('550 <jane@example.org>: no such user')).toBe('550 <j***@e***.org>: no such user');
+    expect(maskText('POST https://hooks.example.com/abc/SECRET failed')).toBe('POST https://hooks.example.com/*** failed');
+    expect(maskText('x'.repeat(600))).toHaveLength(501);
+  });
+});

@@ -1,0 +1,240 @@
+import { LOCALES, NOTIFICATION_KINDS, OPERATOR_NOTIFICATION_KINDS, SUBJECT_NOTIFICATION_KINDS } from './notification-kinds';
+import { renderNotification } from './render';
+import type { TemplateContext } from './template-context';
+
+const requestId = '1a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d';
+const reference = 'DSAR-1A2B3C4D';
+const minimal: TemplateContext = { requestId, reference };
+
+const full: TemplateContext = {
+  requestId,
+  reference,
+  requestType: 'access',
+  jurisdiction: 'DE',
+  jurisdictionName: 'Germany',
+  recipientName: 'Erika Mustermann',
+  receivedAt: new Date('2026-03-02T09:15:00Z'),
+  dueAt: new Date('2026-04-01T22:30:00Z'),
+  message: 'Please tell us <script>alert(1)</script> which R&D account you mean.',
+  refusal: { reason: 'manifestly_unfounded' },
+  extension: {
+    additionalDays: 61,
+    additionalMonths: 2,
+    reason: 'The request covers eleven years of records in several systems.',
+    previousDueAt: new Date('2026-03-31T23:30:00Z'),
+    dueAt: new Date('2026-06-01T22:30:00Z'),
+  },
+  verification: { methods: ['email', 'document', 'sms'], expiresAt: new Date('2026-03-30T12:00:00Z'), day: 7 },
+  delivery: { channel: 'portal', level: 'token', expiresAt: new Date('2026-04-10T12:00:00Z') },
+  appeal: { decision: 'partial', dueAt: new Date('2026-05-15T12:00:00Z'), reopened: true },
+  deadline: { kind: 'response', thresholdDays: 7, status: 'in_progress' },
+  digest: {
+    date: new Date('2026-03-12T06:00:00Z'),
+    atRisk: [{ reference: 'DSAR-AAAA0001', requestId: 'aaaa0001-0000-4000-8000-000000000000', dueAt: new Date('2026-03-15T12:00:00Z'), status: 'in_progress' }],
+    overdue: [{ reference: 'DSAR-BBBB0002', requestId: 'bbbb0002-0000-4000-8000-000000000000', dueAt: new Date('2026-03-10T12:00:00Z'), status: 'awaiting_verification' }],
+  },
+  parked: { topic: 'dsar.request.v1', eventType: 'dsar.request.created.v1', reason: 'payload does not match the schema', consumer: 'notifier', subject: requestId },
+  failure: { kind: 'request_refused', channel: 'email', destination: 'erika@example.com', error: '550 5.1.1 mailbox unavailable' },
+};
+
+const options = { timeZone: 'Europe/Berlin' };
+const LEAKS = /undefined|NaN|Invalid Date|\[object|\bnull\b|\{\{|\}\}/;
+
+describe('renderNotification', () => {
+  describe.each(LOCALES)('in %s', (locale) => {
+    it.each(NOTIFICATION_KINDS)('renders %s from a full and from a minimal context', (kind) => {
+      for (const context of [full, minimal]) {
+        const message = renderNotification(kind, locale, context, options);
+        expect(message.locale).toBe(locale);
+        for (const part of [message.subject, message.text, message.html]) {
+          expect(part.trim()).not.toBe('');
+          expect(part).not.toMatch(LEAKS);
+        }
+        expect(message.subject).not.toMatch(/\n/);
+        expect(message.text).toContain(reference);
+        expect(message.html).toContain(reference);
+        expect(message.html).toMatch(new RegExp(`^<!doctype html>\\s*<html lang="${locale}">`));
+      }
+    });
+  });
+
+  it('tells a German requester the new and previous due date as days in their time zone, with the reasons', () => {
+    // Both instants are late in the evening UTC: in Berlin they are already the next day.
+    const { subject, text, html } = renderNotification('deadline_extended', 'de-DE', full, options);
+    expect(subject).toContain('Verlängerung');
+    expect(text).toContain('Neue Frist: 2. Juni 2026');
+    expect(text).toContain('Bisherige Frist: 1. April 2026');
+    expect(text).not.toContain('31. März');
+    expect(text).toContain('Verlängerung um: 2 Monate');
+    expect(text).toContain('The request covers eleven years of records in several systems.');
+    expect(text).toContain('Wie gesetzlich vorgeschrieben');
+    expect(text).toContain('spätestens bis zum 2. Juni 2026');
+    expect(html).toContain('2. Juni 2026');
+
+    // West of UTC the same instant is still the previous day.
+    const west = renderNotification('deadline_extended', 'de', { ...full, extension: { ...full.extension!, dueAt: new Date('2026-06-02T03:00:00Z') } }, { timeZone: 'America/Los_Angeles' });
+    expect(west.text).toContain('Neue Frist: 1. Juni 2026');
+  });
+
+  it('gives the extension in days where the law counts in days', () => {
+    const { text } = renderNotification('deadline_extended', 'en', { ...full, extension: { ...full.extension!, additionalDays: 45, additionalMonths: null } }, options);
+    expect(text).toContain('Extended by: 45 days');
+  });
+
+  it.each([
+    ['en', 'supervisory authority', 'appeal'],
+    ['de', 'Datenschutz-Aufsichtsbehörde', 'Einspruch'],
+    ['fr', 'autorité de contrôle', 'recours'],
+    ['es', 'reclamación', 'apelarla'],
+    ['pt', 'reclamação', 'recorrer'],
+  ])('tells a refused requester in %s how to appeal and complain', (locale, complaint, appeal) => {
+    for (const context of [full, minimal]) {
+      const { text, html } = renderNotification('request_refused', locale, context, options);
+      expect(text).toContain(complaint);
+      expect(text).toContain(appeal);
+      expect(html).toContain(complaint);
+    }
+  });
+
+  it('shows the refusal reason and the operator\'s message, localized', () => {
+    const { text } = renderNotification('request_refused', 'fr', full, options);
+    expect(text).toContain('Motif\u00a0: La demande est manifestement infondée');
+    expect(text).toContain('which R&D account you mean');
+    const unknown = renderNotification('request_refused', 'de', { ...full, refusal: { reason: 'moon_phase' } }, options);
+    expect(unknown.text).toContain('Grund: moon_phase');
+  });
+
+  it('escapes what an operator wrote in HTML and leaves plain text alone', () => {
+    const { text, html } = renderNotification('clarification_requested', 'en', full, options);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
+    expect(html).toContain('R&amp;D');
+    expect(text).toContain('<script>alert(1)</script>');
+    expect(text).toContain('R&D');
+    expect(text).not.toContain('&amp;');
+  });
+
+  it('asks for clarification with the question and says the deadline may pause', () => {
+    const { text } = renderNotification('clarification_requested', 'de', full, options);
+    expect(text).toContain('Unsere Frage:\nPlease tell us');
+    expect(text).toContain('kann die Frist für die Bearbeitung Ihres Antrags ruhen');
+  });
+
+  it('lists the verification methods as alternatives and the expiry', () => {
+    expect(renderNotification('verification_requested', 'en', full, options).text).toContain(
+      'You can do this with a confirmation sent by email, an identity document, or a code sent by text message.',
+    );
+    expect(renderNotification('verification_reminder', 'de', full, options).text).toContain(
+      'Bestätigung per E-Mail, Ausweisdokument oder Code per SMS',
+    );
+    expect(renderNotification('verification_requested', 'de', full, options).text).toMatch(/bis zum 30\. März 2026 um 14:00 MESZ/);
+  });
+
+  it('acknowledges with reference, received and due dates and the message', () => {
+    const { text } = renderNotification('request_acknowledged', 'es', full, options);
+    expect(text).toContain('Referencia: DSAR-1A2B3C4D');
+    expect(text).toContain('Recibida el: 2 de marzo de 2026');
+    expect(text).toContain('Respuesta a más tardar el: 2 de abril de 2026');
+    expect(text).toContain('Please tell us');
+  });
+
+  it('explains how prepared data is delivered: channel, one-time code, link validity', () => {
+    const { text } = renderNotification('delivery_prepared', 'en', full, options);
+    expect(text).toContain('You will receive it through our secure portal.');
+    expect(text).toContain('one-time code');
+    expect(text).toMatch(/valid until April 10, 2026/);
+    const standard = renderNotification('delivery_prepared', 'en', { ...full, delivery: { channel: 'email', level: 'standard' } }, options);
+    expect(standard.text).toContain('You will receive it by email.');
+    expect(standard.text).not.toContain('one-time code');
+    expect(standard.text).toContain('valid for a limited time only');
+  });
+
+  it('tells the appeal decision, and the right to complain when the request stays closed', () => {
+    const reopened = renderNotification('appeal_decided', 'pt', full, options);
+    expect(reopened.text).toContain('Decisão: Recurso parcialmente deferido');
+    expect(reopened.text).toContain('Reabrimos sua solicitação');
+    const denied = renderNotification('appeal_decided', 'pt', { ...full, appeal: { decision: 'deny', reopened: false } }, options);
+    expect(denied.text).toContain('Recurso indeferido');
+    expect(denied.text).toContain('reclamação');
+    expect(denied.text).not.toContain('Reabrimos');
+    expect(renderNotification('appeal_received', 'fr', full, options).text).toContain('au plus tard le 15 mai 2026');
+  });
+
+  it('lists at-risk and overdue requests in the digest, and says when there are none', () => {
+    const { subject, text } = renderNotification('daily_digest', 'en', full, options);
+    expect(subject).toBe('[DSAR] Daily digest for March 12, 2026: 1 at risk, 1 overdue');
+    expect(text).toContain('Overdue requests:\n- DSAR-BBBB0002 – due March 10, 2026 (awaiting_verification)');
+    expect(text).toContain('Requests at risk:\n- DSAR-AAAA0001 – due March 15, 2026 (in_progress)');
+    expect(text).not.toContain('Nothing is at risk');
+    const quiet = renderNotification('daily_digest', 'de', { ...full, digest: { date: full.digest!.date, atRisk: [], overdue: [] } }, options);
+    expect(quiet.text).toContain('Es gibt keine gefährdeten oder überfälligen Anträge.');
+    expect(quiet.html).not.toContain('<ul');
+  });
+
+  it('reports a deadline with zero days left', () => {
+    const { text } = renderNotification('deadline_approaching', 'en', { ...full, deadline: { kind: 'acknowledgement', thresholdDays: 0 } }, options);
+    expect(text).toContain('Deadline: Acknowledgement deadline');
+    expect(text).toContain('Days remaining: 0');
+  });
+
+  it('greets by name when there is one, neutrally otherwise', () => {
+    expect(renderNotification('request_fulfilled', 'en', full, options).text).toMatch(/^Dear Erika Mustermann,/);
+    expect(renderNotification('request_fulfilled', 'en', minimal, options).text).toMatch(/^Hello,/);
+    expect(renderNotification('request_fulfilled', 'de', minimal, options).text).toMatch(/^Guten Tag,\n\nwir haben/);
+  });
+
+  describe('operator notifications', () => {
+    const personal = { ...full, recipientName: 'Erika Mustermann', message: 'SECRET-NOTE', extension: { ...full.extension!, reason: 'SECRET-REASON' } };
+
+    it.each(OPERATOR_NOTIFICATION_KINDS)('%s carries no name, message or reasons', (kind) => {
+      for (const locale of LOCALES) {
+        const message = renderNotification(kind, locale, personal, options);
+        for (const part of [message.subject, message.text, message.html]) {
+          expect(part).not.toContain('Mustermann');
+          expect(part).not.toContain('SECRET-');
+          expect(part).not.toContain('erika@example.com');
+        }
+      }
+    });
+
+    it('keeps them out even when a tenant template asks for them', () => {
+      const message = renderNotification('request_created', 'en', personal, {
+        ...options,
+        overrides: { request_created: { en: { text: 'New {{reference}} from {{recipientName}}: {{message}} {{extension.reason}}' } } },
+      });
+      expect(message.text).toBe('New DSAR-1A2B3C4D from :');
+    });
+
+    it('masks the destination of a failed notification', () => {
+      const { text } = renderNotification('notification_failed', 'en', full, options);
+      expect(text).toContain('Destination: e***@e***.com');
+      expect(text).toContain('Notification: request_refused');
+    });
+
+    it('shows what was parked', () => {
+      const { subject, text } = renderNotification('message_parked', 'en', full, options);
+      expect(subject).toBe('[DSAR] Message parked: dsar.request.created.v1 (DSAR-1A2B3C4D)');
+      expect(text).toContain('Topic: dsar.request.v1');
+      expect(text).toContain('Consumer: notifier');
+      expect(text).toContain('Reason: payload does not match the schema');
+    });
+  });
+
+  it('subject kinds are all requester messages', () => {
+    for (const kind of SUBJECT_NOTIFICATION_KINDS) expect(renderNotification(kind, 'en', full, options).text).toContain('Kind regards,');
+  });
+
+  it('writes in the jurisdiction\'s language when none was asked for, English when unknown', () => {
+    expect(renderNotification('request_fulfilled', null, { ...minimal, jurisdiction: 'AT' }, options).locale).toBe('de');
+    expect(renderNotification('request_fulfilled', 'it', minimal, options)).toMatchObject({ locale: 'en', subject: 'Your request DSAR-1A2B3C4D has been completed' });
+  });
+
+  it('derives the reference from the id when none is given', () => {
+    expect(renderNotification('request_fulfilled', 'en', { requestId, reference: '' }, options).subject).toContain('DSAR-1A2B3C4D');
+  });
+
+  it('refuses an unknown time zone or kind', () => {
+    expect(() => renderNotification('request_fulfilled', 'en', minimal, { timeZone: 'Mars/Olympus' })).toThrow('unknown time zone "Mars/Olympus"');
+    expect(() => renderNotification('nope' as never, 'en', minimal, options)).toThrow('unknown notification kind "nope"');
+  });
+});

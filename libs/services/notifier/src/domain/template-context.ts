@@ -1,0 +1,49 @@
+/**
+ * Everything a notification template can use. Dates are instants; templates
+ * show them through the `date`/`datetime` helpers in the recipient's locale
+ * and the configured time zone. Codes (request type, refusal reason, appeal
+ * decision, verification method, delivery channel) are shown through label
+ * helpers, which fall back to the raw code when they do not know it.
+ */
+export interface RequestSummary {
+  reference: string;
+  requestId: string;
+  dueAt: Date;
+  status: string;
+}
+
+export interface TemplateContext {
+  requestId: string;
+  /** Short reference shown to people, e.g. "DSAR-1A2B3C4D" (see requestReference). */
+  reference: string;
+  requestType?: string;
+  jurisdiction?: string;
+  jurisdictionName?: string;
+  /** Personal: subject kinds greet with it; operator kinds never see it. */
+  recipientName?: string;
+  receivedAt?: Date;
+  dueAt?: Date;
+  /** Free text an operator wrote for the requester (question, refusal, acknowledgement, appeal note); never in operator kinds. */
+  message?: string;
+  refusal?: { reason: string };
+  /** `reason` is free text for the requester; operator kinds do not see it. */
+  extension?: { additionalDays: number; additionalMonths: number | null; reason: string | null; previousDueAt: Date; dueAt: Date };
+  verification?: { methods: string[]; expiresAt: Date | null; day?: number };
+  /** `expiresAt`: until when the download link or access works, when known. */
+  delivery?: { channel: string; level: string; expiresAt?: Date };
+  appeal?: { decision?: string; dueAt?: Date; reopened?: boolean };
+  deadline?: { kind: 'response' | 'acknowledgement'; thresholdDays?: number; status?: string };
+  digest?: { date: Date; atRisk: RequestSummary[]; overdue: RequestSummary[] };
+  /** `subject` is the parked event's CloudEvent subject (a request id). */
+  parked?: { topic: string; eventType: string; reason: string; consumer: string; subject?: string };
+  failure?: { kind: string; channel: string; destination: string; error: string };
+}
+
+/**
+ * The reference people see and quote back: the first 8 characters of the id
+ * (a UUID's first group), in capitals. Short enough to read out on the phone,
+ * and operators can find the request by prefix.
+ */
+export function requestReference(requestId: string): string {
+  return `DSAR-${requestId.replace(/[^0-9a-zA-Z]/g, '').slice(0, 8).toUpperCase()}`;
+}

@@ -1,0 +1,218 @@
+import type { NotificationKind } from '../notification-kinds';
+import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+
+// A Spanish letter opens with a colon ("Estimado/a …:") and continues with a capital.
+const frame: Frame = {
+  lang: 'es',
+  greeting: '{{#if recipientName}}Estimado/a {{recipientName}}:{{else}}Estimado/a señor/a:{{/if}}',
+  signOff: ['Atentamente,', 'El equipo de protección de datos'],
+  subjectFooter: 'Le rogamos que indique su referencia {{reference}} en cualquier respuesta.',
+  operatorFooter: 'Este mensaje no contiene datos personales. Consulte la solicitud mediante su referencia para ver los detalles.',
+};
+
+const COMPLAINT =
+  'derecho a presentar una reclamación ante una autoridad de control de protección de datos u otra autoridad competente, así como a ejercer acciones judiciales.';
+
+export const es: Record<NotificationKind, MessageTemplates> = {
+  request_acknowledged: subjectMessage(frame, 'Hemos recibido su solicitud {{reference}}', [
+    p('Le agradecemos que se haya puesto en contacto con nosotros. Hemos recibido su solicitud y la tramitaremos conforme a la normativa de protección de datos aplicable.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Tipo de solicitud', '{{requestType requestType}}', 'requestType'),
+      fact('Recibida el', '{{date receivedAt}}', 'receivedAt'),
+      fact('Respuesta a más tardar el', '{{date dueAt}}', 'dueAt'),
+    ),
+    quote('message'),
+    when(
+      'dueAt',
+      p('Le responderemos a más tardar el {{date dueAt}}. Si necesitamos más tiempo, se lo comunicaremos antes de esa fecha y le explicaremos los motivos.'),
+    ),
+    p('Es posible que necesitemos verificar su identidad antes de tramitar su solicitud; en ese caso, nos pondremos en contacto con usted.'),
+  ]),
+
+  clarification_requested: subjectMessage(frame, 'Su solicitud {{reference}}: necesitamos más información', [
+    p('Para poder tramitar su solicitud {{reference}}, necesitamos que nos facilite información adicional.'),
+    quote('message', 'Nuestra pregunta:'),
+    p(
+      'Le rogamos que responda a este mensaje con la información solicitada. Hasta que recibamos su respuesta, el plazo para atender su solicitud puede quedar en suspenso; se reanudará en cuanto tengamos noticias suyas.',
+    ),
+  ]),
+
+  verification_requested: subjectMessage(frame, 'Su solicitud {{reference}}: confirme su identidad', [
+    p('Para proteger sus datos personales, necesitamos verificar su identidad antes de poder atender su solicitud {{reference}}.'),
+    when('verification.methods.length', p('Puede hacerlo mediante {{methods verification.methods}}.')),
+    when(
+      'verification.expiresAt',
+      p(
+        'Le rogamos que complete la verificación antes del {{datetime verification.expiresAt}}. Si no podemos verificar su identidad antes de esa fecha, es posible que no podamos atender su solicitud.',
+      ),
+    ),
+    p('Utilizaremos la información que nos facilite con este fin únicamente para verificar su identidad.'),
+  ]),
+
+  verification_reminder: subjectMessage(frame, 'Recordatorio: confirme su identidad (solicitud {{reference}})', [
+    p('Todavía estamos a la espera de que confirme su identidad para su solicitud {{reference}}. No podremos atenderla hasta que lo haga.'),
+    when('verification.methods.length', p('Puede hacerlo mediante {{methods verification.methods}}.')),
+    when(
+      'verification.expiresAt',
+      p('La verificación estará disponible hasta el {{datetime verification.expiresAt}}. Después de esa fecha, es posible que no podamos atender su solicitud.'),
+    ),
+    p('Si ya ha completado la verificación, no tenga en cuenta este recordatorio.'),
+  ]),
+
+  deadline_extended: subjectMessage(frame, 'Su solicitud {{reference}}: ampliación del plazo de respuesta', [
+    p(
+      'Necesitamos más tiempo para responder a su solicitud {{reference}}. Tal como exige la ley, le informamos de la ampliación del plazo, de su duración y de sus motivos.',
+    ),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Ampliación', '{{extensionLength extension}}', 'extension'),
+      fact('Plazo anterior', '{{date extension.previousDueAt}}', 'extension.previousDueAt'),
+      fact('Nuevo plazo', `{{date ${NEW_DUE}}}`, NEW_DUE),
+    ),
+    quote('extension.reason', 'Motivos de la ampliación:'),
+    when(NEW_DUE, p(`Responderemos a su solicitud a más tardar el {{date ${NEW_DUE}}}.`)),
+    p('Si tiene alguna pregunta sobre la ampliación, basta con que responda a este mensaje.'),
+  ]),
+
+  request_refused: subjectMessage(frame, 'Su solicitud {{reference}}: nuestra decisión', [
+    p(`Hemos examinado detenidamente su solicitud {{reference}}${TYPE_SUFFIX}. Lamentablemente, no podemos atenderla.`),
+    when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
+    quote('message'),
+    p(
+      `Si no está de acuerdo con esta decisión, tiene derecho a apelarla ante nosotros: basta con que responda a este mensaje indicando su referencia {{reference}}. Asimismo, tiene ${COMPLAINT}`,
+    ),
+  ]),
+
+  request_fulfilled: subjectMessage(frame, 'Su solicitud {{reference}} se ha completado', [
+    p(`Hemos completado la tramitación de su solicitud {{reference}}${TYPE_SUFFIX}.`),
+    p('Si tiene alguna pregunta o no está satisfecho/a con la gestión de su solicitud, responda a este mensaje.'),
+  ]),
+
+  delivery_prepared: subjectMessage(frame, 'Su solicitud {{reference}}: sus datos están listos', [
+    p('Los datos que hemos preparado en respuesta a su solicitud {{reference}} ya están listos.'),
+    when('delivery.channel', p('Los recibirá {{channel delivery.channel}}.'), p('Le enviaremos instrucciones para acceder a ellos.')),
+    when(
+      '(eq delivery.level "standard")',
+      p('Es posible que se le pida que inicie sesión o que vuelva a confirmar su identidad antes de poder abrirlos.'),
+      p('Por su seguridad, para abrirlos necesitará un código de un solo uso que le enviaremos por separado.'),
+    ),
+    when(
+      'delivery.expiresAt',
+      p(
+        'El enlace es válido hasta el {{datetime delivery.expiresAt}}. Después de esa fecha, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.',
+      ),
+      p('El enlace solo es válido durante un tiempo limitado. Si ha caducado, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
+    ),
+    p('No reenvíe el enlace ni el código a nadie. Nunca le pediremos su contraseña.'),
+  ]),
+
+  appeal_received: subjectMessage(frame, 'Hemos recibido su apelación sobre la solicitud {{reference}}', [
+    p('Hemos recibido su apelación relativa a su solicitud {{reference}}.'),
+    when(
+      'appeal.dueAt',
+      p('La resolveremos a más tardar el {{date appeal.dueAt}} y le comunicaremos la decisión y sus motivos.'),
+      p('Le comunicaremos la decisión y sus motivos en cuanto la hayamos adoptado.'),
+    ),
+  ]),
+
+  appeal_decided: subjectMessage(frame, 'Su apelación sobre la solicitud {{reference}}: nuestra decisión', [
+    p('Hemos resuelto su apelación relativa a su solicitud {{reference}}.'),
+    when('appeal.decision', facts(fact('Decisión', '{{appealDecision appeal.decision}}'))),
+    quote('message'),
+    when(
+      'appeal.reopened',
+      p('Hemos reabierto su solicitud y volveremos a tramitarla.{{#if dueAt}} Le responderemos a más tardar el {{date dueAt}}.{{/if}}'),
+      p(`Si no está de acuerdo con esta decisión, tiene ${COMPLAINT}`),
+    ),
+  ]),
+
+  request_created: operatorMessage(frame, `[DSAR] Nueva solicitud {{reference}}${TYPE_SUFFIX}`, [
+    p('Se ha recibido una nueva solicitud.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
+      fact('Tipo', '{{requestType requestType}}', 'requestType'),
+      fact('Jurisdicción', JURISDICTION, '(or jurisdiction jurisdictionName)'),
+      fact('Recibida el', '{{date receivedAt}}', 'receivedAt'),
+      fact('Vence el', '{{date dueAt}}', 'dueAt'),
+    ),
+  ]),
+
+  deadline_approaching: operatorMessage(frame, '[DSAR] Plazo próximo a vencer: {{reference}}', [
+    p('Un plazo de la solicitud {{reference}} está próximo a vencer.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Plazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
+      fact('Días restantes', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
+      fact('Vence el', '{{date dueAt}}', 'dueAt'),
+      fact('Estado', '{{deadline.status}}', 'deadline.status'),
+    ),
+    p('Asegúrese de que la solicitud se tramite a tiempo.'),
+  ]),
+
+  deadline_breached: operatorMessage(frame, '[DSAR] Plazo incumplido: {{reference}}', [
+    p('Ha vencido un plazo de la solicitud {{reference}} sin que se haya realizado la acción necesaria.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Plazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
+      fact('Venció el', '{{date dueAt}}', 'dueAt'),
+      fact('Estado', '{{deadline.status}}', 'deadline.status'),
+    ),
+    p('Tramite la solicitud sin más demora y deje constancia del motivo del retraso.'),
+  ]),
+
+  verification_expired: operatorMessage(frame, '[DSAR] Verificación de identidad caducada: {{reference}}', [
+    p('La verificación de identidad de la solicitud {{reference}} ha caducado sin completarse.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Caducó el', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
+      fact('Métodos ofrecidos', '{{methods verification.methods}}', 'verification.methods.length'),
+      fact('La solicitud vence el', '{{date dueAt}}', 'dueAt'),
+    ),
+    p('Decida cómo continuar con la solicitud; por ejemplo, denegarla porque no se ha podido verificar la identidad.'),
+  ]),
+
+  message_parked: operatorMessage(frame, '[DSAR] Mensaje apartado{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
+    p(
+      'Un mensaje no se ha podido procesar y se ha apartado para su revisión. Mientras no se resuelva, es posible que la solicitud {{reference}} no esté actualizada.',
+    ),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Topic', '{{parked.topic}}', 'parked.topic'),
+      fact('Tipo de evento', '{{parked.eventType}}', 'parked.eventType'),
+      fact('Consumidor', '{{parked.consumer}}', 'parked.consumer'),
+      fact('Motivo', '{{parked.reason}}', 'parked.reason'),
+      fact('Sujeto del evento', '{{parked.subject}}', 'parked.subject'),
+    ),
+    p('Revise el mensaje, corrija la causa y vuelva a procesarlo.'),
+  ]),
+
+  daily_digest: operatorMessage(
+    frame,
+    '[DSAR] Resumen diario{{#if digest.date}} del {{date digest.date}}{{/if}}: {{count digest.atRisk}} en riesgo, {{count digest.overdue}} vencidas',
+    [
+      facts(
+        fact('Fecha', '{{date digest.date}}', 'digest.date'),
+        fact('En riesgo', '{{count digest.atRisk}}'),
+        fact('Vencidas', '{{count digest.overdue}}'),
+        fact('Referencia del resumen', '{{reference}}'),
+      ),
+      list('digest.overdue', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes vencidas:'),
+      list('digest.atRisk', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes en riesgo:'),
+      when('(or (count digest.atRisk) (count digest.overdue))', [], p('No hay solicitudes en riesgo ni vencidas.')),
+    ],
+  ),
+
+  notification_failed: operatorMessage(frame, '[DSAR] Notificación no entregada: {{reference}}', [
+    p('No se ha podido entregar una notificación.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('Notificación', '{{failure.kind}}', 'failure.kind'),
+      fact('Canal', '{{failure.channel}}', 'failure.channel'),
+      fact('Destinatario', '{{mask failure.destination}}', 'failure.destination'),
+      fact('Error', '{{failure.error}}', 'failure.error'),
+    ),
+    p('Revise la configuración del canal y, si es necesario, asegúrese de que la persona interesada reciba la información por otra vía.'),
+  ]),
+};

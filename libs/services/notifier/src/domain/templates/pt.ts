@@ -1,0 +1,206 @@
+import type { NotificationKind } from '../notification-kinds';
+import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+
+// Written with "você", as used in Brazil (where most Portuguese-speaking requesters are); "titular" is the LGPD's word for the data subject.
+const frame: Frame = {
+  lang: 'pt',
+  greeting: '{{#if recipientName}}Prezado(a) {{recipientName}},{{else}}Prezado(a) titular,{{/if}}',
+  signOff: ['Atenciosamente,', 'Equipe de Privacidade'],
+  subjectFooter: 'Por favor, informe sua referência {{reference}} em qualquer resposta.',
+  operatorFooter: 'Esta mensagem não contém dados pessoais. Consulte a solicitação pela referência para ver os detalhes.',
+};
+
+const COMPLAINT =
+  'o direito de apresentar uma reclamação a uma autoridade de proteção de dados ou a outra autoridade competente, bem como de buscar a tutela judicial.';
+
+export const pt: Record<NotificationKind, MessageTemplates> = {
+  request_acknowledged: subjectMessage(frame, 'Recebemos sua solicitação {{reference}}', [
+    p('Agradecemos seu contato. Recebemos sua solicitação e vamos tratá-la de acordo com a legislação de proteção de dados aplicável.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Tipo de solicitação', '{{requestType requestType}}', 'requestType'),
+      fact('Recebida em', '{{date receivedAt}}', 'receivedAt'),
+      fact('Prazo de resposta', '{{date dueAt}}', 'dueAt'),
+    ),
+    quote('message'),
+    when('dueAt', p('Responderemos até {{date dueAt}}. Se precisarmos de mais tempo, avisaremos você antes dessa data e explicaremos os motivos.')),
+    p('Talvez seja necessário confirmar sua identidade antes de atendermos sua solicitação; nesse caso, entraremos em contato com você.'),
+  ]),
+
+  clarification_requested: subjectMessage(frame, 'Sua solicitação {{reference}}: precisamos de mais informações', [
+    p('Para dar andamento à sua solicitação {{reference}}, precisamos de algumas informações adicionais.'),
+    quote('message', 'Nossa pergunta:'),
+    p(
+      'Por favor, responda a esta mensagem com as informações solicitadas. Até recebermos sua resposta, o prazo para atender sua solicitação pode ficar suspenso; ele volta a correr assim que tivermos seu retorno.',
+    ),
+  ]),
+
+  verification_requested: subjectMessage(frame, 'Sua solicitação {{reference}}: confirme sua identidade', [
+    p('Para proteger seus dados pessoais, precisamos confirmar sua identidade antes de atender sua solicitação {{reference}}.'),
+    when('verification.methods.length', p('Você pode fazer isso por meio de {{methods verification.methods}}.')),
+    when(
+      'verification.expiresAt',
+      p(
+        'Conclua a verificação até {{datetime verification.expiresAt}}. Se não conseguirmos confirmar sua identidade até lá, talvez não possamos atender sua solicitação.',
+      ),
+    ),
+    p('Usaremos as informações que você nos fornecer para isso apenas para confirmar sua identidade.'),
+  ]),
+
+  verification_reminder: subjectMessage(frame, 'Lembrete: confirme sua identidade (solicitação {{reference}})', [
+    p('Ainda aguardamos a confirmação da sua identidade para a solicitação {{reference}}. Só poderemos atendê-la depois disso.'),
+    when('verification.methods.length', p('Você pode fazer isso por meio de {{methods verification.methods}}.')),
+    when('verification.expiresAt', p('A verificação fica disponível até {{datetime verification.expiresAt}}. Depois disso, talvez não possamos atender sua solicitação.')),
+    p('Se você já concluiu a verificação, desconsidere este lembrete.'),
+  ]),
+
+  deadline_extended: subjectMessage(frame, 'Sua solicitação {{reference}}: prorrogação do prazo de resposta', [
+    p('Precisamos de mais tempo para responder à sua solicitação {{reference}}. Conforme exige a lei, informamos a prorrogação do prazo, sua duração e os motivos.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Prorrogação', '{{extensionLength extension}}', 'extension'),
+      fact('Prazo anterior', '{{date extension.previousDueAt}}', 'extension.previousDueAt'),
+      fact('Novo prazo', `{{date ${NEW_DUE}}}`, NEW_DUE),
+    ),
+    quote('extension.reason', 'Motivos da prorrogação:'),
+    when(NEW_DUE, p(`Responderemos à sua solicitação até {{date ${NEW_DUE}}}.`)),
+    p('Se tiver dúvidas sobre a prorrogação, basta responder a esta mensagem.'),
+  ]),
+
+  request_refused: subjectMessage(frame, 'Sua solicitação {{reference}}: nossa decisão', [
+    p(`Analisamos com atenção sua solicitação {{reference}}${TYPE_SUFFIX}. Infelizmente, não podemos atendê-la.`),
+    when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
+    quote('message'),
+    p(
+      `Se você não concordar com esta decisão, tem o direito de recorrer dela junto a nós: basta responder a esta mensagem informando sua referência {{reference}}. Você também tem ${COMPLAINT}`,
+    ),
+  ]),
+
+  request_fulfilled: subjectMessage(frame, 'Sua solicitação {{reference}} foi concluída', [
+    p(`Concluímos o atendimento da sua solicitação {{reference}}${TYPE_SUFFIX}.`),
+    p('Se tiver dúvidas ou não estiver satisfeito(a) com o atendimento da sua solicitação, responda a esta mensagem.'),
+  ]),
+
+  delivery_prepared: subjectMessage(frame, 'Sua solicitação {{reference}}: seus dados estão prontos', [
+    p('Os dados que preparamos em resposta à sua solicitação {{reference}} estão prontos.'),
+    when('delivery.channel', p('Você os receberá {{channel delivery.channel}}.'), p('Enviaremos instruções sobre como acessá-los.')),
+    when(
+      '(eq delivery.level "standard")',
+      p('Talvez seja solicitado que você faça login ou confirme novamente sua identidade antes de abri-los.'),
+      p('Para sua segurança, você precisará de um código de uso único, que enviaremos separadamente, para abri-los.'),
+    ),
+    when(
+      'delivery.expiresAt',
+      p('O link é válido até {{datetime delivery.expiresAt}}. Depois disso, entre em contato conosco e disponibilizaremos seus dados novamente.'),
+      p('O link é válido apenas por tempo limitado. Se ele tiver expirado, entre em contato conosco e disponibilizaremos seus dados novamente.'),
+    ),
+    p('Não compartilhe o link nem o código com ninguém. Nunca pediremos sua senha.'),
+  ]),
+
+  appeal_received: subjectMessage(frame, 'Recebemos seu recurso sobre a solicitação {{reference}}', [
+    p('Recebemos seu recurso referente à sua solicitação {{reference}}.'),
+    when(
+      'appeal.dueAt',
+      p('Vamos decidir até {{date appeal.dueAt}} e informaremos a decisão e os motivos.'),
+      p('Informaremos a decisão e os motivos assim que ela for tomada.'),
+    ),
+  ]),
+
+  appeal_decided: subjectMessage(frame, 'Seu recurso sobre a solicitação {{reference}}: nossa decisão', [
+    p('Decidimos sobre seu recurso referente à sua solicitação {{reference}}.'),
+    when('appeal.decision', facts(fact('Decisão', '{{appealDecision appeal.decision}}'))),
+    quote('message'),
+    when(
+      'appeal.reopened',
+      p('Reabrimos sua solicitação e vamos tratá-la novamente.{{#if dueAt}} Responderemos até {{date dueAt}}.{{/if}}'),
+      p(`Se você não concordar com esta decisão, tem ${COMPLAINT}`),
+    ),
+  ]),
+
+  request_created: operatorMessage(frame, `[DSAR] Nova solicitação {{reference}}${TYPE_SUFFIX}`, [
+    p('Uma nova solicitação foi recebida.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
+      fact('Tipo', '{{requestType requestType}}', 'requestType'),
+      fact('Jurisdição', JURISDICTION, '(or jurisdiction jurisdictionName)'),
+      fact('Recebida em', '{{date receivedAt}}', 'receivedAt'),
+      fact('Prazo', '{{date dueAt}}', 'dueAt'),
+    ),
+  ]),
+
+  deadline_approaching: operatorMessage(frame, '[DSAR] Prazo próximo do vencimento: {{reference}}', [
+    p('Um prazo da solicitação {{reference}} está próximo do vencimento.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Prazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
+      fact('Dias restantes', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
+      fact('Vencimento', '{{date dueAt}}', 'dueAt'),
+      fact('Status', '{{deadline.status}}', 'deadline.status'),
+    ),
+    p('Garanta que a solicitação seja atendida a tempo.'),
+  ]),
+
+  deadline_breached: operatorMessage(frame, '[DSAR] Prazo descumprido: {{reference}}', [
+    p('Um prazo da solicitação {{reference}} venceu sem que a ação necessária fosse realizada.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Prazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
+      fact('Venceu em', '{{date dueAt}}', 'dueAt'),
+      fact('Status', '{{deadline.status}}', 'deadline.status'),
+    ),
+    p('Atenda a solicitação sem mais demora e registre o motivo do atraso.'),
+  ]),
+
+  verification_expired: operatorMessage(frame, '[DSAR] Verificação de identidade expirada: {{reference}}', [
+    p('A verificação de identidade da solicitação {{reference}} expirou sem ser concluída.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Expirou em', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
+      fact('Métodos oferecidos', '{{methods verification.methods}}', 'verification.methods.length'),
+      fact('Vencimento da solicitação', '{{date dueAt}}', 'dueAt'),
+    ),
+    p('Decida como prosseguir com a solicitação, por exemplo, recusá-la porque não foi possível verificar a identidade.'),
+  ]),
+
+  message_parked: operatorMessage(frame, '[DSAR] Mensagem separada para análise{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
+    p('Uma mensagem não pôde ser processada e foi separada para análise. Até que seja tratada, a solicitação {{reference}} pode estar desatualizada.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Tópico', '{{parked.topic}}', 'parked.topic'),
+      fact('Tipo de evento', '{{parked.eventType}}', 'parked.eventType'),
+      fact('Consumidor', '{{parked.consumer}}', 'parked.consumer'),
+      fact('Motivo', '{{parked.reason}}', 'parked.reason'),
+      fact('Assunto do evento', '{{parked.subject}}', 'parked.subject'),
+    ),
+    p('Analise a mensagem, corrija a causa e reprocesse-a.'),
+  ]),
+
+  daily_digest: operatorMessage(
+    frame,
+    '[DSAR] Resumo diário{{#if digest.date}} de {{date digest.date}}{{/if}}: {{count digest.atRisk}} em risco, {{count digest.overdue}} atrasadas',
+    [
+      facts(
+        fact('Data', '{{date digest.date}}', 'digest.date'),
+        fact('Em risco', '{{count digest.atRisk}}'),
+        fact('Atrasadas', '{{count digest.overdue}}'),
+        fact('Referência do resumo', '{{reference}}'),
+      ),
+      list('digest.overdue', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações atrasadas:'),
+      list('digest.atRisk', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações em risco:'),
+      when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nenhuma solicitação em risco ou atrasada.')),
+    ],
+  ),
+
+  notification_failed: operatorMessage(frame, '[DSAR] Notificação não entregue: {{reference}}', [
+    p('Uma notificação não pôde ser entregue.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('Notificação', '{{failure.kind}}', 'failure.kind'),
+      fact('Canal', '{{failure.channel}}', 'failure.channel'),
+      fact('Destino', '{{mask failure.destination}}', 'failure.destination'),
+      fact('Erro', '{{failure.error}}', 'failure.error'),
+    ),
+    p('Verifique a configuração do canal e, se necessário, garanta que o titular seja informado por outro meio.'),
+  ]),
+};

@@ -1,0 +1,100 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern, Payload } from '@nestjs/microservices';
+import {
+  type AppealDecidedV1,
+  type AppealSubmittedV1,
+  type CloudEventEnvelope,
+  type DeadlineApproachingV1,
+  type DeadlineBreachedV1,
+  type DeadlineExtendedV1,
+  DeliveryEventTypes,
+  LifecycleEventTypes,
+  type NotificationAudience,
+  type NotificationKind,
+  type RequestCreatedV1,
+  RequestEventTypes,
+  type RequestRefusedV1,
+  type VerificationExpiredV1,
+  type VerificationReminderDueV1,
+  type VerificationRequestedCaseV1,
+  VerificationEventTypes,
+  type deliveryPreparedV1,
+} from '@dsar/contracts';
+import type { z } from 'zod';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import { Notifications } from '../application/notifications';
+import { Dispatcher } from '../application/dispatcher';
+
+type Mapping = { kind: NotificationKind; audience: NotificationAudience; facts: (data: Record<string, unknown>) => Record<string, unknown> };
+
+/**
+ * Which domain event makes which notification, and the facts its template
+ * gets from the event (identifiers, codes and dates; the words and the
+ * address are read when it is sent). The acknowledgement of receipt goes out
+ * when the request is acknowledged, with the message the operator wrote.
+ */
+export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping>> = {
+  [RequestEventTypes.created]: {
+    kind: 'request_created',
+    audience: 'operators',
+    facts: (d) => pick(d as RequestCreatedV1, ['requestType', 'jurisdiction', 'dueAt', 'channel']),
+  },
+  [LifecycleEventTypes.acknowledged]: { kind: 'request_acknowledged', audience: 'subject', facts: (d) => pick(d, ['dueAt', 'acknowledgementDueAt', 'hasMessage']) },
+  [LifecycleEventTypes.clarificationRequested]: { kind: 'clarification_requested', audience: 'subject', facts: (d) => pick(d, ['dueAt', 'clockPaused']) },
+  [VerificationEventTypes.requested]: {
+    kind: 'verification_requested',
+    audience: 'subject',
+    facts: (d) => {
+      const c = d as VerificationRequestedCaseV1;
+      return { methods: c.methodsAllowed, expiresAt: c.expiresAt };
+    },
+  },
+  [VerificationEventTypes.reminderDue]: { kind: 'verification_reminder', audience: 'subject', facts: (d) => pick(d as VerificationReminderDueV1, ['day', 'expiresAt']) },
+  [RequestEventTypes.deadlineExtended]: {
+    kind: 'deadline_extended',
+    audience: 'subject',
+    facts: (d) => pick(d as DeadlineExtendedV1, ['additionalDays', 'additionalMonths', 'reason', 'previousDueAt', 'dueAt', 'noticeDueAt']),
+  },
+  [LifecycleEventTypes.refused]: { kind: 'request_refused', audience: 'subject', facts: (d) => pick(d as RequestRefusedV1, ['reason', 'dueAt']) },
+  [LifecycleEventTypes.fulfilled]: { kind: 'request_fulfilled', audience: 'subject', facts: (d) => pick(d, ['dueAt']) },
+  [DeliveryEventTypes.prepared]: { kind: 'delivery_prepared', audience: 'subject', facts: (d) => pick(d as z.infer<typeof deliveryPreparedV1>, ['channel', 'securityLevel', 'artifactCount']) },
+  [LifecycleEventTypes.appealSubmitted]: { kind: 'appeal_received', audience: 'subject', facts: (d) => pick(d as AppealSubmittedV1, ['appealId', 'appealDueAt']) },
+  [LifecycleEventTypes.appealDecided]: { kind: 'appeal_decided', audience: 'subject', facts: (d) => pick(d as AppealDecidedV1, ['appealId', 'decision', 'reopened', 'dueAt']) },
+  [LifecycleEventTypes.deadlineApproaching]: { kind: 'deadline_approaching', audience: 'operators', facts: (d) => pick(d as DeadlineApproachingV1, ['deadline', 'dueAt', 'thresholdDays', 'status']) },
+  [LifecycleEventTypes.deadlineBreached]: { kind: 'deadline_breached', audience: 'operators', facts: (d) => pick(d as DeadlineBreachedV1, ['deadline', 'dueAt', 'status']) },
+  [VerificationEventTypes.expired]: { kind: 'verification_expired', audience: 'operators', facts: (d) => pick(d as VerificationExpiredV1, ['requestedAt', 'expiresAt']) },
+};
+
+function pick<T extends object>(data: T, keys: readonly string[]): Record<string, unknown> {
+  const record = data as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => record[k] !== undefined).map((k) => [k, record[k]]));
+}
+
+/** Turns the domain events that concern someone into notifications, once each (the inbox and a unique cause). */
+@Controller()
+export class DomainEventsHandler {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly notifications: Notifications,
+    private readonly dispatcher: Dispatcher,
+  ) {}
+
+  @EventPattern(Object.keys(NOTIFYING_EVENTS))
+  async onEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
+    const mapping = NOTIFYING_EVENTS[event.type];
+    const data = event.data as { requestId: string; tenantId: string; workspaceId: string | null };
+    const tx = this.uow.activeManager ?? this.uow.dataSource.manager;
+    const id = await this.notifications.record(tx, {
+      tenantId: data.tenantId,
+      workspaceId: data.workspaceId,
+      requestId: data.requestId,
+      kind: mapping.kind,
+      audience: mapping.audience,
+      sourceKey: event.id,
+      sourceEventId: event.id,
+      facts: mapping.facts(event.data as Record<string, unknown>),
+    });
+    // Sent as soon as the inbox transaction commits, not at the next round.
+    if (id) this.dispatcher.kickAfterCommit();
+  }
+}

@@ -1,0 +1,58 @@
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { createTransport } from 'nodemailer';
+import { type Clock, systemClock } from '@dsar/platform/clock';
+import type { EmailChannel, OutgoingEmail, SendOutcome } from './channel';
+import { errorText } from './error-text';
+import { mailOptions, safeMessageId } from './mail-message';
+
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
+/**
+ * Email as `.eml` files in a directory, for embedded mode without a mail
+ * server: each message is the complete RFC 5322 text an SMTP server would
+ * have got (any mail client opens it), named `<time>-<messageId>.eml` so the
+ * directory lists in sending order. Files are 0600 and the directory 0700:
+ * the messages hold personal data.
+ */
+export class FileEmailChannel implements EmailChannel {
+  readonly kind = 'file';
+  readonly dir: string;
+  // The stream transport only builds the message; nothing leaves the process.
+  private readonly composer = createTransport({ streamTransport: true, buffer: true });
+
+  constructor(
+    dir: string,
+    private readonly clock: Clock = systemClock,
+  ) {
+    this.dir = resolve(dir);
+  }
+
+  async send(mail: OutgoingEmail): Promise<SendOutcome> {
+    const now = this.clock.now();
+    let message: Buffer;
+    try {
+      message = (await this.composer.sendMail({ ...mailOptions(mail), date: now })).message as Buffer;
+    } catch (e) {
+      // A message nodemailer cannot build (a malformed address) will not build on the next try either.
+      return { ok: false, transient: false, error: errorText(`building the message failed: ${(e as Error).message}`) };
+    }
+    const name = `${now.toISOString().replace(/:/g, '')}-${safeMessageId(mail.messageId)}.eml`;
+    const path = join(this.dir, name);
+    try {
+      await mkdir(this.dir, { recursive: true, mode: DIR_MODE });
+      await writeFile(path, message, { mode: FILE_MODE });
+      // The mode applies only when the file is created; a resend at the same instant overwrites the file.
+      await chmod(path, FILE_MODE);
+    } catch (e) {
+      // A full disk or a wrong permission can be fixed before the next try.
+      return { ok: false, transient: true, error: errorText(`writing the .eml file failed: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`) };
+    }
+    return { ok: true, providerId: name };
+  }
+
+  async close(): Promise<void> {
+    // Nothing to release: the stream transport holds no connection.
+  }
+}
