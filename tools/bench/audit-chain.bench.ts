@@ -10,17 +10,8 @@ import {
 import { hostService } from '@dsar/platform/host';
 import { schemaNameFor } from '@dsar/platform/persistence';
 import { testHostConfig } from '@dsar/platform/testing';
-import {
-  auditLedgerServiceWith,
-  chainEntry,
-  ChainVerification,
-  ChainVerifier,
-  checkpointSettingsFrom,
-  GENESIS_HASH,
-  Ledger,
-  type StoredEntry,
-  storedEntry,
-} from '@dsar/services/audit-ledger';
+import { chainEntry, ChainVerifier, GENESIS_HASH, type StoredEntry, storedEntry } from '@dsar/platform/audit-chain';
+import { auditLedgerServiceWith, ChainVerification, checkpointSettingsFrom, Ledger } from '@dsar/services/audit-ledger';
 import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine, recordStatements, type Statement } from './bench-kit';
 
 /**

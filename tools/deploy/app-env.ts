@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { z } from 'zod';
@@ -10,10 +10,14 @@ import { type Container, type K8sObject, ofKind, type PodSpec, ROOT } from './ch
  * (apps/<service>/src/config.ts, `configSchema`) to check it with.
  */
 
-/** The apps (apps/<service>), one per service of the chart. */
+/**
+ * The service apps (apps/<service>), one per service of the chart: those whose main.ts runs a service host
+ * (`runService` of @dsar/platform/host). Other apps, such as the `dsar` command-line tool, are not deployed.
+ */
 export function appNames(): string[] {
+  const main = (app: string) => path.join(ROOT, 'apps', app, 'src/main.ts');
   return readdirSync(path.join(ROOT, 'apps'), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
+    .filter((d) => d.isDirectory() && existsSync(main(d.name)) && /\brunService\(/.test(readFileSync(main(d.name), 'utf8')))
     .map((d) => d.name)
     .sort();
 }
@@ -80,6 +84,14 @@ export function secretPlaceholder(variable: string): string {
       return 'AKIAPLACEHOLDER00000';
     case 'AWS_SECRET_ACCESS_KEY':
       return 'placeholder/secret/access/key/0123456789ab';
+    case 'SMTP_URL':
+      // The notifier's SMTP server, credentials in the URL (docs/notifications.md).
+      return 'smtps://dsar:placeholder-password@smtp.example.internal:465';
+    case 'SLACK_BOT_TOKEN':
+      return 'xoxb-0000000000-placeholder';
+    case 'MAIL_WEBHOOK_SECRET':
+      // intake-gateway's Standard Webhooks secrets: whsec_ and the base64 of 24 to 64 bytes (docs/webhooks.md).
+      return `whsec_${Buffer.alloc(32, 0x4d).toString('base64')}`;
     default:
       // INTERNAL_AUTH_KEY, AUTH_JWT_SECRET and other keys: 48 characters (the schemas ask for 32 or more).
       return 'placeholder-secret-value-0123456789abcdefghijklm';

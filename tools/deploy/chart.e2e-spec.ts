@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { appConfigSchema, appNames, asLoadConfigSees, containerEnvironment, issuesOf, schemaKeys, VARIABLES_OUTSIDE_SCHEMA } from './app-env';
@@ -17,6 +18,7 @@ import {
   podTemplateOf,
   ref,
   render,
+  ROOT,
   run,
   scenarioFiles,
   scenarioName,
@@ -331,6 +333,203 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     const before = checksumsByService(await base());
     const after = checksumsByService(await renderOnce('base+notifier.env', [BASE], ['services.notifier.env.LOG_LEVEL=debug']));
     expect(SERVICES.filter((s) => before[s] !== after[s])).toEqual(['notifier']);
+  });
+
+  it('gives the notifier, and no other service, the SMTP URL and Slack token of notifications.existingSecret, the DKIM key as a file, LIFECYCLE_CLOCK_URL and egress to SMTP and Slack', async () => {
+    const secret = 'dsar-notifications';
+    const objects = await renderOnce('base+notifications', [BASE], [
+      `notifications.existingSecret=${secret}`,
+      'notifications.dkim.domain=example.com',
+      'notifications.dkim.selector=dsar',
+      'notifications.slackChannel=#privacy-ops',
+      'notifications.operatorEmails=ops@example.com\\,dpo@example.com',
+      'notifications.retry.maxMs=7200000',
+    ]);
+    const lifecycleClock = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'lifecycle-clock');
+    const lifecyclePort = ((lifecycleClock?.spec as { ports?: { port: number }[] }).ports ?? [])[0]?.port;
+    const notifierPolicy = ofKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'notifier');
+    type Rule = { to?: unknown[]; ports?: { port?: number | string }[] };
+    const egressPorts = (policy: K8sObject | undefined): number[] =>
+      (((policy?.spec as { egress?: Rule[] } | undefined)?.egress ?? []) as Rule[]).flatMap((r) => (r.ports ?? []).map((p) => Number(p.port)));
+
+    for (const service of SERVICES) {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const pod = podTemplateOf(deployment).spec;
+      const { env, origin, problems } = containerEnvironment(mainContainer(deployment, service), pod, objects);
+      expect(problems).toEqual([]);
+      const fromSecret = Object.keys(origin).filter((k) => origin[k].startsWith(`secret ${secret}`) || origin[k] === `secret volume ${secret}`);
+      const mountsSecret = (pod.volumes ?? []).some((v) => v.secret?.secretName === secret);
+      if (service === 'notifier') {
+        expect({ SMTP_URL: origin.SMTP_URL, SLACK_BOT_TOKEN: origin.SLACK_BOT_TOKEN }).toEqual({
+          SMTP_URL: `secret ${secret}/SMTP_URL (optional)`,
+          SLACK_BOT_TOKEN: `secret ${secret}/SLACK_BOT_TOKEN (optional)`,
+        });
+        expect(origin.NOTIFIER_DKIM_PRIVATE_KEY_FILE).toBe(`secret volume ${secret}`);
+        expect(fromSecret.sort()).toEqual(['NOTIFIER_DKIM_PRIVATE_KEY_FILE', 'SLACK_BOT_TOKEN', 'SMTP_URL']);
+        expect(env.LIFECYCLE_CLOCK_URL).toBe(`http://${lifecycleClock?.metadata.name}:${lifecyclePort}`);
+        expect({ emails: env.NOTIFIER_OPERATOR_EMAILS, channel: env.NOTIFIER_SLACK_CHANNEL, maxMs: env.NOTIFIER_RETRY_MAX_MS, dkim: env.NOTIFIER_DKIM_DOMAIN }).toEqual({
+          emails: 'ops@example.com,dpo@example.com',
+          channel: '#privacy-ops',
+          maxMs: '7200000',
+          dkim: 'example.com',
+        });
+        const parsed = (await appConfigSchema(service)).safeParse(asLoadConfigSees(env));
+        expect(issuesOf(parsed)).toEqual([]);
+      } else {
+        expect({ service, fromSecret, mountsSecret }).toEqual({ service, fromSecret: [], mountsSecret: false });
+        // NOTIFIER_URL is the gateway's upstream, not a notifier setting.
+        expect({ service, notifierVariables: Object.keys(env).filter((k) => /^(SMTP_|SLACK_|NOTIFIER_)/.test(k) && k !== 'NOTIFIER_URL') }).toEqual({ service, notifierVariables: [] });
+        // The other callers of lifecycle-clock: the gateway, intake-gateway, verification, fulfilment-delivery and policy-registry (retention report).
+        if (!['api-gateway', 'intake-gateway', 'verification', 'fulfilment-delivery', 'policy-registry'].includes(service)) expect({ service, LIFECYCLE_CLOCK_URL: env.LIFECYCLE_CLOCK_URL }).toEqual({ service, LIFECYCLE_CLOCK_URL: undefined });
+        const policy = ofKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === service);
+        expect({ service, smtp: egressPorts(policy).filter((p) => p === 465 || p === 587) }).toEqual({ service, smtp: [] });
+      }
+    }
+    // The notifier reaches lifecycle-clock, the SMTP server (465, 587) and Slack (443).
+    expect(egressPorts(notifierPolicy)).toEqual(expect.arrayContaining([lifecyclePort, 465, 587, 443]));
+    // Without the Secret: no SMTP or Slack variables, and no egress to them.
+    const plain = await base();
+    const plainNotifier = deploymentOf(plain, 'notifier')!;
+    const plainEnv = containerEnvironment(mainContainer(plainNotifier, 'notifier'), podTemplateOf(plainNotifier).spec, plain).env;
+    expect([plainEnv.SMTP_URL, plainEnv.SLACK_BOT_TOKEN, plainEnv.NOTIFIER_DKIM_PRIVATE_KEY_FILE]).toEqual([undefined, undefined, undefined]);
+    const plainPolicy = ofKind(plain, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'notifier');
+    expect(egressPorts(plainPolicy).filter((p) => [443, 465, 587].includes(p))).toEqual([]);
+  });
+
+  it('refuses half a DKIM configuration, and DKIM without a Secret for the key', async () => {
+    const half = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['notifications.existingSecret=n', 'notifications.dkim.domain=example.com'] }));
+    expect(half.code).not.toBe(0);
+    expect(half.stderr).toMatch(/notifications\.dkim: give both domain and selector/);
+    const keyless = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['notifications.dkim.domain=example.com', 'notifications.dkim.selector=dsar'] }));
+    expect(keyless.code).not.toBe(0);
+    expect(keyless.stderr).toMatch(/notifications\.dkim: DKIM signing needs the private key/);
+  });
+
+  it('gives intake-gateway, and no other service, the webhook secrets of webhooks.existingSecret and INBOUND_ROUTES; refuses routes without a secret', async () => {
+    const secret = 'dsar-webhooks';
+    const routes = [
+      { mailbox: 'privacy@example.com', tenantId: 'acme', jurisdiction: 'DE' },
+      { slackTeamId: 'T0123ABCD', slackChannelId: 'C0456EFGH', tenantId: 'acme', workspaceId: 'us', jurisdiction: 'US-CA' },
+    ];
+    const routesFile = path.join(mkdtempSync(path.join(tmpdir(), 'dsar-webhooks-')), 'routes.yaml');
+    writeFileSync(routesFile, stringify({ webhooks: { inboundRoutes: routes } }));
+    const objects = await renderOnce('base+webhooks', [BASE, routesFile], [`webhooks.existingSecret=${secret}`]);
+    for (const service of SERVICES) {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const { env, origin, problems } = containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, objects);
+      expect(problems).toEqual([]);
+      const fromSecret = Object.keys(origin).filter((k) => origin[k].startsWith(`secret ${secret}`));
+      if (service === 'intake-gateway') {
+        expect(fromSecret.sort()).toEqual(['MAIL_WEBHOOK_SECRET', 'SLACK_SIGNING_SECRET']);
+        expect(origin.MAIL_WEBHOOK_SECRET).toBe(`secret ${secret}/MAIL_WEBHOOK_SECRET (optional)`);
+        expect(JSON.parse(env.INBOUND_ROUTES)).toEqual(routes);
+        expect(issuesOf((await appConfigSchema(service)).safeParse(asLoadConfigSees(env)))).toEqual([]);
+      } else {
+        expect({ service, fromSecret, routes: env.INBOUND_ROUTES }).toEqual({ service, fromSecret: [], routes: undefined });
+      }
+    }
+    const unsigned = await run(tools.helm, templateArgs({ valuesFiles: [BASE, routesFile] }));
+    expect(unsigned.code).not.toBe(0);
+    expect(unsigned.stderr).toMatch(/webhooks\.inboundRoutes: routed messages are only taken signed/);
+  });
+
+  describe('retention (docs/retention.md)', () => {
+    /** The services that own a retention class: they sweep it, and policy-registry's retention report asks them. */
+    const OWNERS = ['audit-ledger', 'fulfilment-delivery', 'lifecycle-clock', 'notifier', 'verification'];
+    const urlVariable = (service: string) => `${service.toUpperCase().replace(/-/g, '_')}_URL`;
+    const component = (o: K8sObject | undefined) => o?.metadata.labels?.['app.kubernetes.io/component'];
+    const environmentOf = (objects: K8sObject[], service: string) => {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const { env, problems } = containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, objects);
+      expect(problems).toEqual([]);
+      return env;
+    };
+    const retentionVariables = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('RETENTION_')));
+
+    it('has five owners, as the services\' config schemas say (RETENTION_SWEEP_* read by them, their URLs by policy-registry)', async () => {
+      const readers: string[] = [];
+      for (const service of SERVICES) if (schemaKeys(await appConfigSchema(service)).has('RETENTION_SWEEP_INTERVAL_MS')) readers.push(service);
+      expect(readers).toEqual(OWNERS);
+      const registryKeys = schemaKeys(await appConfigSchema('policy-registry'));
+      expect(SERVICES.filter((s) => registryKeys.has(urlVariable(s)))).toEqual(OWNERS);
+    });
+
+    it('gives policy-registry the URLs of the five owners, each pointing at that owner\'s Service and port, and no other upstream URL', async () => {
+      const objects = await base();
+      const env = environmentOf(objects, 'policy-registry');
+      expect(SERVICES.filter((s) => env[urlVariable(s)] !== undefined)).toEqual(OWNERS);
+      for (const owner of OWNERS) {
+        const service = ofKind(objects, 'Service').find((s) => component(s) === owner);
+        const port = ((service?.spec as { ports?: { port: number }[] } | undefined)?.ports ?? [])[0]?.port;
+        expect({ owner, url: env[urlVariable(owner)] }).toEqual({ owner, url: `http://${service?.metadata.name}:${port}` });
+      }
+    });
+
+    it('lets policy-registry call the five owners through the NetworkPolicies (its egress, their ingress), on their ports', async () => {
+      const objects = await base();
+      const policies = ofKind(objects, 'NetworkPolicy');
+      const policyOf = (service: string) => policies.find((p) => component(p) === service);
+      type Peer = { podSelector?: LabelSelector };
+      type Rule = { to?: Peer[]; from?: Peer[]; ports?: { port?: number | string }[] };
+      const registryLabels = podTemplateOf(deploymentOf(objects, 'policy-registry')!).metadata?.labels ?? {};
+      const egress = ((policyOf('policy-registry')?.spec as { egress?: Rule[] }).egress ?? []) as Rule[];
+      for (const owner of OWNERS) {
+        const ownerLabels = podTemplateOf(deploymentOf(objects, owner)!).metadata?.labels ?? {};
+        const port = (objects.find((o) => o.kind === 'Service' && component(o) === owner)?.spec as { ports: { port: number }[] }).ports[0].port;
+        const out = egress.some((r) => (r.to ?? []).some((p) => p.podSelector && selects(p.podSelector, ownerLabels)) && (r.ports ?? []).some((p) => Number(p.port) === port));
+        const ingress = ((policyOf(owner)?.spec as { ingress?: Rule[] }).ingress ?? []) as Rule[];
+        const into = ingress.some((r) => (r.from ?? []).some((p) => p.podSelector && selects(p.podSelector, registryLabels)) && (r.ports ?? []).some((p) => Number(p.port) === port));
+        expect({ owner, egressFromPolicyRegistry: out, ingressFromPolicyRegistry: into }).toEqual({ owner, egressFromPolicyRegistry: true, ingressFromPolicyRegistry: true });
+      }
+      // No other domain service lets policy-registry in.
+      const others = SERVICES.filter((s) => s !== GATEWAY && !OWNERS.includes(s));
+      for (const service of others) {
+        const ingress = ((policyOf(service)?.spec as { ingress?: Rule[] }).ingress ?? []) as Rule[];
+        expect({ service, fromPolicyRegistry: ingress.some((r) => (r.from ?? []).some((p) => p.podSelector && selects(p.podSelector, registryLabels))) }).toEqual({ service, fromPolicyRegistry: false });
+      }
+    });
+
+    it('gives the five owners, and no other service, RETENTION_SWEEP_INTERVAL_MS and RETENTION_SWEEP_BATCH from retention, as digits', async () => {
+      const defaults = await base();
+      const set = await renderOnce('base+retention', [BASE], ['retention.sweepIntervalMs=86400000', 'retention.sweepBatch=250']);
+      for (const service of SERVICES) {
+        const [before, after] = [environmentOf(defaults, service), environmentOf(set, service)];
+        if (OWNERS.includes(service)) {
+          // The services' defaults (values.yaml), never as 3.6e+06.
+          expect({ service, env: retentionVariables(before) }).toEqual({ service, env: { RETENTION_SWEEP_INTERVAL_MS: '3600000', RETENTION_SWEEP_BATCH: '100' } });
+          expect({ service, env: retentionVariables(after) }).toEqual({ service, env: { RETENTION_SWEEP_INTERVAL_MS: '86400000', RETENTION_SWEEP_BATCH: '250' } });
+          const parsed = (await appConfigSchema(service)).safeParse(asLoadConfigSees(after));
+          expect(issuesOf(parsed)).toEqual([]);
+          expect((parsed.data as Record<string, unknown>).RETENTION_SWEEP_INTERVAL_MS).toBe(86_400_000);
+        } else {
+          expect({ service, before: retentionVariables(before), after: retentionVariables(after) }).toEqual({ service, before: {}, after: {} });
+        }
+      }
+      // Only the owners' ConfigMaps (and so their pods) change.
+      expect(SERVICES.filter((s) => checksumsByService(defaults)[s] !== checksumsByService(set)[s])).toEqual(OWNERS);
+    });
+
+    it('leaves a retention setting out when its value is empty (the service\'s default), and services.<service>.env wins', async () => {
+      const objects = await renderOnce('base+retention-empty', [BASE], ['retention.sweepBatch=', 'services.notifier.env.RETENTION_SWEEP_INTERVAL_MS=0']);
+      for (const owner of OWNERS) {
+        expect({ owner, env: retentionVariables(environmentOf(objects, owner)) }).toEqual({ owner, env: { RETENTION_SWEEP_INTERVAL_MS: owner === 'notifier' ? '0' : '3600000' } });
+      }
+    });
+  });
+
+  it('renders in the PrometheusRule the suggested alerts of docs/operations.md, and only them (DsarRetentionSweepFailing among them)', async () => {
+    type Rule = { alert?: string; expr?: string; for?: string; labels?: Record<string, string> };
+    const objects = await renderOnce('base+prometheusRule', [BASE], ['metrics.prometheusRule.enabled=true']);
+    const rules = ofKind(objects, 'PrometheusRule').flatMap((r) => ((r.spec as { groups?: { rules?: Rule[] }[] }).groups ?? []).flatMap((g) => g.rules ?? []));
+    const operations = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8');
+    const block = /Suggested alerts:\s*```yaml\n([\s\S]*?)```/.exec(operations)?.[1];
+    if (!block) throw new Error('docs/operations.md has no "Suggested alerts:" yaml block');
+    const shape = (r: Rule) => ({ alert: r.alert, expr: String(r.expr ?? '').trim(), for: r.for ?? null });
+    expect(rules.map(shape)).toEqual((parse(block) as Rule[]).map(shape));
+    expect(rules.map((r) => r.alert)).toContain('DsarRetentionSweepFailing');
   });
 
   it('splits the hooks into a migrations Job and a topics Job', async () => {

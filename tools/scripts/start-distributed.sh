@@ -23,6 +23,22 @@
 # STORAGE_MASTER_KEY (or STORAGE_MASTER_KEY_FILE); without either they use the
 # development master key of $DATA_DIR/storage-master-key (the one `npm start`
 # makes). Deleting that file makes the stored files unreadable.
+#
+# The notifier (docs/notifications.md) reads lifecycle-clock at
+# LIFECYCLE_CLOCK_URL (default http://127.0.0.1:3002, where this script runs
+# it), like the intake-gateway, verification and fulfilment-delivery. Its
+# settings come from the environment like every other: export SMTP_URL (or
+# SMTP_URL_FILE) to send email, SLACK_BOT_TOKEN (or SLACK_BOT_TOKEN_FILE) to
+# post to Slack, and NOTIFIER_* (sender, operators, digest, retries). Without
+# SMTP_URL emails are written as .eml files under $DATA_DIR/mail; without a
+# token chat messages are only logged.
+#
+# policy-registry's retention report (docs/retention.md) asks the five services
+# that own a retention class; it gets their URLs (LIFECYCLE_CLOCK_URL,
+# VERIFICATION_URL, FULFILMENT_DELIVERY_URL, AUDIT_LEDGER_URL, NOTIFIER_URL),
+# on the loopback ports this script runs them on. Those five sweep their
+# classes every RETENTION_SWEEP_INTERVAL_MS (RETENTION_SWEEP_BATCH per page),
+# taken from the environment like every other setting.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
@@ -76,6 +92,18 @@ if [ -z "${STORAGE_MASTER_KEY:-}" ] && [ -z "${STORAGE_MASTER_KEY_FILE:-}" ]; th
   fulfilment_env+=("STORAGE_MASTER_KEY_FILE=$storage_key_file")
 fi
 
+# Variables of the notifier process only: where it writes emails without an SMTP server ($DATA_DIR/mail).
+notifier_env=("DATA_DIR=$data_dir")
+
+# Variables of the policy-registry process only: the services its retention report asks, on their default ports.
+policy_registry_env=(
+  "LIFECYCLE_CLOCK_URL=http://127.0.0.1:3002"
+  "VERIFICATION_URL=http://127.0.0.1:3003"
+  "FULFILMENT_DELIVERY_URL=http://127.0.0.1:3004"
+  "AUDIT_LEDGER_URL=http://127.0.0.1:3005"
+  "NOTIFIER_URL=http://127.0.0.1:3007"
+)
+
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts
 node tools/scripts/run-ts.cjs tools/embedded/src/migrate.ts
 
@@ -95,6 +123,8 @@ for s in "${services[@]}"; do
   if [ "$s" = api-gateway ]; then port="${PORT:-8080}"; extra=("${gateway_env[@]}"); fi
   if [ "$s" = verification ]; then extra=("${verification_env[@]}"); fi
   if [ "$s" = fulfilment-delivery ]; then extra=("${fulfilment_env[@]}"); fi
+  if [ "$s" = notifier ]; then extra=("${notifier_env[@]}"); fi
+  if [ "$s" = policy-registry ]; then extra=("${policy_registry_env[@]}"); fi
   env PORT="$port" "${extra[@]}" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
   pids+=("$!")
 done

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, internalAuthFields, requireServiceSettings, upstreamUrlFields } from '@dsar/platform/config';
+import { requireWebhookSettings, webhookFields } from '@dsar/services/intake-gateway';
 
-/** Settings of the intake-gateway process (its database and bus, and lifecycle-clock's URL); see the README's configuration table. */
+/**
+ * Settings of the intake-gateway process (its database and bus, lifecycle-clock's URL, and the inbound webhooks'
+ * secrets and routes); see the README's configuration table.
+ */
 export const configSchema = z
   .object({
     ...commonFields,
@@ -10,6 +14,10 @@ export const configSchema = z
     ...databaseFields,
     ...busFields,
     LIFECYCLE_CLOCK_URL: upstreamUrlFields(['lifecycle-clock']).LIFECYCLE_CLOCK_URL,
+    ...webhookFields,
     ...internalAuthFields,
   })
-  .superRefine(requireServiceSettings, everyProblem);
+  .superRefine((value, ctx) => {
+    requireServiceSettings(value, ctx);
+    requireWebhookSettings(value, ctx);
+  }, everyProblem);

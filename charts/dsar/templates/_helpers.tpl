@@ -106,6 +106,20 @@ authenticate callers refuses to start, so the chart refuses to render it.
 {{- end }}
 
 {{/*
+Checks the inbound webhooks (docs/webhooks.md): intake-gateway refuses to start
+with routes and no signing secret, so the chart refuses to render them without
+webhooks.existingSecret or a secret in services.intake-gateway.env.
+*/}}
+{{- define "dsar.validateWebhooks" -}}
+{{- $w := .Values.webhooks | default dict }}
+{{- $routes := $w.inboundRoutes | default list }}
+{{- $own := (index (.Values.services | default dict) "intake-gateway" | default dict).env | default dict }}
+{{- if and (hasKey (.Values.services | default dict) "intake-gateway") (ne (toString $routes) "[]") (not (empty $routes)) (not $w.existingSecret) (not (hasKey $own "MAIL_WEBHOOK_SECRET")) (not (hasKey $own "SLACK_SIGNING_SECRET")) }}
+{{- fail "webhooks.inboundRoutes: routed messages are only taken signed. Set webhooks.existingSecret to an existing Secret with MAIL_WEBHOOK_SECRET (whsec_...) for mailbox routes and/or SLACK_SIGNING_SECRET for Slack routes; intake-gateway refuses to start otherwise. See docs/webhooks.md." }}
+{{- end }}
+{{- end }}
+
+{{/*
 Checks the internal auth key: every service refuses to start without
 INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 */}}
@@ -118,11 +132,15 @@ INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 
 {{/*
 The in-release services a service calls over HTTP, as a JSON list: the
-api-gateway calls every other service, the intake-gateway, verification and
-fulfilment-delivery lifecycle-clock.
+api-gateway calls every other service; policy-registry calls the five services
+that own a retention class (dsar.retentionOwners), whose next sweeps its
+retention report previews (docs/retention.md); the intake-gateway,
+verification, fulfilment-delivery and the notifier (which reads the request's
+address and words at send time) call lifecycle-clock.
 Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.upstreams" -}}
+{{- $root := .root }}
 {{- $upstreams := list }}
 {{- if eq .name "api-gateway" }}
 {{- range $other, $_ := .root.Values.services }}
@@ -130,17 +148,34 @@ Call with (dict "root" $ "name" "<service>").
 {{- $upstreams = append $upstreams $other }}
 {{- end }}
 {{- end }}
-{{- else if and (has .name (list "intake-gateway" "verification" "fulfilment-delivery")) (hasKey .root.Values.services "lifecycle-clock") }}
+{{- else if eq .name "policy-registry" }}
+{{- range (include "dsar.retentionOwners" . | fromJsonArray) }}
+{{- if hasKey $root.Values.services . }}
+{{- $upstreams = append $upstreams . }}
+{{- end }}
+{{- end }}
+{{- else if and (has .name (list "intake-gateway" "verification" "fulfilment-delivery" "notifier")) (hasKey .root.Values.services "lifecycle-clock") }}
 {{- $upstreams = append $upstreams "lifecycle-clock" }}
 {{- end }}
 {{- toJson $upstreams }}
 {{- end }}
 
 {{/*
+The services that own a retention class and sweep it themselves
+(docs/retention.md), as a JSON list: they get RETENTION_SWEEP_INTERVAL_MS and
+RETENTION_SWEEP_BATCH from retention, and policy-registry calls them for its
+retention report.
+*/}}
+{{- define "dsar.retentionOwners" -}}
+{{- toJson (list "lifecycle-clock" "audit-ledger" "verification" "fulfilment-delivery" "notifier") }}
+{{- end }}
+
+{{/*
 Non-secret environment of one service, as YAML of a map (the data of its
 ConfigMap). Later entries win: HOST/PORT, env, backendEnv (domain services),
-the settings the chart derives (database, Kafka, upstream URLs, auth), and
-last services.<service>.env. Call with (dict "root" $ "name" "<service>").
+the settings the chart derives (database, Kafka, upstream URLs, auth, storage,
+notifications, retention), and last services.<service>.env.
+Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.configData" -}}
 {{- $root := .root }}
@@ -190,6 +225,22 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- $_ := set $cfg "STORAGE_DIR" (include "dsar.storageDir" .) }}
 {{- end }}
 {{- end }}
+{{- if eq .name "notifier" }}
+{{- range $k, $v := (include "dsar.notifierConfig" $root | fromYaml) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- end }}
+{{- if eq .name "intake-gateway" }}
+{{- with ($root.Values.webhooks | default dict).inboundRoutes }}
+{{- /* INBOUND_ROUTES (docs/webhooks.md#routing): a list is passed as its JSON text, JSON text as it is. */}}
+{{- $_ := set $cfg "INBOUND_ROUTES" (ternary . (toJson .) (kindIs "string" .)) }}
+{{- end }}
+{{- end }}
+{{- if has .name (include "dsar.retentionOwners" . | fromJsonArray) }}
+{{- range $k, $v := (include "dsar.retentionConfig" $root | fromYaml) }}
+{{- $_ := set $cfg $k $v }}
+{{- end }}
+{{- end }}
 {{- range $k, $v := ($svc.env | default dict) }}
 {{- $_ := set $cfg $k $v }}
 {{- end }}
@@ -204,6 +255,146 @@ last services.<service>.env. Call with (dict "root" $ "name" "<service>").
 {{- end }}
 {{- end }}
 {{- toYaml $cfg }}
+{{- end }}
+
+{{/*
+The notifier's non-secret settings from notifications (docs/notifications.md),
+as YAML of a map: NOTIFIER_*, SLACK_API_URL and, with notifications.dkim, the
+DKIM domain, selector and the path of the mounted private key. An empty value
+(or null) leaves the service's default; services.notifier.env wins over these.
+*/}}
+{{- define "dsar.notifierConfig" -}}
+{{- $n := .Values.notifications | default dict }}
+{{- $retry := $n.retry | default dict }}
+{{- $cfg := dict }}
+{{- range $variable, $value := dict "NOTIFIER_SENDER" $n.sender "NOTIFIER_SLACK_CHANNEL" $n.slackChannel "NOTIFIER_OPERATOR_LOCALE" $n.operatorLocale "NOTIFIER_TIME_ZONE" $n.timeZone "NOTIFIER_DIGEST_TIME" $n.digestTime "NOTIFIER_DIGEST_AT_RISK_DAYS" $n.digestAtRiskDays "SLACK_API_URL" $n.slackApiUrl "NOTIFIER_RETRY_BASE_MS" $retry.baseMs "NOTIFIER_RETRY_MAX_MS" $retry.maxMs "NOTIFIER_MAX_ATTEMPTS" $retry.maxAttempts "NOTIFIER_DISPATCH_INTERVAL_MS" $n.dispatchIntervalMs }}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
+{{- /* Whole numbers as digits: a float64 of 3600000 would print as 3.6e+06. */}}
+{{- if or (kindIs "float64" $value) (kindIs "int" $value) (kindIs "int64" $value) }}
+{{- $value = int64 $value }}
+{{- end }}
+{{- $_ := set $cfg $variable (toString $value) }}
+{{- end }}
+{{- end }}
+{{- /* operatorEmails: a list, or a comma list in one string (--set); passed as a comma list. */}}
+{{- $given := $n.operatorEmails | default list }}
+{{- if kindIs "string" $given }}
+{{- $given = splitList "," $given }}
+{{- end }}
+{{- $emails := list }}
+{{- range $given }}
+{{- with trim (toString .) }}
+{{- $emails = append $emails . }}
+{{- end }}
+{{- end }}
+{{- if $emails }}
+{{- $_ := set $cfg "NOTIFIER_OPERATOR_EMAILS" (join "," $emails) }}
+{{- end }}
+{{- with $n.tenantSettings }}
+{{- /* A map is passed as its JSON text; JSON text as it is. */}}
+{{- $_ := set $cfg "NOTIFIER_TENANT_SETTINGS" (ternary . (toJson .) (kindIs "string" .)) }}
+{{- end }}
+{{- if include "dsar.dkimSecret" . }}
+{{- $dkim := $n.dkim }}
+{{- $_ := set $cfg "NOTIFIER_DKIM_DOMAIN" $dkim.domain }}
+{{- $_ := set $cfg "NOTIFIER_DKIM_SELECTOR" $dkim.selector }}
+{{- $_ := set $cfg "NOTIFIER_DKIM_PRIVATE_KEY_FILE" (printf "%s/%s" (include "dsar.dkimDir" .) (include "dsar.dkimFile" .)) }}
+{{- end }}
+{{- toYaml $cfg }}
+{{- end }}
+
+{{/*
+The retention sweep settings of the services that own a retention class
+(docs/retention.md#sweeps), from retention, as YAML of a map:
+RETENTION_SWEEP_INTERVAL_MS and RETENTION_SWEEP_BATCH. An empty value (or null)
+leaves the service's default; services.<service>.env wins over these.
+*/}}
+{{- define "dsar.retentionConfig" -}}
+{{- $r := .Values.retention | default dict }}
+{{- $cfg := dict }}
+{{- range $variable, $value := dict "RETENTION_SWEEP_INTERVAL_MS" $r.sweepIntervalMs "RETENTION_SWEEP_BATCH" $r.sweepBatch }}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
+{{- /* Whole numbers as digits: a float64 of 3600000 would print as 3.6e+06. */}}
+{{- if or (kindIs "float64" $value) (kindIs "int" $value) (kindIs "int64" $value) }}
+{{- $value = int64 $value }}
+{{- end }}
+{{- $_ := set $cfg $variable (toString $value) }}
+{{- end }}
+{{- end }}
+{{- toYaml $cfg }}
+{{- end }}
+
+{{/*
+The Secret with the notifier's DKIM private key when DKIM is configured
+(notifications.dkim.domain): notifications.dkim.existingSecret, else
+notifications.existingSecret; empty otherwise. Fails on half a configuration:
+the notifier refuses to start without all three of domain, selector and key.
+*/}}
+{{- define "dsar.dkimSecret" -}}
+{{- $n := .Values.notifications | default dict }}
+{{- $dkim := $n.dkim | default dict }}
+{{- if or $dkim.domain $dkim.selector }}
+{{- if not (and $dkim.domain $dkim.selector) }}
+{{- fail "notifications.dkim: give both domain and selector (NOTIFIER_DKIM_DOMAIN, NOTIFIER_DKIM_SELECTOR), or neither; the notifier refuses to start with only one." }}
+{{- end }}
+{{- $secret := $dkim.existingSecret | default $n.existingSecret }}
+{{- if not $secret }}
+{{- fail "notifications.dkim: DKIM signing needs the private key from a Secret: set notifications.dkim.existingSecret (or notifications.existingSecret) naming a Secret with the PEM under notifications.dkim.privateKeyKey. See docs/notifications.md." }}
+{{- end }}
+{{- $secret }}
+{{- end }}
+{{- end }}
+
+{{/*
+Where the notifier's pods mount the DKIM private key (read-only), and the file's
+name there: NOTIFIER_DKIM_PRIVATE_KEY_FILE is <dir>/<file>.
+*/}}
+{{- define "dsar.dkimDir" -}}
+/etc/dsar/dkim
+{{- end }}
+
+{{- define "dsar.dkimFile" -}}
+private-key.pem
+{{- end }}
+
+{{/*
+Whether the notifier may send email (smtp) or Slack messages (slack), for its
+egress rules: notifications.existingSecret may hold SMTP_URL and SLACK_BOT_TOKEN
+(each key optional, so both count), or services.notifier.env sets the variable
+or its _FILE. Call with (dict "root" $ "channel" "smtp"|"slack").
+*/}}
+{{- define "dsar.notifierSends" -}}
+{{- $n := .root.Values.notifications | default dict }}
+{{- $own := (index .root.Values.services "notifier" | default dict).env | default dict }}
+{{- $variable := ternary "SMTP_URL" "SLACK_BOT_TOKEN" (eq .channel "smtp") }}
+{{- if or $n.existingSecret (index $own $variable) (index $own (printf "%s_FILE" $variable)) }}true{{ end }}
+{{- end }}
+
+{{/*
+An egress rule (a map with to and ports) as YAML of a one-item list, with the
+TCP port of an http(s) URL added to its ports unless they allow every port (no
+ports) or list it already. Call with (dict "rule" <rule> "url" <url or "">).
+*/}}
+{{- define "dsar.egressRuleWithUrlPort" -}}
+{{- $ports := .rule.ports | default list }}
+{{- if and .url $ports }}
+{{- $port := include "dsar.urlPort" .url }}
+{{- $listed := false }}
+{{- range $ports }}
+{{- if and (eq (toString .port) $port) (eq (.protocol | default "TCP") "TCP") }}
+{{- $listed = true }}
+{{- end }}
+{{- end }}
+{{- if not $listed }}
+{{- $ports = append $ports (dict "protocol" "TCP" "port" (int $port)) }}
+{{- end }}
+{{- end }}
+- to:
+    {{- toYaml (.rule.to | default list) | nindent 4 }}
+  {{- with $ports }}
+  ports:
+    {{- toYaml . | nindent 4 }}
+  {{- end }}
 {{- end }}
 
 {{/*
@@ -303,6 +494,34 @@ Call with (dict "root" $ "name" "<service>").
       key: {{ $key | quote }}
       optional: true
 {{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $notifications := $root.Values.notifications | default dict }}
+{{- if and (eq .name "notifier") $notifications.existingSecret }}
+{{- /* The SMTP URL (it carries the password) and the Slack bot token; optional, so a Secret may hold either. A variable or its _FILE in services.notifier.env wins. */}}
+{{- range $variable, $key := dict "SMTP_URL" ($notifications.smtpUrlKey | default "SMTP_URL") "SLACK_BOT_TOKEN" ($notifications.slackBotTokenKey | default "SLACK_BOT_TOKEN") }}
+{{- if not (or (hasKey $own $variable) (hasKey $own (printf "%s_FILE" $variable))) }}
+- name: {{ $variable }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $notifications.existingSecret | quote }}
+      key: {{ $key | quote }}
+      optional: true
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $webhooks := $root.Values.webhooks | default dict }}
+{{- if and (eq .name "intake-gateway") $webhooks.existingSecret }}
+{{- /* The inbound webhooks' signing secrets (docs/webhooks.md); optional, so a Secret may hold one of them. A variable in services.intake-gateway.env wins. */}}
+{{- range $variable, $key := dict "MAIL_WEBHOOK_SECRET" ($webhooks.mailSecretKey | default "MAIL_WEBHOOK_SECRET") "SLACK_SIGNING_SECRET" ($webhooks.slackSigningSecretKey | default "SLACK_SIGNING_SECRET") }}
+{{- if not (hasKey $own $variable) }}
+- name: {{ $variable }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ $webhooks.existingSecret | quote }}
+      key: {{ $key | quote }}
+      optional: true
 {{- end }}
 {{- end }}
 {{- end }}

@@ -5,6 +5,7 @@ import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
 import { deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
+import { requireWebhookSettings, webhookFields } from '@dsar/services/intake-gateway';
 import { notifierFields } from '@dsar/services/notifier';
 import { verificationFields } from '@dsar/services/verification';
 import { requireAuthSettings } from '@dsar/platform/auth';
@@ -31,6 +32,7 @@ export const embeddedConfigSchema = z
     ...fulfilmentFields,
     ...deliveryFields,
     ...notifierFields,
+    ...webhookFields,
     ...storageFields,
     ...auditFields,
     ...internalAuthFields,
@@ -39,6 +41,7 @@ export const embeddedConfigSchema = z
     requireDriverSettings(value, ctx);
     requireAuthSettings(value, ctx);
     requireStorageSettings(value, ctx);
+    requireWebhookSettings(value, ctx);
   }, everyProblem);
 
 export type EmbeddedConfig = z.infer<typeof embeddedConfigSchema>;

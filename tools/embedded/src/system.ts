@@ -7,22 +7,24 @@ import { PgliteHost } from '@dsar/platform/persistence';
 import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, fulfilmentDeliveryService, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
-import { intakeGatewayService } from '@dsar/services/intake-gateway';
+import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
 import { policyRegistryService } from '@dsar/services/policy-registry';
+import { retentionSettingsFrom } from '@dsar/platform/retention';
 import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
 import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
 
 /** The domain services, in start order: a service starts after those it calls. The gateway comes last. */
 export const DOMAIN_SERVICES: ServiceDefinition[] = [
-  policyRegistryService,
   lifecycleClockService,
   intakeGatewayService,
   verificationService,
   fulfilmentDeliveryService,
   auditLedgerService,
   notifierService,
+  // Its retention report asks the services that own the classes.
+  policyRegistryService,
 ];
 
 /**
@@ -41,6 +43,7 @@ export type SystemConfig = HostConfig &
   Partial<FulfilmentConfig> &
   Partial<DeliveryConfig> &
   Partial<NotifierConfig> &
+  Partial<WebhookConfig> &
   Partial<Omit<StorageConfig, 'DATA_DIR'>>;
 
 export interface SystemOptions {
@@ -56,13 +59,15 @@ export interface SystemOptions {
 async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]> {
   const storage = await withOneStorageKey(config);
   const configured = [
-    lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config)),
+    lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config), retentionSettingsFrom(config)),
     // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
     verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config: storage, devMasterKey: true })),
     // Fulfilment artifacts too, under the same key.
-    fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config: storage, devMasterKey: true })),
-    auditLedgerServiceWith(await checkpointSettings(config)),
+    fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config: storage, devMasterKey: true }), retentionSettingsFrom(config)),
+    auditLedgerServiceWith(await checkpointSettings(config), retentionSettingsFrom(config)),
     notifierServiceWith(notifierSettingsFrom(config)),
+    // The inbound webhooks, on their secrets and routes (none: both answer 404).
+    intakeGatewayServiceWith(webhookSettingsFrom(config)),
   ];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
 }

@@ -2,7 +2,8 @@
  * The one catalog of error codes. Every problem+json response carries one of
  * these `code`/`name` pairs; the numbers the interface spec names keep their
  * numbers. Blocks: 10xx general, 11xx input, 12xx fulfilment and artifacts,
- * 13xx authentication and authorization, 14xx lifecycle, 15xx policy and clock.
+ * 13xx authentication and authorization, 14xx lifecycle, 15xx policy and clock, 16xx inbound
+ * webhooks, 17xx retention.
  */
 export interface ErrorDefinition {
   readonly code: `SVC-BE-${number}`;
@@ -221,6 +222,26 @@ export const ErrorCatalog = define({
   RECEIPT_TIME_INVALID: {
     code: 'SVC-BE-1510', status: 422, title: 'Receipt time invalid', retryable: false,
     meaning: 'A receipt time of the intake (`intakeSource.receivedAt`, `receivedAt`) lies in the future, or the service\'s receipt is before the channel\'s. `errors` names the fields.',
+  },
+  WEBHOOK_SIGNATURE_INVALID: {
+    code: 'SVC-BE-1601', status: 401, title: 'Webhook signature invalid', retryable: false,
+    meaning: 'An inbound webhook is not signed by its provider: a signature header is missing or malformed, or the signature matches none of the configured secrets (Standard Webhooks `webhook-signature`/`svix-signature` for email, `X-Slack-Signature` for Slack). Nothing is stored.',
+  },
+  WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE: {
+    code: 'SVC-BE-1602', status: 401, title: 'Webhook timestamp out of tolerance', retryable: false,
+    meaning: 'The signed timestamp of an inbound webhook (`webhook-timestamp`/`svix-timestamp`, `X-Slack-Request-Timestamp`) is not a number of seconds, or lies more than 5 minutes before or after the service\'s time: a replayed or held-back delivery. Nothing is stored.',
+  },
+  WEBHOOK_ROUTE_UNKNOWN: {
+    code: 'SVC-BE-1603', status: 422, title: 'Inbound message not routed', retryable: false,
+    meaning: 'A correctly signed inbound message names no mailbox or Slack team (and channel) of `INBOUND_ROUTES`, so it belongs to no tenant. Nothing is stored; the refusal is logged without personal data.',
+  },
+  WEBHOOK_NOT_CONFIGURED: {
+    code: 'SVC-BE-1604', status: 404, title: 'Webhook not configured', retryable: false,
+    meaning: 'The inbound webhook is not enabled in this deployment: its signing secret (`MAIL_WEBHOOK_SECRET`, `SLACK_SIGNING_SECRET`) is not configured, and unsigned deliveries are never taken.',
+  },
+  RETENTION_PERIOD_INVALID: {
+    code: 'SVC-BE-1701', status: 422, title: 'Retention period invalid', retryable: false,
+    meaning: 'The retention policy\'s minimum is longer than its maximum: `minDays` is greater than `maxDays`, as sent or together with the stored value of the field left out. `errors` names the field ([retention.md](retention.md#policies)).',
   },
 });
 

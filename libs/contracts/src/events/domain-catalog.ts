@@ -1,12 +1,14 @@
 import { auditEventDefinitions } from './audit-events';
 import { EventCatalog } from './event-catalog';
+import { intakeEventDefinitions } from './intake-events';
 import { lifecycleEventDefinitions } from './lifecycle-events';
 import { requestEventDefinitions } from './request-events';
 import { verificationEventDefinitions } from './verification-events';
 import { fulfilmentEventDefinitions } from './fulfilment-events';
 import { notificationEventDefinitions } from './notification-events';
+import { retentionEventDefinitions } from './retention-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
-  return new EventCatalog([...requestEventDefinitions, ...lifecycleEventDefinitions, ...verificationEventDefinitions, ...fulfilmentEventDefinitions, ...notificationEventDefinitions, ...auditEventDefinitions]);
+  return new EventCatalog([...intakeEventDefinitions, ...requestEventDefinitions, ...lifecycleEventDefinitions, ...verificationEventDefinitions, ...fulfilmentEventDefinitions, ...notificationEventDefinitions, ...retentionEventDefinitions, ...auditEventDefinitions]);
 }

@@ -11,6 +11,8 @@ export const Topics = {
   delivery: 'dsar.delivery.v1',
   policy: 'dsar.policy.v1',
   notification: 'dsar.notification.v1',
+  /** What the retention sweeps purged, keyed by request id (tenant-wide purges by `tenant:<id>`). */
+  retention: 'dsar.retention.v1',
   /** Signed checkpoints of the audit ledger, keyed by tenant id. */
   audit: 'dsar.audit.v1',
 } as const;

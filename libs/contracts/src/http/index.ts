@@ -8,3 +8,6 @@ export * from './audit';
 export * from './verification';
 export * from './fulfilment';
 export * from './notifications';
+export * from './request-reference';
+export * from './webhooks';
+export * from './retention';

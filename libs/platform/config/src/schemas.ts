@@ -8,13 +8,13 @@ export const booleanFromEnv = z
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /**
- * A setting that holds JSON (per-tenant overrides and the like), `{}` when unset: parsed here, so that
- * `.pipe()` checks its shape; text that is not JSON is a config problem saying `message`.
+ * A setting that holds JSON (per-tenant overrides and the like), `unset` (default `{}`) when unset: parsed here, so
+ * that `.pipe()` checks its shape; text that is not JSON is a config problem saying `message`.
  */
-export const jsonFromEnv = (message: string) =>
+export const jsonFromEnv = (message: string, unset = '{}') =>
   z
     .string()
-    .default('{}')
+    .default(unset)
     .transform((s: string, ctx) => {
       try {
         return JSON.parse(s) as unknown;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type ClarificationReceiveCommand,
   IDEMPOTENCY_KEY_HEADER,
   INTERNAL_API_PREFIX,
   type LifecycleResult,
@@ -50,6 +51,18 @@ export class LifecycleClient {
   }
 
   /**
+   * The request a reference names (`DSAR-1A2B3C4D`: the first eight hex digits of its id) in the caller's scope; null
+   * when lifecycle-clock answers 404: no request of the scope, or more than one, has that reference.
+   */
+  async requestByReference(principal: Principal, reference: string): Promise<RequestDetail | null> {
+    const res = await this.call(principal, 'GET', `/requests/references/${encodeURIComponent(reference)}`);
+    if (res.status === 200) return JSON.parse(res.body.toString('utf8')) as RequestDetail;
+    const problem = upstreamProblem(OWNER, res);
+    if (res.status === 404 && problem.definition.name === 'RESOURCE_NOT_FOUND') return null;
+    throw problem;
+  }
+
+  /**
    * The workflow step of request `requestId` that emitted event `eventId`, with its words (the clarification
    * question, the refusal notice, …): what a service that writes to the requester sends. Null when lifecycle-clock
    * answers 404 RESOURCE_NOT_FOUND: another tenant's (or workspace's) request, or an event that is not one of its
@@ -73,8 +86,18 @@ export class LifecycleClient {
   }
 
   async transition(principal: Principal, id: string, transition: LifecycleTransition, key: string, command: VerificationTransitionCommand = {}): Promise<LifecycleResult> {
+    return this.command(principal, `/requests/${encodeURIComponent(id)}/lifecycle/${transition}`, key, command);
+  }
+
+  /** The requester's answer to a pending clarification, as an inbound channel received it (intake-gateway's webhooks). */
+  receiveClarification(principal: Principal, id: string, key: string, command: ClarificationReceiveCommand): Promise<LifecycleResult> {
+    return this.command(principal, `/requests/${encodeURIComponent(id)}/clarifications/receive`, key, command);
+  }
+
+  /** A command with its idempotency key; a call that finds the same key's first call still running waits for its answer. */
+  private async command(principal: Principal, path: string, key: string, command: object): Promise<LifecycleResult> {
     for (let attempt = 0; ; attempt++) {
-      const res = await this.call(principal, 'POST', `/requests/${encodeURIComponent(id)}/lifecycle/${transition}`, key, command);
+      const res = await this.call(principal, 'POST', path, key, command);
       if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as LifecycleResult;
       const problem = upstreamProblem(OWNER, res);
       // Another call with the same key is running there (a concurrent retry): wait for its answer.

@@ -78,6 +78,18 @@ export class Metrics {
     labelNames: ['service', 'deadline', 'alert'] as const,
   });
 
+  readonly retentionPurged = new Counter({
+    name: 'dsar_retention_purged_total',
+    help: 'Records the retention sweeps purged, by class (docs/retention.md).',
+    labelNames: ['service', 'class'] as const,
+  });
+
+  readonly retentionSweepFailures = new Counter({
+    name: 'dsar_retention_sweep_failures_total',
+    help: 'Retention sweeps of one class and tenant that failed (the next sweep tries again).',
+    labelNames: ['service', 'class'] as const,
+  });
+
   readonly deadlineScanFailures = new Counter({
     name: 'dsar_deadline_scan_failures_total',
     help: 'Deadline monitor scans that failed (the next scan tries again).',

@@ -70,6 +70,9 @@ export interface ForwardRequest {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** The call of a public route (a provider's webhook): no caller, so no identity goes with it. */
+export type CallerlessRequest = Omit<ForwardRequest, 'principal'> & { principal?: undefined };
+
 export interface ForwardedResponse {
   status: number;
   headers: Record<string, string>;
@@ -150,14 +153,14 @@ export class Forwarder {
    * total one. The service's answer (a 413 before the body is complete, say)
    * is read and returned as usual; the rest of the body is not sent.
    */
-  async forwardUpload(req: ForwardRequest, upload: UploadBody): Promise<ForwardedResponse> {
+  async forwardUpload(req: ForwardRequest | CallerlessRequest, upload: UploadBody): Promise<ForwardedResponse> {
     const prepared = await this.prepare(req);
     if ('refused' in prepared) return prepared.refused;
     const res = await callService(req.route.service, this.upstreams[req.route.service], {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
       headers: { ...prepared.headers, ...upload.headers },
-      identity: { key: this.internalAuth, principal: req.principal },
+      ...(req.principal ? { identity: { key: this.internalAuth, principal: req.principal } } : {}),
       body: upload.stream,
       timeoutMs: this.settings.upstreamTimeoutMs,
       bodyIdleTimeoutMs: this.settings.uploadIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
@@ -209,16 +212,17 @@ export class Forwarder {
   }
 
   /** The headers of the call to the owning service; or, for a derived view, the owner's refusal (404 for another tenant's request). */
-  private async prepare(req: ForwardRequest): Promise<Prepared> {
+  private async prepare(req: ForwardRequest | CallerlessRequest): Promise<Prepared> {
     const headers = this.baseHeaders(req);
-    if (req.route.readYourWrites) {
+    if (req.route.readYourWrites && req.principal) {
       // The view lives in another service and may lag: read the request from its owner first
       // (a request of another tenant is a 404 there), then have the view wait for its newest event.
       const id = /^\/requests\/([^/?]+)/.exec(req.pathAndQuery)?.[1] ?? '';
       const owner = await this.call('lifecycle-clock', 'GET', `/requests/${id}`, req.principal, headers);
-      if (owner.status !== 200) return { refused: this.reply(owner) };
+      const purged = owner.status === 404 && req.route.outlivesRequest === true && req.principal.workspaceId === undefined;
+      if (owner.status !== 200 && !purged) return { refused: this.reply(owner) };
       const lastEvent = owner.headers.get(LAST_EVENT_HEADER);
-      if (lastEvent) headers[AWAIT_EVENT_HEADER] = lastEvent;
+      if (lastEvent && !purged) headers[AWAIT_EVENT_HEADER] = lastEvent;
     }
     // The route's passed headers go to the owning service only, never to the owner's read above.
     Object.assign(headers, req.headers ?? {});
@@ -230,7 +234,7 @@ export class Forwarder {
     return { headers };
   }
 
-  private baseHeaders(req: ForwardRequest): Record<string, string> {
+  private baseHeaders(req: ForwardRequest | CallerlessRequest): Record<string, string> {
     return {
       accept: 'application/json',
       'x-request-id': req.requestId,

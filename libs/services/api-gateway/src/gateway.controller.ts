@@ -9,12 +9,12 @@ import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
 import { acceptedMediaType, assertNormalizedPath, hasBody, pathOf, strictJsonBody } from '@dsar/platform/http';
 import { parseIdempotencyKey, requestFingerprint } from '@dsar/platform/idempotency';
 import { requestIdOf } from '@dsar/platform/observability';
-import { DOWNLOAD_REQUEST_HEADERS, type ForwardedResponse, type ForwardedStream, Forwarder, type ForwardRequest } from './forwarder';
+import { type CallerlessRequest, DOWNLOAD_REQUEST_HEADERS, type ForwardedResponse, type ForwardedStream, Forwarder, type ForwardRequest } from './forwarder';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import { CallerRateLimiter } from './rate-limiter';
 import { RouteMatcher } from './route-matcher';
-import { type GatewayRoute, ROUTES } from './routes';
+import { type GatewayRoute, PUBLIC, ROUTES } from './routes';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -31,6 +31,8 @@ const UPLOAD_LINGER_MS = 2_000;
 
 /** Headers an upload route may not declare: the internal ones the gateway sets itself, and the proxies'. */
 const RESERVED_HEADER = /^x-(?:dsar-|request-id$|forwarded-)/i;
+/** Headers of HTTP itself, which a webhook route cannot claim as its own. */
+const HTTP_HEADERS = new Set(['authorization', 'cookie', 'host', 'connection', 'content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'traceparent', 'idempotency-key', 'accept']);
 
 /**
  * What is wrong with a route table, if anything: an upload route takes a
@@ -51,6 +53,14 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
     if (route.download) {
       if (route.method !== 'GET') problems.push(`${at}: a download is a GET`);
       if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
+    }
+    if ((route.permission === PUBLIC) !== (route.webhook !== undefined)) problems.push(`${at}: a route is public exactly when it is a provider's webhook`);
+    if (route.webhook) {
+      if (route.method !== 'POST') problems.push(`${at}: a webhook is a POST`);
+      if (route.body || route.upload || route.passHeaders) problems.push(`${at}: a webhook has no JSON body, upload or passed headers of its own; its headers are the webhook's`);
+      for (const name of Object.keys(route.webhook.headers)) {
+        if (!/^[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name) || HTTP_HEADERS.has(name)) problems.push(`${at}: ${name} is not a lower-case header of the webhook's own`);
+      }
     }
     for (const name of Object.keys(route.passHeaders ?? {})) {
       if (!/^x-[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not a lower-case X- header a route may pass on`);
@@ -112,7 +122,9 @@ function requestBodyStream(req: Readable): ReadableStream<Uint8Array> {
  * body before the caller is known. HEAD is answered for every GET route like
  * the GET, without the body. An upload route streams its body to the service
  * (its headers are checked first, 400); a download route always streams the
- * service's file back.
+ * service's file back. A provider's webhook (public) skips authentication,
+ * authorization and the rate limit: its bytes stream to the service, which
+ * checks the provider's signature over them.
  */
 @Controller('api/v1')
 export class GatewayController {
@@ -146,20 +158,21 @@ export class GatewayController {
     const apiPath = pathOf(pathAndQuery) || '/';
     const head = req.method === 'HEAD';
     const { route } = this.matcher.resolve(req.method, apiPath);
-    if (route.upload) lingerOnUnreadBody(req, res);
+    if (route.upload || route.webhook) lingerOnUnreadBody(req, res);
+    const requestId = String((req as Request & { id?: unknown }).id ?? requestIdOf(req));
+    const traceparent = typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined;
+    if (route.webhook) {
+      // Public: the provider's signature over the bytes authenticates the call, and the owning service checks it.
+      const answer = await this.webhook(req, res, { route, pathAndQuery, requestId, traceparent }, route.webhook);
+      if (answer) await send(res, answer, false);
+      return;
+    }
     const principal = await this.authenticate(req);
-    if (!rolesAllow(principal.roles, route.permission)) {
+    if (route.permission === PUBLIC || !rolesAllow(principal.roles, route.permission)) {
       throw new ProblemError('PERMISSION_DENIED', `The roles ${principal.roles.join(', ') || '(none)'} may not ${route.summary.toLowerCase()} (needs ${route.permission}).`);
     }
     for (const [k, v] of Object.entries(await this.limiter.consume(principal))) res.setHeader(k, v);
-    const call = {
-      route,
-      pathAndQuery,
-      principal,
-      requestId: String((req as Request & { id?: unknown }).id ?? requestIdOf(req)),
-      traceparent: typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined,
-      headers: passedHeaders(req, route),
-    };
+    const call = { route, pathAndQuery, principal, requestId, traceparent, headers: passedHeaders(req, route) };
     if (route.upload) {
       const answer = await this.upload(req, res, call, apiPath, route.upload);
       if (answer) await send(res, answer, false);
@@ -205,23 +218,49 @@ export class GatewayController {
     // header (say `X-Content-SHA256`), which is then part of the fingerprint.
     const fingerprint =
       idempotencyKey !== undefined ? requestFingerprint(call.route.method, apiPath, { upload: { contentType, contentLength: length ?? null, headers: declared } }) : undefined;
+    return this.stream(req, res, { ...call, idempotencyKey, fingerprint }, declared);
+  }
+
+  /**
+   * The call of a provider's webhook: a JSON body without a Content-Encoding (415 otherwise), streamed to the service
+   * byte for byte with the webhook's headers, and no caller: the service checks the provider's signature over those
+   * bytes. Undefined when the client went away meanwhile.
+   */
+  private async webhook(req: Request, res: Response, call: CallerlessRequest, webhook: NonNullable<GatewayRoute['webhook']>): Promise<ForwardedResponse | undefined> {
+    if (contentCodings(req.headers['content-encoding']).length > 0) {
+      throw new ProblemError('CONTENT_ENCODING_UNSUPPORTED', 'A webhook delivery is taken as it was signed, without a Content-Encoding.', undefined, {}, { 'Accept-Encoding': 'identity' });
+    }
+    const type = req.headers['content-type'];
+    if (!type || !JSON_TYPE.test(type)) throw new ProblemError('UNSUPPORTED_MEDIA_TYPE', `A webhook delivery is application/json, not ${type ? type.split(';')[0] : 'untyped'}.`);
+    const headers: Record<string, string> = {};
+    for (const name of Object.keys(webhook.headers)) {
+      const value = req.headers[name];
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return this.stream(req, res, call, headers);
+  }
+
+  /**
+   * Streams the client's body to the owning service as `application/octet-stream` (an upload's file, a webhook's
+   * signed bytes), with its Content-Length and the route's headers, at the service's pace. Undefined when the client
+   * went away meanwhile (there is no one to answer).
+   */
+  private async stream(req: Request, res: Response, call: ForwardRequest | CallerlessRequest, headers: Record<string, string>): Promise<ForwardedResponse | undefined> {
+    const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
     const gone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) gone.abort(new DOMException('the client went away', 'AbortError'));
     };
     res.once('close', onClose);
     try {
-      return await this.forwarder.forwardUpload(
-        { ...call, idempotencyKey, fingerprint },
-        {
-          stream: requestBodyStream(req),
-          // The bytes are the file whatever the client called them: a service parses JSON bodies before its handlers run,
-          // so an upload labelled application/json would never reach its handler. The file's own type travels in the
-          // route's declared header (x-evidence-content-type, x-artifact-content-type).
-          headers: { 'content-type': 'application/octet-stream', ...(length !== undefined ? { 'content-length': length } : {}), ...declared },
-          signal: gone.signal,
-        },
-      );
+      return await this.forwarder.forwardUpload(call, {
+        stream: requestBodyStream(req),
+        // The bytes as sent whatever the client called them: a service parses JSON bodies before its handlers run, so a
+        // body labelled application/json would never reach its handler as bytes. An upload's own type travels in the
+        // route's declared header (x-evidence-content-type, x-artifact-content-type).
+        headers: { 'content-type': 'application/octet-stream', ...(length !== undefined ? { 'content-length': length } : {}), ...headers },
+        signal: gone.signal,
+      });
     } catch (e) {
       // The client aborted its upload: the call to the service was dropped with it, and no one waits for an answer.
       if (gone.signal.aborted || req.destroyed) return undefined;

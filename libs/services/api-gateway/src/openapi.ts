@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ErrorCatalog, type ErrorName, errorStatuses, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
-import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, ROUTES } from './routes';
+import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, PUBLIC, PUBLIC_COMMON_ERRORS, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> } };
@@ -45,8 +45,19 @@ const problemSchema: JsonSchema = {
 /** Errors of an upload route's body and headers, answered by the gateway or the owning service. */
 const UPLOAD_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];
 
+/** Errors of a webhook's body: read by the service as bytes, then as JSON of the provider's shape. */
+const WEBHOOK_BODY_ERRORS: ErrorName[] = ['REQUEST_BODY_INVALID_JSON', 'REQUEST_VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];
+
 function errorResponses(route: GatewayRoute): Record<string, unknown> {
-  const names: ErrorName[] = [...new Set([...(route.body ? BODY_ERRORS : []), ...(route.upload ? UPLOAD_ERRORS : []), ...route.errors, ...COMMON_ERRORS])];
+  const names: ErrorName[] = [
+    ...new Set([
+      ...(route.body ? BODY_ERRORS : []),
+      ...(route.upload ? UPLOAD_ERRORS : []),
+      ...(route.webhook ? WEBHOOK_BODY_ERRORS : []),
+      ...route.errors,
+      ...(route.permission === PUBLIC ? PUBLIC_COMMON_ERRORS : COMMON_ERRORS),
+    ]),
+  ];
   const byStatus = new Map<number, ErrorName[]>();
   // A code answered with several statuses (SVC-BE-1206: 400, or 503 when storage fails) is listed under each.
   for (const n of names) for (const status of errorStatuses(ErrorCatalog[n])) byStatus.set(status, [...(byStatus.get(status) ?? []), n]);
@@ -167,11 +178,12 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
   for (const [name, header] of Object.entries(route.upload?.headers ?? {})) {
     parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: header.schema ? schemaOf(header.schema, 'input', components) : { type: 'string' } });
   }
-  for (const [name, header] of Object.entries(route.passHeaders ?? {})) {
+  for (const [name, header] of Object.entries({ ...route.passHeaders, ...route.webhook?.headers })) {
     parameters.push({ name, in: 'header', required: header.required, description: header.description, schema: { type: 'string' } });
   }
   if (route.download || route.file?.ranges) parameters.push(...DOWNLOAD_PARAMETERS);
-  if (route.method === 'POST' || route.method === 'PUT') {
+  // A webhook's repetitions are told apart by the provider's delivery id, not an Idempotency-Key.
+  if ((route.method === 'POST' || route.method === 'PUT') && !route.webhook) {
     // An upload's body is not held, so not hashed: what a replay is matched on is said instead.
     const same = route.upload
       ? 'the same key, `Content-Type`, `Content-Length` and headers of the route (the file itself is not compared)'
@@ -192,10 +204,27 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
   return {
     operationId: route.operationId,
     summary: route.summary,
-    description: [route.description, `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}.`].filter(Boolean).join('\n\n'),
+    description: [
+      route.description,
+      route.permission === PUBLIC
+        ? 'Public: no bearer token; the provider\'s signature authenticates each delivery (docs/webhooks.md).'
+        : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}.`,
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     tags: [route.tag],
+    ...(route.permission === PUBLIC ? { security: [] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body, 'input', components) } } } } : {}),
+    ...(route.webhook
+      ? {
+          requestBody: {
+            required: true,
+            description: `${route.webhook.description} Without a \`Content-Encoding\` (415); the signature covers these bytes exactly.`,
+            content: { 'application/json': { schema: schemaOf(route.webhook.body, 'input', components) } },
+          },
+        }
+      : {}),
     ...(route.upload
       ? {
           requestBody: {
@@ -230,7 +259,8 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       version: '1.0.0-alpha',
       description:
         'The REST API of the data subject request service. `{base_url}` is `http(s)://host:port/api/v1`. ' +
-        'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md). Errors are ' +
+        'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md), except the inbound ' +
+        'webhooks, which the providers\' signatures authenticate (docs/webhooks.md). Errors are ' +
         '`application/problem+json` with a stable `code` (docs/errors.md).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
@@ -244,9 +274,11 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Fulfilment', description: 'Fulfilment manifests: artifacts (encrypted files), their review, the fulfilment callback and the fulfilment (docs/fulfilment.md).' },
       { name: 'Delivery', description: 'Delivery of the fulfilled data: preparation, address check, the step-up gate, gated downloads and the delivery log (docs/fulfilment.md#delivery).' },
       { name: 'Notifications', description: 'Messages to data subjects and operators caused by a request, their attempts, and replay (docs/notifications.md).' },
+      { name: 'Retention', description: 'Retention policies per tenant and class of records, enforced by the services that own them, with legal hold and a purge report (docs/retention.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },
+      { name: 'Webhooks', description: 'Public endpoints the email provider and Slack call, authenticated by their signatures instead of a token (docs/webhooks.md).' },
     ],
     paths,
     components: {

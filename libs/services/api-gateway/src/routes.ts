@@ -60,6 +60,8 @@ import {
 import { DELIVERY_ROUTES } from './delivery-routes';
 import { FULFILMENT_ROUTES } from './fulfilment-routes';
 import { NOTIFICATION_ROUTES } from './notification-routes';
+import { RETENTION_ROUTES } from './retention-routes';
+import { WEBHOOK_ROUTES } from './webhook-routes';
 import { CLOCK_CHANGE_ERRORS, IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -108,7 +110,8 @@ export type GatewayRoute = RouteAnswer & {
   path: string;
   /** The owning service; the call goes to its `/internal/v1` + path. */
   service: string;
-  permission: Permission;
+  /** Who may call it; `public` for a provider's webhook only (`webhook`), which its signature authenticates instead of a token. */
+  permission: Permission | typeof PUBLIC;
   operationId: string;
   summary: string;
   description?: string;
@@ -125,6 +128,13 @@ export type GatewayRoute = RouteAnswer & {
    * the newest event id) and has the view wait until it has caught up.
    */
   readYourWrites?: boolean;
+  /**
+   * With `readYourWrites`: the view outlives the request's record (the audit chain, after retention purged the
+   * request in lifecycle-clock). When the owner no longer knows the request, a tenant-wide caller still gets the
+   * view, which answers 404 itself when it holds nothing for the caller's tenant; a caller confined to a
+   * workspace gets the owner's 404, since the request's workspace can no longer be checked.
+   */
+  outlivesRequest?: boolean;
   /**
    * The route also answers with a streamed file when the client's Accept
    * names one of these media types; the gateway passes the stream through
@@ -152,7 +162,21 @@ export type GatewayRoute = RouteAnswer & {
    * total deadline.
    */
   upload?: { headers: Readonly<Record<string, UploadHeader>>; description: string };
+  /**
+   * A provider's webhook (docs/webhooks.md): public (`permission: 'public'`:
+   * no token, no per-caller rate limit), because the owning service checks
+   * the provider's signature over the exact bytes of the body. So the body
+   * is streamed to the service untouched, as `application/octet-stream`,
+   * never parsed or re-encoded here; the client must send it as JSON
+   * (415 otherwise) without a Content-Encoding (415). The headers named
+   * here (the signature's, lower case) are passed on when sent, and no
+   * other client header is. `body` is what the document publishes.
+   */
+  webhook?: { description: string; body: z.ZodType; headers: Readonly<Record<string, PassedHeader>> };
 };
+
+/** The permission of a route that takes no token: a provider's webhook, authenticated by its signature. */
+export const PUBLIC = 'public';
 
 export { IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS };
 const INTAKE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CLOCK_MODE_NOT_ALLOWED', 'RECEIPT_TIME_INVALID', ...IDEMPOTENCY_ERRORS];
@@ -245,6 +269,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     response: { status: 200, schema: timeline, description: 'The timeline, starting with `request_created`.' },
     errors: ['RESOURCE_NOT_FOUND'],
     readYourWrites: true,
+    outlivesRequest: true,
   },
   {
     method: 'GET',
@@ -269,6 +294,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     },
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
     readYourWrites: true,
+    outlivesRequest: true,
   },
   {
     method: 'POST',
@@ -284,6 +310,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     response: { status: 202, schema: auditVerifyResult, description: 'The verification\'s outcome.' },
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
     readYourWrites: true,
+    outlivesRequest: true,
   },
   {
     method: 'GET',
@@ -585,6 +612,8 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...FULFILMENT_ROUTES,
   ...DELIVERY_ROUTES,
   ...NOTIFICATION_ROUTES,
+  ...RETENTION_ROUTES,
+  ...WEBHOOK_ROUTES,
   {
     method: 'GET',
     path: '/policies',
@@ -614,6 +643,9 @@ export const ROUTES: readonly GatewayRoute[] = [
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
   },
 ];
+
+/** Errors any public route (a provider's webhook) can answer with: no token, so neither 401/403 of a caller nor a caller's rate limit. */
+export const PUBLIC_COMMON_ERRORS: ErrorName[] = ['REQUEST_PATH_INVALID', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_ERROR'];
 
 /** Errors any authenticated route can answer with. */
 export const COMMON_ERRORS: ErrorName[] = [

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { dataDirSecret, secretFileField } from '@dsar/platform/config';
 import type { CheckpointSettings } from './application/checkpoint-publisher';
+import { type RetentionConfig, retentionFields } from '@dsar/platform/retention';
 
 /** The key PEM as configuration carries it: an environment variable may hold `\n` for the line breaks. */
 function pemText(value: string): string {
@@ -23,6 +24,8 @@ const HOW_TO = 'make one with: openssl genpkey -algorithm ed25519';
 
 /** audit-ledger's own settings (README configuration table), shared by its app and the embedded runner. */
 export const auditFields = {
+  /** The retention sweep of `audit_event` (docs/retention.md). */
+  ...retentionFields,
   /** How often signed checkpoints are made, in milliseconds; 0 turns them off. */
   AUDIT_CHECKPOINT_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
   /** The Ed25519 private key that signs checkpoints, PEM (PKCS#8). */
@@ -41,7 +44,7 @@ export const auditFields = {
   }),
 };
 
-export interface AuditConfig {
+export interface AuditConfig extends RetentionConfig {
   AUDIT_CHECKPOINT_INTERVAL_MS: number;
   AUDIT_SIGNING_KEY?: string;
   AUDIT_SIGNING_KEY_FILE?: string;

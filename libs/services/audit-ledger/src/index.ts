@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { retentionMigrations, RetentionRuleEntity, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 import type { CheckpointSettings } from './application/checkpoint-publisher';
 import { AuditLedgerModule } from './audit-ledger.module';
 import { checkpointSettingsFrom } from './audit-settings';
@@ -12,18 +13,15 @@ export { CheckpointPublisher, type CheckpointSettings } from './application/chec
 export { ChainVerification } from './application/chain-verification';
 export { ChainExport } from './application/chain-export';
 export { type AuditConfig, auditFields, checkpointSettingsFrom, ensureDevSigningKey, newSigningKeyPem } from './audit-settings';
-export { type ChainEntry, chainEntry, entryHash, GENESIS_HASH, readEntry, type StoredEntry, storedEntry } from './domain/chain';
-export { ChainVerifier } from './domain/chain-verifier';
-export { checkpointSignatureValid, statementText } from './domain/checkpoint-signature';
-export { leafHash, merkleRoot } from './domain/merkle';
 
-/** audit-ledger with signed checkpoints on the given settings (the app and the embedded runner pass their configuration). */
-export function auditLedgerServiceWith(checkpoints: CheckpointSettings): ServiceDefinition {
+/** audit-ledger with signed checkpoints and its retention sweep on the given settings (the app and the embedded runner pass their configuration). */
+export function auditLedgerServiceWith(checkpoints: CheckpointSettings, retention: RetentionSettings = retentionSettingsFrom({})): ServiceDefinition {
   return {
     name: 'audit-ledger',
-    module: AuditLedgerModule.withCheckpoints(checkpoints),
+    module: AuditLedgerModule.withCheckpoints(checkpoints, retention),
     persistence: true,
-    migrations: [LedgerEvents1763700000200, AuditChain1763700000210, AuditPayloadText1763700000220],
+    entities: [RetentionRuleEntity],
+    migrations: [...retentionMigrations, LedgerEvents1763700000200, AuditChain1763700000210, AuditPayloadText1763700000220],
   };
 }
 

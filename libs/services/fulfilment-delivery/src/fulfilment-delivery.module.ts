@@ -1,17 +1,21 @@
 import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/common';
+import { RequestClosures, type RetentionSettings, retentionParts } from '@dsar/platform/retention';
 import { DELIVERY_CONTROLLERS, DELIVERY_PROVIDERS } from './delivery';
 import { FULFILMENT_CONTROLLERS, FULFILMENT_PROVIDERS } from './fulfilment';
+import { ArtifactPurger } from './retention/artifact-purger';
+import { DeliveryLogPurger } from './retention/delivery-log-purger';
 
 /** fulfilment-delivery: manifests and their artifacts, review, fulfilment, and the step-up gated delivery. */
 @Module({})
 export class FulfilmentDeliveryModule {
-  /** The module with its settings providers and the storage module that provides FileStorage. */
-  static with(settings: Provider[], storage: DynamicModule): DynamicModule {
+  /** The module with its settings providers, the storage module that provides FileStorage, and its retention sweep (`fulfilment_artifact`, `delivery_log`). */
+  static with(settings: Provider[], storage: DynamicModule, retention: RetentionSettings): DynamicModule {
+    const parts = retentionParts([ArtifactPurger, DeliveryLogPurger], retention);
     return {
       module: FulfilmentDeliveryModule,
       imports: [storage],
-      controllers: [...FULFILMENT_CONTROLLERS, ...DELIVERY_CONTROLLERS] as Type[],
-      providers: [...settings, ...(FULFILMENT_PROVIDERS as Provider[]), ...(DELIVERY_PROVIDERS as Provider[])],
+      controllers: [...FULFILMENT_CONTROLLERS, ...DELIVERY_CONTROLLERS, ...parts.controllers] as Type[],
+      providers: [...settings, ...(FULFILMENT_PROVIDERS as Provider[]), ...(DELIVERY_PROVIDERS as Provider[]), RequestClosures, ...parts.providers],
       exports: [...(FULFILMENT_PROVIDERS as Provider[]), ...(DELIVERY_PROVIDERS as Provider[])],
     };
   }

@@ -1,5 +1,6 @@
 import type { DynamicModule, Provider } from '@nestjs/common';
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { retentionMigrations, RetentionRuleEntity, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 import { NO_MASTER_KEY, StorageModule, UnavailableStorage } from '@dsar/platform/storage';
 import { DELIVERY_ENTITIES, DELIVERY_MIGRATIONS, deliverySettingsProvider } from './delivery';
 import { FULFILMENT_ENTITIES, FULFILMENT_MIGRATIONS, fulfilmentSettingsProviders } from './fulfilment';
@@ -20,14 +21,14 @@ export {
 } from './fulfilment';
 export { ArtifactDelivery, DeliveryLog, DeliveryPreparations, DELIVERY_SETTINGS, type DeliveryConfig, deliveryFields, type DeliverySettings, deliverySettingsFrom, deliverySettingsProvider, StepUp } from './delivery';
 
-/** fulfilment-delivery on the given settings providers and storage module (the app and the embedded runner pass their configuration). */
-export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: DynamicModule): ServiceDefinition {
+/** fulfilment-delivery on the given settings providers, storage module and retention sweep (the app and the embedded runner pass their configuration). */
+export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: DynamicModule, retention: RetentionSettings = retentionSettingsFrom({})): ServiceDefinition {
   return {
     name: 'fulfilment-delivery',
-    module: FulfilmentDeliveryModule.with(settings, storage),
+    module: FulfilmentDeliveryModule.with(settings, storage, retention),
     persistence: true,
-    entities: [...FULFILMENT_ENTITIES, ...DELIVERY_ENTITIES],
-    migrations: [...FULFILMENT_MIGRATIONS, ...DELIVERY_MIGRATIONS],
+    entities: [...FULFILMENT_ENTITIES, ...DELIVERY_ENTITIES, RetentionRuleEntity],
+    migrations: [...retentionMigrations, ...FULFILMENT_MIGRATIONS, ...DELIVERY_MIGRATIONS],
     calls: ['lifecycle-clock'],
     takesUploads: true,
   };

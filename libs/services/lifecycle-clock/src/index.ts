@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { retentionMigrations, RetentionRuleEntity, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 import type { DeadlineMonitorSettings } from './application/deadline-monitor';
 import { AppealEntity } from './infrastructure/appeal.entity';
 import { ClockEventEntity } from './infrastructure/clock-event.entity';
@@ -21,14 +22,14 @@ export { DeadlineMonitor, type DeadlineMonitorSettings } from './application/dea
 export { RequestEntity } from './infrastructure/request.entity';
 export { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleFields } from './lifecycle-settings';
 
-/** lifecycle-clock with its deadline monitor on the given settings (the app and the embedded runner pass their configuration). */
-export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings): ServiceDefinition {
+/** lifecycle-clock with its deadline monitor and retention sweep on the given settings (the app and the embedded runner pass their configuration). */
+export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, retention: RetentionSettings = retentionSettingsFrom({})): ServiceDefinition {
   return {
     name: 'lifecycle-clock',
-    module: LifecycleClockModule.withMonitor(monitor),
+    module: LifecycleClockModule.withMonitor(monitor, retention),
     persistence: true,
-    entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity],
-    migrations: [Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140],
+    entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity, RetentionRuleEntity],
+    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140],
   };
 }
 

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { type RetentionSettings, retentionParts } from '@dsar/platform/retention';
 import { AppealsController } from './api/appeals.controller';
 import { ClockController } from './api/clock.controller';
 import { LifecycleController } from './api/lifecycle.controller';
@@ -8,6 +9,7 @@ import { RequestAppeals } from './application/request-appeals';
 import { RequestClock } from './application/request-clock';
 import { RequestLifecycle } from './application/request-lifecycle';
 import { RequestQueue } from './application/request-queue';
+import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
 
 @Module({
@@ -16,11 +18,13 @@ import { RequestRegistry } from './application/request-registry';
   exports: [RequestRegistry, RequestClock, RequestLifecycle],
 })
 export class LifecycleClockModule {
-  /** The module with its deadline monitor, on the given settings. */
-  static withMonitor(settings: DeadlineMonitorSettings): DynamicModule {
+  /** The module with its deadline monitor and its retention sweep (`request_record`), on the given settings. */
+  static withMonitor(settings: DeadlineMonitorSettings, retention: RetentionSettings): DynamicModule {
+    const parts = retentionParts([RequestRecordPurger], retention);
     return {
       module: LifecycleClockModule,
-      providers: [{ provide: DEADLINE_MONITOR_SETTINGS, useValue: settings }, DeadlineMonitor],
+      controllers: parts.controllers,
+      providers: [{ provide: DEADLINE_MONITOR_SETTINGS, useValue: settings }, DeadlineMonitor, ...parts.providers],
       exports: [DeadlineMonitor],
     };
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type RetentionConfig, retentionFields } from '@dsar/platform/retention';
 import type { DeadlineMonitorSettings } from './application/deadline-monitor';
 
 /** lifecycle-clock's own settings (README configuration table), shared by its app and the embedded runner. */
@@ -12,9 +13,11 @@ export const lifecycleFields = {
     .default('7,2')
     .transform((s) => s.split(',').map((d) => Number(d.trim())))
     .refine((days) => days.every((d) => d >= 1 && d <= 365), 'each threshold must be 1 to 365 days'),
+  /** The retention sweep of `request_record` (docs/retention.md). */
+  ...retentionFields,
 };
 
-export interface LifecycleConfig {
+export interface LifecycleConfig extends RetentionConfig {
   DEADLINE_MONITOR_INTERVAL_MS: number;
   DEADLINE_WARNING_DAYS: number[];
 }

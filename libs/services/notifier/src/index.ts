@@ -1,4 +1,5 @@
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { retentionMigrations, RetentionRuleEntity } from '@dsar/platform/retention';
 import { NotificationAttemptEntity } from './infrastructure/notification-attempt.entity';
 import { NotificationEntity } from './infrastructure/notification.entity';
 import { NotificationSendEntity } from './infrastructure/notification-send.entity';
@@ -18,8 +19,8 @@ export function notifierServiceWith(settings: NotifierSettings): ServiceDefiniti
     name: 'notifier',
     module: NotifierModule.with(settings),
     persistence: true,
-    entities: [NotificationEntity, NotificationSendEntity, NotificationAttemptEntity],
-    migrations: [Notifications1763700000500],
+    entities: [NotificationEntity, NotificationSendEntity, NotificationAttemptEntity, RetentionRuleEntity],
+    migrations: [...retentionMigrations, Notifications1763700000500],
     calls: ['lifecycle-clock'],
   };
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { jsonFromEnv } from '@dsar/platform/config';
+import { type RetentionConfig, retentionFields, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 import { LOCALES, type Locale } from './domain/notification-kinds';
 import { compileOverrides, type TemplateOverrides } from './domain/render';
 
@@ -74,9 +75,11 @@ export const notifierFields = {
   NOTIFIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** How often due sends are looked for, in milliseconds (new notifications go out at once anyway); 0 turns the dispatcher off. */
   NOTIFIER_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /** The retention sweep of `notification_log` (docs/retention.md). */
+  ...retentionFields,
 };
 
-export interface NotifierConfig {
+export interface NotifierConfig extends RetentionConfig {
   DATA_DIR?: string;
   SMTP_URL?: string;
   SMTP_URL_FILE?: string;
@@ -123,6 +126,7 @@ export interface NotifierSettings {
   dispatchIntervalMs: number;
   /** Sends claimed per dispatcher round. */
   batchSize: number;
+  retention: RetentionSettings;
 }
 
 export const NOTIFIER_SETTINGS = Symbol('NOTIFIER_SETTINGS');
@@ -165,6 +169,7 @@ export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierS
     retry: { baseMs: config.NOTIFIER_RETRY_BASE_MS ?? 30_000, maxMs: config.NOTIFIER_RETRY_MAX_MS ?? 3_600_000, maxAttempts: config.NOTIFIER_MAX_ATTEMPTS ?? 8 },
     dispatchIntervalMs: config.NOTIFIER_DISPATCH_INTERVAL_MS ?? 0,
     batchSize: 50,
+    retention: retentionSettingsFrom(config),
   };
 }
 

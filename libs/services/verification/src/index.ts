@@ -1,5 +1,6 @@
 import type { DynamicModule } from '@nestjs/common';
 import type { ServiceDefinition } from '@dsar/platform/host';
+import { retentionMigrations, RetentionRuleEntity } from '@dsar/platform/retention';
 import { NO_MASTER_KEY, StorageModule, UnavailableStorage } from '@dsar/platform/storage';
 import { EvidenceEntity } from './infrastructure/evidence.entity';
 import { EvidenceFileEntity } from './infrastructure/evidence-file.entity';
@@ -21,8 +22,8 @@ export function verificationServiceWith(settings: VerificationSettings, storage:
     name: 'verification',
     module: VerificationModule.with(settings, storage),
     persistence: true,
-    entities: [VerificationCaseEntity, EvidenceEntity, EvidenceFileEntity, ReminderClaimEntity],
-    migrations: [Verification1763700000300],
+    entities: [VerificationCaseEntity, EvidenceEntity, EvidenceFileEntity, ReminderClaimEntity, RetentionRuleEntity],
+    migrations: [...retentionMigrations, Verification1763700000300],
     calls: ['lifecycle-clock'],
     // Evidence uploads are read by their handler as a stream; JSON commands are parsed by the host as usual.
     takesUploads: true,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { jsonFromEnv } from '@dsar/platform/config';
+import { type RetentionConfig, retentionFields, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 
 /** The file types evidence may have unless configured otherwise: photos and scans of documents. */
 export const DEFAULT_EVIDENCE_CONTENT_TYPES = ['application/pdf', 'image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/tiff'] as const;
@@ -23,6 +24,8 @@ const tenantRules = z.strictObject({
 
 /** The verification service's settings (README configuration table), shared by its app and the embedded runner. */
 export const verificationFields = {
+  /** The retention sweep of `verification_evidence` (docs/retention.md). */
+  ...retentionFields,
   /** Days after a case opens on which the person is reminded while it is pending: a comma list, or `off`. */
   VERIFICATION_REMINDER_DAYS: dayList('7,14'),
   /** Days after a case opens when a case still pending expires and the request is refused (identity_not_verified); 0 turns expiry off. */
@@ -41,7 +44,7 @@ export const verificationFields = {
     .refine((types) => types.length > 0 && types.every((t) => MEDIA_TYPE.test(t)), 'a comma list of media types, e.g. application/pdf,image/jpeg'),
 };
 
-export interface VerificationConfig {
+export interface VerificationConfig extends RetentionConfig {
   VERIFICATION_REMINDER_DAYS: number[];
   VERIFICATION_EXPIRY_DAYS: number;
   VERIFICATION_TENANT_SETTINGS: Record<string, { reminderDays?: number[]; expiryDays?: number }>;
@@ -51,6 +54,7 @@ export interface VerificationConfig {
 }
 
 export interface VerificationSettings {
+  retention: RetentionSettings;
   reminderDays: readonly number[];
   expiryDays: number;
   tenants: Readonly<Record<string, { reminderDays?: number[]; expiryDays?: number }>>;
@@ -73,5 +77,6 @@ export function verificationSettingsFrom(config: Partial<VerificationConfig>): V
     evidenceMaxBytes: config.EVIDENCE_MAX_BYTES ?? 20 * 1024 ** 2,
     evidenceContentTypes: config.EVIDENCE_CONTENT_TYPES ?? [...DEFAULT_EVIDENCE_CONTENT_TYPES],
     batchSize: 200,
+    retention: retentionSettingsFrom(config),
   };
 }

@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify/sync';
 import type { AuditEntry, AuditExport, AuditExportFormat } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { readEntry, type StoredEntry } from '../domain/chain';
-import { canonicalJson } from '../domain/hashing';
+import { canonicalJson, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { type ChainView, Ledger } from './ledger';
 
 /** CSV columns, in order; `payload` holds the RFC 8785 JSON of the payload, as stored and hashed. */

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuditMismatch, AuditVerifyCommand, AuditVerifyResult, AuditVerifyStatus } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import type { StoredEntry } from '../domain/chain';
-import { CHAIN_GENESIS, ChainVerifier } from '../domain/chain-verifier';
+import { CHAIN_GENESIS, ChainVerifier, type StoredEntry } from '@dsar/platform/audit-chain';
 import { Ledger } from './ledger';
 
 const CHAIN_FAULTS = new Set<AuditMismatch['kind']>(['content', 'link', 'sequence']);

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { type AuditCheckpoint, AuditEventTypes } from '@dsar/contracts';
+import { leafHash, merkleRoot } from '@dsar/platform/audit-chain';
 import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { CheckpointSigner } from '../domain/checkpoint-signature';
-import { leafHash, merkleRoot } from '../domain/merkle';
 import { Ledger } from './ledger';
 
 export interface CheckpointSettings {

@@ -4,7 +4,7 @@ import { type AuditCheckpoint, type AuditCheckpointDetail, type AuditPurgedPrefi
 import { Clock } from '@dsar/platform/clock';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
-import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '../domain/chain';
+import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
 import { type AppendResult, appendEvent } from '../infrastructure/chain-append';
 

@@ -2,7 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
 import type { AuditCheckpoint } from '@dsar/contracts';
 import { auditFields, newSigningKeyPem } from '../audit-settings';
-import { CheckpointSigner, checkpointSignatureValid, statementText } from './checkpoint-signature';
+import { checkpointSignatureValid, statementText } from '@dsar/platform/audit-chain';
+import { CheckpointSigner } from './checkpoint-signature';
 
 const ROOT = `sha256:${'ab'.repeat(32)}`;
 

@@ -1,5 +1,5 @@
 import type { CloudEventEnvelope } from '@dsar/contracts';
-import type { EntryFacts } from './chain';
+import type { EntryFacts } from '@dsar/platform/audit-chain';
 
 /** The event fields the chain keeps. */
 export type LedgerEvent = Pick<CloudEventEnvelope, 'id' | 'type' | 'source' | 'subject' | 'tenantid' | 'time' | 'data'>;

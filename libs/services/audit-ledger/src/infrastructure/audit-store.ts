@@ -1,5 +1,5 @@
 import type { AuditCheckpoint, AuditCheckpointLeaf, AuditPurgedPrefix } from '@dsar/contracts';
-import type { StoredEntry } from '../domain/chain';
+import type { StoredEntry } from '@dsar/platform/audit-chain';
 import { AuditTables } from './audit-tables';
 
 /** Anything that runs SQL: a transaction's EntityManager, a DataSource, a migration's QueryRunner. */

@@ -6,7 +6,8 @@ const schema = z.object(fulfilmentFields);
 describe('fulfilment settings', () => {
   it('defaults: 2 GiB artifacts, four eyes on, no tenant overrides', () => {
     const config = schema.parse({});
-    expect(config).toEqual({ ARTIFACT_MAX_BYTES: 2 * 1024 ** 3, MANIFEST_FOUR_EYES: true, FULFILMENT_TENANT_SETTINGS: {} });
+    // The retention sweep of the service's two classes: hourly, 100 requests a page.
+    expect(config).toEqual({ ARTIFACT_MAX_BYTES: 2 * 1024 ** 3, MANIFEST_FOUR_EYES: true, FULFILMENT_TENANT_SETTINGS: {}, RETENTION_SWEEP_INTERVAL_MS: 3_600_000, RETENTION_SWEEP_BATCH: 100 });
     expect(fulfilmentSettingsFrom(config)).toEqual({ artifactMaxBytes: DEFAULT_ARTIFACT_MAX_BYTES, fourEyes: true, tenants: {} });
     expect(fulfilmentSettingsFrom({})).toEqual(fulfilmentSettingsFrom(config));
   });

@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { z } from 'zod';
 import { booleanFromEnv, jsonFromEnv } from '@dsar/platform/config';
+import { type RetentionConfig, retentionFields } from '@dsar/platform/retention';
 
 /** The largest artifact accepted unless configured otherwise: 2 GiB. */
 export const DEFAULT_ARTIFACT_MAX_BYTES = 2 * 1024 ** 3;
@@ -16,6 +17,8 @@ export type FulfilmentTenantRules = z.infer<typeof tenantRules>;
 
 /** The fulfilment part of fulfilment-delivery's settings (README configuration table), shared by its app and the embedded runner. */
 export const fulfilmentFields = {
+  /** The retention sweep of `fulfilment_artifact` and `delivery_log` (docs/retention.md). */
+  ...retentionFields,
   /** The largest artifact accepted, in bytes (default 2 GiB). */
   ARTIFACT_MAX_BYTES: z.coerce.number().int().min(1).max(MAX_ARTIFACT_MAX_BYTES).default(DEFAULT_ARTIFACT_MAX_BYTES),
   /** Whether the principal who last changed a manifest's artifacts may not review them (four eyes). */
@@ -24,7 +27,7 @@ export const fulfilmentFields = {
   FULFILMENT_TENANT_SETTINGS: jsonFromEnv('must be a JSON object of tenant ids to {fourEyes}').pipe(z.record(z.string().min(1), tenantRules)),
 };
 
-export interface FulfilmentConfig {
+export interface FulfilmentConfig extends RetentionConfig {
   ARTIFACT_MAX_BYTES: number;
   MANIFEST_FOUR_EYES: boolean;
   FULFILMENT_TENANT_SETTINGS: Record<string, FulfilmentTenantRules>;

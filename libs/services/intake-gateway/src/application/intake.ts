@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, INTERNAL_API_PREFIX, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
-import { callService, INTERNAL_AUTH, type InternalAuthKey, parseInput, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, parseInput, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
 import { requestFingerprint } from '@dsar/platform/idempotency';
 import { inferRequestType } from '../domain/request-type-inference';
 
@@ -56,6 +56,29 @@ export class Intake {
 
   async submit(ctx: CallContext, body: unknown): Promise<IntakeOutcome> {
     const command = this.normalize(body);
+    // The key is about what the client sent, not the normalized command.
+    const res = await this.send(ctx, command, ctx.fingerprint ?? requestFingerprint(ctx.method, ctx.path, body));
+    return {
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? 'application/json',
+      body: JSON.parse(res.body.toString('utf8') || 'null'),
+      replayed: res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
+      retryAfter: res.headers.get('retry-after') ?? undefined,
+    };
+  }
+
+  /**
+   * A request whose command intake built itself, from a message of an inbound channel (the webhooks): recorded by
+   * lifecycle-clock under the context's idempotency key, or lifecycle-clock's problem thrown.
+   */
+  async record(ctx: CallContext, command: NewRequestCommand): Promise<{ id: string; receivedAt: string; dueAt: string; status: string }> {
+    const res = await this.send(ctx, command, requestFingerprint(ctx.method, ctx.path, command));
+    if (res.status !== 202) throw upstreamProblem('lifecycle-clock', res);
+    return JSON.parse(res.body.toString('utf8')) as { id: string; receivedAt: string; dueAt: string; status: string };
+  }
+
+  /** Has lifecycle-clock record the command, for the caller (ADR 0020), under its idempotency key when it has one. */
+  private send(ctx: CallContext, command: NewRequestCommand, fingerprint: string): Promise<InternalResponse> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json',
@@ -64,10 +87,9 @@ export class Intake {
     };
     if (ctx.idempotencyKey !== undefined) {
       headers[IDEMPOTENCY_KEY_HEADER] = ctx.idempotencyKey;
-      // The key is about what the client sent, not the normalized command.
-      headers[IDEMPOTENCY_FINGERPRINT_HEADER] = ctx.fingerprint ?? requestFingerprint(ctx.method, ctx.path, body);
+      headers[IDEMPOTENCY_FINGERPRINT_HEADER] = fingerprint;
     }
-    const res = await callService('lifecycle-clock', this.upstreams['lifecycle-clock'], {
+    return callService('lifecycle-clock', this.upstreams['lifecycle-clock'], {
       method: 'POST',
       path: `${INTERNAL_API_PREFIX}/requests`,
       headers,
@@ -75,12 +97,5 @@ export class Intake {
       identity: { key: this.internalAuth, principal: ctx.principal },
       body: JSON.stringify(command),
     });
-    return {
-      status: res.status,
-      contentType: res.headers.get('content-type') ?? 'application/json',
-      body: JSON.parse(res.body.toString('utf8') || 'null'),
-      replayed: res.headers.get(IDEMPOTENT_REPLAYED_HEADER) === 'true',
-      retryAfter: res.headers.get('retry-after') ?? undefined,
-    };
   }
 }

@@ -56,7 +56,7 @@ interface Match {
  * leaves whole) spelled out, typographic apostrophes and dashes made plain,
  * whitespace collapsed. The patterns are written in this form.
  */
-function normalize(text: string): string {
+export function normalize(text: string): string {
   return text
     .toLowerCase()
     .normalize('NFD')
@@ -79,7 +79,7 @@ const SEPARATOR = '[\\s-]+';
 const GAP_WORD = '(?:[^\\s.,;:!?]+|\\p{L}{1,4}\\.)';
 const GAP = `(?:${SEPARATOR}${GAP_WORD}){0,3}`;
 
-function compilePattern(pattern: string): RegExp {
+export function compilePattern(pattern: string): RegExp {
   const words = pattern.split(' ');
   let source = '';
   words.forEach((word, i) => {
@@ -178,6 +178,17 @@ function evidenceOrder(hintCounts: ReadonlyMap<RuleLanguage, number>): (a: Match
 }
 
 const HINTS = mapLanguages(LANGUAGE_HINTS);
+
+/**
+ * The language whose LANGUAGE_HINTS the text uses most; null when it uses none,
+ * or two languages equally. For a text no rule matched (a message classified as
+ * no request still reports its language).
+ */
+export function likelyLanguage(rawText: string): RuleLanguage | null {
+  const ranked = [...languageHintCounts(normalize(rawText))].sort(([, a], [, b]) => b - a);
+  const [first, second] = ranked;
+  return first && first[1] > 0 && first[1] !== second?.[1] ? first[0] : null;
+}
 
 /** How many words of each language's LANGUAGE_HINTS the text contains. */
 function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {

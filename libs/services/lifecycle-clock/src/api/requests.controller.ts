@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import type { Response } from 'express';
 import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
+import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestAppeals } from '../application/request-appeals';
@@ -37,6 +38,17 @@ export class RequestsController {
     const now = this.clock.now();
     const slice = await this.queue.page(scopeOf(principal), query, now);
     return queuePageOf(slice, { status: query.status, atRiskDays: query.atRiskDays }, now);
+  }
+
+  /**
+   * The request a reference names (`DSAR-1A2B3C4D`) in the caller's scope, as its detail: intake-gateway matches a
+   * reply that quotes it. 404 when none, or more than one, has it. Internal only; the gateway does not route it.
+   */
+  @Get('references/:reference')
+  async byReference(@CurrentPrincipal() principal: Principal, @Param('reference') reference: string) {
+    const row = await this.registry.findByReference(scopeOf(principal), reference);
+    if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request has the reference ${reference}.`);
+    return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
   }
 
   @Get(':id')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { Between, type EntityManager } from 'typeorm';
+import { idPrefixOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
@@ -97,6 +97,21 @@ export class RequestRegistry {
       where: { id, tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
       ...(options.lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
+  }
+
+  /**
+   * The one request of the caller's scope whose id starts with the reference's eight hex digits (`DSAR-1A2B3C4D`,
+   * as people quote it back; intake matches replies by it). Null when there is none, or more than one: a reference
+   * shared by two requests names neither. Served by the primary key (a range of ids).
+   */
+  async findByReference(scope: TenantScope, reference: string): Promise<RequestEntity | null> {
+    const prefix = idPrefixOfReference(reference);
+    if (!prefix) return null;
+    const rows = await this.uow.dataSource.manager.find(RequestEntity, {
+      where: { id: Between(`${prefix}-0000-0000-0000-000000000000`, `${prefix}-ffff-ffff-ffff-ffffffffffff`), tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
+      take: 2,
+    });
+    return rows.length === 1 ? rows[0] : null;
   }
 
   /** Like `find`, answering 404 when the caller's scope has no such request. */

@@ -39,11 +39,5 @@ export interface TemplateContext {
   failure?: { kind: string; channel: string; destination: string; error: string };
 }
 
-/**
- * The reference people see and quote back: the first 8 characters of the id
- * (a UUID's first group), in capitals. Short enough to read out on the phone,
- * and operators can find the request by prefix.
- */
-export function requestReference(requestId: string): string {
-  return `DSAR-${requestId.replace(/[^0-9a-zA-Z]/g, '').slice(0, 8).toUpperCase()}`;
-}
+/** The reference people see and quote back (`DSAR-1A2B3C4D`): one definition in the contracts, which intake reads replies by. */
+export { requestReference } from '@dsar/contracts';

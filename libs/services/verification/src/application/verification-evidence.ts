@@ -214,26 +214,56 @@ export class VerificationEvidence {
    * metadata stays marked purged, and one event lists the keys. Returns the keys purged.
    */
   async purgeRequest(tenantId: string, requestId: string, actor: string): Promise<string[]> {
-    const files = await this.db.getRepository(EvidenceFileEntity).find({ where: { tenantId, requestId, purgedAt: IsNull() } });
-    if (files.length === 0) return [];
-    for (const f of files) await this.storage.delete(tenantId, f.storageKey);
-    return this.uow.run(async (tx) => {
-      const now = this.clock.now();
-      const keys = files.map((f) => f.artifactKey);
-      await tx.update(EvidenceFileEntity, { artifactKey: In(keys), purgedAt: IsNull() }, { purgedAt: now });
-      const latest = await this.cases.latestCase(tenantId, requestId);
-      const workspaceId = latest?.workspaceId ?? null;
-      await this.cases.record(tx, { requestId, tenantId }, VerificationEventTypes.evidencePurged, {
-        requestId,
-        tenantId,
-        workspaceId,
-        caseId: latest?.id ?? null,
-        actor,
-        occurredAt: now.toISOString(),
-        artifactKeys: keys,
-      } satisfies VerificationEvidencePurgedV1);
-      return keys;
-    });
+    const done = await this.uow.run((tx) => this.purgeIn(tx, tenantId, requestId, actor));
+    await done.deleteBytes();
+    return done.keys;
+  }
+
+  /**
+   * The purge in the caller's transaction: the request's files not purged yet (uploaded at or before
+   * `uploadedBy`, among `keys`, when given) are marked purged, with `dsar.verification.evidence_purged.v1`;
+   * rows another transaction holds are left to it. The bytes are deleted by `deleteBytes`, after the commit:
+   * a crash in between leaves encrypted bytes no row points at, never a row whose bytes are gone unrecorded.
+   */
+  async purgeIn(
+    tx: EntityManager,
+    tenantId: string,
+    requestId: string,
+    actor: string,
+    only: { keys?: string[]; uploadedBy?: Date } = {},
+  ): Promise<{ keys: string[]; workspaceId: string | null; deleteBytes: () => Promise<void> }> {
+    const files = await tx
+      .getRepository(EvidenceFileEntity)
+      .createQueryBuilder('f')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where('f.tenant_id = :tenantId AND f.request_id = :requestId AND f.purged_at IS NULL', { tenantId, requestId })
+      .andWhere(only.keys ? 'f.artifact_key IN (:...keys)' : 'TRUE', { keys: only.keys && only.keys.length > 0 ? only.keys : [''] })
+      .andWhere(only.uploadedBy ? 'f.uploaded_at <= :uploadedBy' : 'TRUE', { uploadedBy: only.uploadedBy })
+      .orderBy('f.artifact_key')
+      .getMany();
+    if (files.length === 0) return { keys: [], workspaceId: null, deleteBytes: async () => undefined };
+    const now = this.clock.now();
+    const keys = files.map((f) => f.artifactKey);
+    await tx.update(EvidenceFileEntity, { artifactKey: In(keys), purgedAt: IsNull() }, { purgedAt: now });
+    const latest = await this.cases.latestCase(tenantId, requestId);
+    const workspaceId = latest?.workspaceId ?? null;
+    await this.cases.record(tx, { requestId, tenantId }, VerificationEventTypes.evidencePurged, {
+      requestId,
+      tenantId,
+      workspaceId,
+      caseId: latest?.id ?? null,
+      actor,
+      occurredAt: now.toISOString(),
+      artifactKeys: keys,
+    } satisfies VerificationEvidencePurgedV1);
+    return {
+      keys,
+      workspaceId,
+      deleteBytes: async () => {
+        for (const f of files) await this.storage.delete(tenantId, f.storageKey);
+      },
+    };
   }
 
   private requestFacts(detail: RequestDetail) {

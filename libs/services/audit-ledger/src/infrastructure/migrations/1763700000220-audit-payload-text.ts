@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { schemaOf } from '@dsar/platform/persistence';
-import { canonicalJson } from '../../domain/hashing';
+import { canonicalJson } from '@dsar/platform/audit-chain';
 
 const BATCH = 2000;
 

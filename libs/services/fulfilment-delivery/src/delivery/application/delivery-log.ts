@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { DeliveryEventTypes, type deliveryLogs, type deliveryLogsPurgedV1 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { DeliveryLogEntryEntity } from '../infrastructure/delivery-log-entry.entity';
 
 export type DeliveryLogsView = z.infer<typeof deliveryLogs>;
@@ -84,24 +84,31 @@ export class DeliveryLog {
    * none, nothing is recorded.
    */
   async purgeRequest(tenantId: string, requestId: string, actor: string): Promise<number> {
-    return this.uow.run(async (tx) => {
-      const deleted = await tx
-        .createQueryBuilder()
-        .delete()
-        .from(DeliveryLogEntryEntity)
-        .where('tenant_id = :tenantId AND request_id = :requestId', { tenantId, requestId })
-        .returning('workspace_id')
-        .execute();
-      const rows = deleted.raw as Array<{ workspace_id: string | null }>;
-      if (rows.length === 0) return 0;
-      const now = this.clock.now();
-      await this.event(tx, { requestId, tenantId, workspaceId: rows[0].workspace_id }, DeliveryEventTypes.logsPurged, {
-        actor,
-        occurredAt: now.toISOString(),
-        entries: rows.length,
-      } satisfies Omit<z.infer<typeof deliveryLogsPurgedV1>, keyof DeliveryFacts>);
-      return rows.length;
-    });
+    return (await this.uow.run((tx) => this.purgeIn(tx, tenantId, requestId, actor))).ids.length;
+  }
+
+  /**
+   * The purge in the caller's transaction: the request's entries (written at or before `writtenBy`, when given),
+   * with `dsar.delivery.logs_purged.v1`; entries another transaction holds are left to it. Returns their ids.
+   */
+  async purgeIn(tx: EntityManager, tenantId: string, requestId: string, actor: string, writtenBy?: Date): Promise<{ ids: string[]; workspaceId: string | null }> {
+    const table = qualifiedTable(this.uow.dataSource, 'delivery_log');
+    // Through a CTE: a bare DELETE … RETURNING answers [rows, count] through TypeORM.
+    const rows: Array<{ id: string; workspace_id: string | null }> = await tx.query(
+      `WITH deleted AS (
+         DELETE FROM ${table} WHERE seq IN (SELECT seq FROM ${table} WHERE tenant_id = $1 AND request_id = $2 AND ($3::timestamptz IS NULL OR at <= $3) FOR UPDATE SKIP LOCKED)
+         RETURNING seq, workspace_id)
+       SELECT seq::text AS id, workspace_id FROM deleted ORDER BY seq`,
+      [tenantId, requestId, writtenBy ?? null],
+    );
+    if (rows.length === 0) return { ids: [], workspaceId: null };
+    const now = this.clock.now();
+    await this.event(tx, { requestId, tenantId, workspaceId: rows[0].workspace_id }, DeliveryEventTypes.logsPurged, {
+      actor,
+      occurredAt: now.toISOString(),
+      entries: rows.length,
+    } satisfies Omit<z.infer<typeof deliveryLogsPurgedV1>, keyof DeliveryFacts>);
+    return { ids: rows.map((r) => r.id), workspaceId: rows[0].workspace_id };
   }
 }
 

@@ -15,7 +15,7 @@ import {
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { type ByteRange, FileStorage, type GetResult, safeFilename } from '@dsar/platform/storage';
 import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf } from '../domain/manifest-rules';
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
@@ -212,22 +212,59 @@ export class Artifacts {
    * metadata stays marked purged, and one event lists the artifacts. Returns the ids of the artifacts purged.
    */
   async purgeRequest(tenantId: string, requestId: string, actor: string): Promise<string[]> {
-    const held = await this.manifests.db.getRepository(ArtifactVersionEntity).find({ where: { tenantId, requestId, purgedAt: IsNull() } });
-    if (held.length === 0) return [];
-    for (const v of held) await this.storage.delete(tenantId, v.storageKey);
-    return this.uow.run(async (tx) => {
-      const now = this.clock.now();
-      const artifactIds = [...new Set(held.map((v) => v.artifactId))];
-      await tx.update(ArtifactVersionEntity, { artifactKey: In(held.map((v) => v.artifactKey)), purgedAt: IsNull() }, { purgedAt: now });
-      await tx.update(ArtifactEntity, { id: In(artifactIds), purgedAt: IsNull() }, { purgedAt: now });
-      const row = await tx.findOne(ManifestEntity, { where: { requestId } });
-      await this.manifests.record(tx, { requestId, tenantId }, FulfilmentEventTypes.artifactsPurged, {
-        ...this.manifests.facts({ requestId, tenantId, workspaceId: row?.workspaceId ?? null }, actor, now),
-        artifactIds,
-        versions: held.length,
-      } satisfies ArtifactsPurgedV1);
-      return artifactIds;
-    });
+    const done = await this.uow.run((tx) => this.purgeIn(tx, tenantId, requestId, actor));
+    await done.deleteBytes();
+    return done.artifactIds;
+  }
+
+  /**
+   * The purge in the caller's transaction: the request's artifact versions not purged yet (among `artifactIds`
+   * and created at or before `createdBy`, when given) are marked purged with their artifacts, with
+   * `dsar.fulfilment.artifacts_purged.v1`; rows another transaction holds are left to it. The bytes are deleted by
+   * `deleteBytes`, after the commit: a crash in between leaves encrypted bytes no row points at.
+   */
+  async purgeIn(
+    tx: EntityManager,
+    tenantId: string,
+    requestId: string,
+    actor: string,
+    only: { artifactIds?: string[]; createdBy?: Date } = {},
+  ): Promise<{ artifactIds: string[]; versions: number; workspaceId: string | null; deleteBytes: () => Promise<void> }> {
+    const held = await tx
+      .getRepository(ArtifactVersionEntity)
+      .createQueryBuilder('v')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where('v.tenant_id = :tenantId AND v.request_id = :requestId AND v.purged_at IS NULL', { tenantId, requestId })
+      .andWhere(only.artifactIds ? 'v.artifact_id IN (:...ids)' : 'TRUE', { ids: only.artifactIds && only.artifactIds.length > 0 ? only.artifactIds : ['00000000-0000-0000-0000-000000000000'] })
+      .andWhere(only.createdBy ? 'v.created_at <= :createdBy' : 'TRUE', { createdBy: only.createdBy })
+      .getMany();
+    if (held.length === 0) return { artifactIds: [], versions: 0, workspaceId: null, deleteBytes: async () => undefined };
+    const now = this.clock.now();
+    const artifactIds = [...new Set(held.map((v) => v.artifactId))].sort();
+    await tx.update(ArtifactVersionEntity, { artifactKey: In(held.map((v) => v.artifactKey)), purgedAt: IsNull() }, { purgedAt: now });
+    // An artifact is purged once none of its versions is left.
+    await tx.query(
+      `UPDATE ${qualifiedTable(this.uow.dataSource, 'fulfilment_artifacts')} a SET purged_at = $2
+        WHERE a.id = ANY($1::uuid[]) AND a.purged_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM ${qualifiedTable(this.uow.dataSource, 'fulfilment_artifact_versions')} v WHERE v.artifact_id = a.id AND v.purged_at IS NULL)`,
+      [artifactIds, now],
+    );
+    const row = await tx.findOne(ManifestEntity, { where: { requestId } });
+    const workspaceId = row?.workspaceId ?? null;
+    await this.manifests.record(tx, { requestId, tenantId }, FulfilmentEventTypes.artifactsPurged, {
+      ...this.manifests.facts({ requestId, tenantId, workspaceId }, actor, now),
+      artifactIds,
+      versions: held.length,
+    } satisfies ArtifactsPurgedV1);
+    return {
+      artifactIds,
+      versions: held.length,
+      workspaceId,
+      deleteBytes: async () => {
+        for (const v of held) await this.storage.delete(tenantId, v.storageKey);
+      },
+    };
   }
 
   private async insertVersion(

@@ -2,7 +2,6 @@ import { CHAIN_GENESIS, ChainVerifier } from './chain-verifier';
 import { type ChainEntry, chainEntry, type EntryFacts, entryHash, GENESIS_HASH, readEntry, storedEntry } from './chain';
 import { canonicalJson, sha256Of } from './hashing';
 import { leafHash, merkleRoot } from './merkle';
-import { withPersonalDataHashed } from './personal-data';
 
 // Expected hashes were computed outside the code, with printf and `openssl dgst -sha256` over
 // hand-written RFC 8785 text (keys sorted, no spaces), as docs/audit.md tells a verifier to do.
@@ -134,20 +133,5 @@ describe('Merkle root', () => {
   it('is the leaf itself for one leaf, and refuses none', () => {
     expect(merkleRoot([leafHash(leaves[0])])).toBe(leafHash(leaves[0]));
     expect(() => merkleRoot([])).toThrow(RangeError);
-  });
-});
-
-describe('personal data in the chain', () => {
-  const salt = Buffer.from('000102030405060708090a0b0c0d0e0f000102030405060708090a0b0c0d0e0f', 'hex');
-
-  it('keeps only an HMAC-SHA256 of each personal field under the request salt', () => {
-    const payload = { justification: 'Überlastung', reason: null, additionalDays: 30 };
-    const chained = withPersonalDataHashed(payload, ['justification'], salt);
-    expect(chained).toEqual({
-      justification: 'hmac-sha256:536f08d8945f3187aee3fcca7d303f47a40081629432ffb5a7569b19145b4bad',
-      reason: null,
-      additionalDays: 30,
-    });
-    expect(payload.justification).toBe('Überlastung');
   });
 });

@@ -1,0 +1,180 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Command } from 'commander';
+import type { JsonObject } from '../body';
+import { ENDPOINTS } from '../endpoints';
+import { type Context, EXAMPLE_IDS, examples, type FieldFlag, intArg, type Kit, listArg } from '../kit';
+import { renderRows, type View } from '../output';
+
+const QUEUE_COLUMNS = ['id', 'status', 'requestType', 'jurisdiction', 'channel', 'receivedAt', 'dueAt', 'overdue'];
+const QUEUE_VIEW: View = { list: 'items', columns: { items: QUEUE_COLUMNS } };
+/** The queue's largest page: `--all` reads in pages of this size. */
+const MAX_PAGE = 200;
+
+/** The intake payload from flags (POST /requests and /requests/capture). */
+const INTAKE_FLAGS: readonly FieldFlag[] = [
+  { flags: '--jurisdiction <code>', description: 'the jurisdiction whose law applies, e.g. DE, FR, US-CA (`dsar policies list` shows them)', field: 'jurisdiction', required: true },
+  { flags: '--channel <channel>', description: 'the intake channel, e.g. email, web_form, chat, phone, postal_mail', field: 'intakeSource.channel', required: true },
+  { flags: '--text <rawText>', description: 'the request in the requester\'s own words', field: 'intakeSource.rawText', required: true },
+  { flags: '--received-at <time>', description: 'when the channel received it (ISO 8601, the legal clock counts from it); default now', field: 'intakeSource.receivedAt' },
+  { flags: '--contact <contact>', description: 'how to reach the requester on that channel', field: 'intakeSource.contact' },
+  { flags: '--type <requestType>', description: 'access, deletion, rectification, portability, restriction, objection, opt_out; inferred from the text when left out', field: 'requestType' },
+  { flags: '--requestor-type <type>', description: 'subject (default), authorized_agent, parent_or_guardian, legal_representative, other', field: 'requestor.type' },
+  { flags: '--requestor-name <name>', description: 'the requestor\'s name', field: 'requestor.name' },
+  { flags: '--requestor-email <email>', description: 'the requestor\'s email address', field: 'requestor.email' },
+  { flags: '--requestor-relation <relation>', description: 'how the requestor relates to the data subject', field: 'requestor.relation' },
+  { flags: '--clock-mode <mode>', description: 'receipt or active (where the pack allows it); default the pack\'s', field: 'clockMode' },
+  { flags: '--recorded-at <time>', description: 'when the service recorded the request (the body\'s top-level receivedAt); default now', field: 'receivedAt' },
+];
+
+/** Defaults of the intake flags: the channel received it now; a requestor named without a type is the subject. */
+function completeIntake(body: JsonObject): void {
+  const source = body.intakeSource as JsonObject | undefined;
+  if (source && source.receivedAt === undefined) source.receivedAt = new Date().toISOString();
+  const requestor = body.requestor as JsonObject | undefined;
+  if (requestor && requestor.type === undefined) requestor.type = 'subject';
+}
+
+const QUEUE_FILTERS: readonly FieldFlag[] = [
+  { flags: '--status <list>', description: 'only these statuses (comma-separated): received, in_progress, clarification_pending, verification_pending, fulfilled, refused, closed', field: 'status', parse: listArg },
+  { flags: '--at-risk-days <n>', description: 'only open requests due within n days (overdue ones included; 0: only overdue)', field: 'atRiskDays', parse: intArg(0) },
+  { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
+  { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
+];
+
+type Query = Record<string, string | number | undefined>;
+interface QueuePage extends JsonObject {
+  items: JsonObject[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** Reads the queue page by page from `offset` until `total` is reached. */
+async function allPages(ctx: Context, query: Query): Promise<JsonObject> {
+  const items: JsonObject[] = [];
+  let page: QueuePage;
+  let offset = Number(query.offset ?? 0);
+  do {
+    page = (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query: { ...query, limit: query.limit ?? MAX_PAGE, offset } })).body as QueuePage;
+    items.push(...page.items);
+    offset += page.items.length;
+  } while (page.items.length > 0 && offset < page.total);
+  const { limit: _limit, offset: _offset, items: _items, ...echo } = page;
+  return { ...echo, items };
+}
+
+function queueQuery(opts: Record<string, unknown>): Query {
+  return {
+    status: (opts.status as string[] | undefined)?.join(','),
+    atRiskDays: opts.atRiskDays as number | undefined,
+    sortBy: opts.sortBy as string | undefined,
+    sortOrder: opts.sortOrder as string | undefined,
+    limit: opts.limit as number | undefined,
+    offset: opts.offset as number | undefined,
+  };
+}
+
+/** `in 3d 4h`, `overdue 1d 2h`, from now to a due time. */
+export function dueIn(dueAt: string, now: number): string {
+  const ms = Date.parse(dueAt) - now;
+  const minutes = Math.floor(Math.abs(ms) / 60_000);
+  const d = Math.floor(minutes / 1440);
+  const h = Math.floor((minutes % 1440) / 60);
+  const m = minutes % 60;
+  const span = d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : `${m}m`;
+  return ms < 0 ? `overdue ${span}` : `in ${span}`;
+}
+
+async function watch(ctx: Context, opts: Record<string, unknown>): Promise<void> {
+  const days = opts.atRiskDays as number;
+  const intervalMs = (opts.interval as number) * 1000;
+  const count = opts.count as number | undefined;
+  const redraw = ctx.out.format === 'table' && Boolean(ctx.io.stdout.isTTY);
+  for (let round = 1; ; round++) {
+    const page = await allPages(ctx, { atRiskDays: days, sortBy: 'dueAt', sortOrder: 'asc' });
+    const now = Date.now();
+    const items = page.items as JsonObject[];
+    const data = { atRiskDays: days, refreshedAt: new Date(now).toISOString(), total: items.length, overdue: items.filter((i) => i.overdue === true).length, items };
+    if (ctx.out.format === 'json') ctx.out.successLine(ctx.command, data);
+    else if (ctx.out.format === 'yaml') ctx.out.success(ctx.command, data);
+    else {
+      const rows = items.map((i) => ({ id: i.id, status: i.status, type: i.requestType, jurisdiction: i.jurisdiction, dueAt: i.dueAt, due: dueIn(String(i.dueAt), now) }));
+      const heading = `At risk (due within ${days} days) and overdue: ${data.total} open, ${data.overdue} overdue. ${data.refreshedAt}${redraw ? `, every ${intervalMs / 1000} s; Ctrl-C stops` : ''}`;
+      ctx.io.stdout.write(`${redraw ? '\x1b[2J\x1b[H' : ''}${heading}\n\n${renderRows(rows)}\n${redraw ? '' : '\n'}`);
+    }
+    if (count !== undefined && round >= count) return;
+    await sleep(intervalMs);
+  }
+}
+
+export function requestsCommands(program: Command, kit: Kit): void {
+  const requests = program.command('requests').description('submit, capture, list, watch and read requests');
+
+  kit.api(requests, {
+    name: 'create',
+    summary: 'submit a data subject request (POST /requests)',
+    endpoint: ENDPOINTS.submitRequest,
+    body: INTAKE_FLAGS,
+    complete: completeIntake,
+    examples: [
+      'dsar requests create --jurisdiction DE --channel email --text "Please send me a copy of my data." --contact jane@example.org',
+      'dsar requests create --data @request.json',
+      'cat request.json | dsar requests create --data - --idempotency-key "$(uuidgen)" --retry 3',
+    ],
+  });
+
+  kit.api(requests, {
+    name: 'capture',
+    summary: 'capture a request received elsewhere; the answer carries its due time (POST /requests/capture)',
+    endpoint: ENDPOINTS.captureRequest,
+    body: INTAKE_FLAGS,
+    complete: completeIntake,
+    examples: ['dsar requests capture --jurisdiction US-CA --type deletion --channel web_form --text "Delete my account" --received-at 2026-10-01T17:00:00Z'],
+  });
+
+  const list = requests
+    .command('list')
+    .description('the request queue, one page or (--all) every page (GET /requests)')
+    .option('--limit <n>', 'page size, 1 to 200 (default 25; with --all, 200)', intArg(1, MAX_PAGE))
+    .option('--offset <n>', 'requests to skip', intArg(0))
+    .option('--all', 'follow the pages to the end');
+  for (const f of QUEUE_FILTERS) list.option(f.flags, f.description, f.parse as (v: string, p: unknown) => unknown);
+  examples(list, ['dsar requests list', 'dsar requests list --status received,in_progress --sort-by dueAt --sort-order asc --all', 'dsar requests list --at-risk-days 7 --output json']);
+  kit.act(list, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
+    const query = queueQuery(opts);
+    const data = opts.all ? await allPages(ctx, query) : (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query })).body;
+    return { data, view: QUEUE_VIEW };
+  });
+
+  const watchCmd = requests
+    .command('watch')
+    .description('at-risk and overdue requests, refreshed (a live table on a terminal; JSON Lines otherwise)')
+    .option('--at-risk-days <n>', 'open requests due within n days, and the overdue ones', intArg(0), 7)
+    .option('--interval <seconds>', 'seconds between refreshes', intArg(1, 3600), 10)
+    .option('--count <n>', 'stop after n refreshes (default: until Ctrl-C)', intArg(1));
+  examples(watchCmd, ['dsar requests watch', 'dsar requests watch --at-risk-days 2 --interval 30', 'dsar requests watch --count 1 --output json']);
+  kit.act(watchCmd, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
+    await watch(ctx, opts);
+    return undefined;
+  });
+
+  kit.api(requests, {
+    name: 'get <id>',
+    summary: 'a request in detail (GET /requests/:id)',
+    endpoint: ENDPOINTS.getRequest,
+    examples: [`dsar requests get ${EXAMPLE_IDS.request}`],
+  });
+  kit.api(requests, {
+    name: 'timeline <id>',
+    summary: 'every domain event of a request, oldest first (GET /requests/:id/timeline)',
+    endpoint: ENDPOINTS.getRequestTimeline,
+    view: { columns: { events: ['createdAt', 'eventType', 'id'] } },
+    examples: [`dsar requests timeline ${EXAMPLE_IDS.request}`],
+  });
+  kit.api(requests, {
+    name: 'clock <id>',
+    summary: 'how the request\'s deadline was computed (GET /requests/:id/clock/explain)',
+    endpoint: ENDPOINTS.explainRequestClock,
+    examples: [`dsar requests clock ${EXAMPLE_IDS.request}`],
+  });
+}

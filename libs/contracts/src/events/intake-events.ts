@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { timestamp } from '../http/fields';
+import { REQUEST_LOCALES, REQUEST_TYPES } from '../http/requests';
+import { CAPTURE_OUTCOMES, INBOUND_PROVIDERS, INBOUND_REASONS, INBOUND_SURFACES } from '../http/webhooks';
+import type { EventTypeDefinition } from './event-catalog';
+import { Topics } from './topics';
+
+/**
+ * Facts of the inbound webhooks (intake-gateway, docs/webhooks.md): what became
+ * of each email or chat message a provider delivered. They carry ids, hashes
+ * and decisions, never the message's words, its subject or an address.
+ */
+const inboundFacts = {
+  tenantId: z.string().min(1),
+  workspaceId: z.string().min(1).nullable(),
+  /** The record intake keeps of the delivery (no text in it). */
+  intakeId: z.uuid(),
+  surface: z.enum(INBOUND_SURFACES),
+  provider: z.enum(INBOUND_PROVIDERS),
+  /** The provider's id of the delivery: `webhook-id` (`svix-id`), or Slack's `event_id`. */
+  deliveryId: z.string().min(1),
+  /** The provider's id of the message: Resend's `email_id`, the generic shape's `messageId`, Slack's `ts`; null when it has none. */
+  sourceId: z.string().min(1).nullable(),
+  /** When the provider received the message. */
+  receivedAt: timestamp,
+  /** SHA-256 of the exact bytes of the delivery, lower-case hex. */
+  contentSha256: z.string().regex(/^[a-f0-9]{64}$/, 'must be 64 lowercase hex characters'),
+  /** The message's language as the classifier read it; null when it could not tell. */
+  language: z.enum(REQUEST_LOCALES).nullable(),
+  reason: z.enum(INBOUND_REASONS),
+  occurredAt: timestamp,
+};
+
+export const inboundMessageCapturedV1 = z.object({
+  requestId: z.uuid(),
+  ...inboundFacts,
+  outcome: z.enum(CAPTURE_OUTCOMES),
+  /** The request type the classifier read; null for a reply to an existing request. */
+  requestType: z.enum(REQUEST_TYPES).nullable(),
+});
+export type InboundMessageCapturedV1 = z.infer<typeof inboundMessageCapturedV1>;
+
+export const inboundMessageIgnoredV1 = z.object(inboundFacts);
+export type InboundMessageIgnoredV1 = z.infer<typeof inboundMessageIgnoredV1>;
+
+export const IntakeEventTypes = {
+  messageCaptured: 'dsar.intake.message_captured.v1',
+  messageIgnored: 'dsar.intake.message_ignored.v1',
+} as const;
+
+export const intakeEventDefinitions: EventTypeDefinition[] = [
+  {
+    type: IntakeEventTypes.messageCaptured,
+    topic: Topics.intake,
+    schema: inboundMessageCapturedV1,
+    producer: 'intake-gateway',
+    description: 'An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply. Keyed by the request id.',
+  },
+  {
+    type: IntakeEventTypes.messageIgnored,
+    topic: Topics.intake,
+    schema: inboundMessageIgnoredV1,
+    producer: 'intake-gateway',
+    description: 'An inbound email or chat message was not taken as intake (not a request, an automatic reply, a bounce, bulk mail, a bot message, …). Keyed by `tenant:<tenantId>`: it concerns no request.',
+  },
+];

@@ -1,0 +1,293 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import {
+  type CaptureOutcome,
+  type ChatWebhookAccepted,
+  IntakeEventTypes,
+  type InboundMessageCapturedV1,
+  type InboundMessageIgnoredV1,
+  type InboundReason,
+  type MailWebhookAccepted,
+  type NewRequestCommand,
+  OPEN_STATUSES,
+  type Principal,
+  type RequestDetail,
+  type RequestType,
+  referencedIdPrefixes,
+  requestReference,
+  tenantSubject,
+} from '@dsar/contracts';
+import { Clock } from '@dsar/platform/clock';
+import { ProblemError } from '@dsar/platform/errors';
+import { LifecycleClient } from '@dsar/platform/http';
+import { Outbox } from '@dsar/platform/messaging';
+import { UnitOfWork } from '@dsar/platform/persistence';
+import type { InboundMessage } from '../domain/inbound-message';
+import { fitText } from '../domain/mail-text';
+import { classifyMessage, type MessageClassification } from '../domain/message-classifier';
+import { CLAIM_RENEW_MS, type InboundDecision, InboundStore } from '../infrastructure/inbound-store';
+import { Intake } from './intake';
+
+/** The tenant, workspace and default jurisdiction a route gives a message. */
+export interface RouteTarget {
+  tenantId: string;
+  workspaceId?: string;
+  jurisdiction: string;
+}
+
+/** The answer to a delivery: the first one again for a repetition (`replayed`). */
+export interface InboundAnswer {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** The context of the webhook call, passed on to lifecycle-clock. */
+export interface WebhookCall {
+  requestId?: string;
+  traceparent?: string;
+}
+
+/** Who acts on a request for an inbound channel: the actor lifecycle-clock and the audit chain record. */
+const ACTORS = { inbound_mail: 'system:inbound-mail', inbound_chat: 'system:inbound-chat' } as const;
+/** The internal path of each surface's webhook: what lifecycle-clock's idempotency fingerprint covers. */
+const PATHS = { inbound_mail: '/internal/v1/webhooks/inbound/mail', inbound_chat: '/internal/v1/webhooks/inbound/chat' } as const;
+/** The limits of the request's text fields (contracts: intakeSource). */
+const RAW_TEXT_MAX = 100_000;
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The request a message belongs to, and how it was found. */
+interface Match {
+  detail: RequestDetail;
+  reason: Extract<InboundReason, 'matched_thread' | 'matched_reference'>;
+}
+
+/** What was decided before the answer is written. */
+type Verdict =
+  | { captured: true; detail: Pick<RequestDetail, 'id' | 'jurisdiction' | 'workspaceId'>; reason: InboundReason; outcome: CaptureOutcome; requestType: RequestType | null; language: MessageClassification['language'] }
+  | { captured: false; reason: InboundReason; language: MessageClassification['language'] };
+
+/**
+ * Takes one signed, routed inbound message into intake (docs/webhooks.md):
+ * claims its delivery (a repetition gets the first answer and changes
+ * nothing), classifies it, matches a reply to its request (the thread, or a
+ * quoted reference), and then answers a pending clarification, records the
+ * reply on the request's timeline, creates a request, or ignores the message;
+ * the decision, its answer and its event commit together. No transaction
+ * waits on lifecycle-clock: the calls come first, each with a key derived from
+ * the delivery, so that a retry after a crash replays them (ADR 0022, 0026).
+ */
+@Injectable()
+export class InboundIntake {
+  constructor(
+    private readonly store: InboundStore,
+    private readonly uow: UnitOfWork,
+    private readonly outbox: Outbox,
+    private readonly intake: Intake,
+    private readonly lifecycle: LifecycleClient,
+    private readonly clock: Clock,
+  ) {}
+
+  async receive(delivered: InboundMessage, route: RouteTarget, contentSha256: string, call: WebhookCall): Promise<InboundAnswer> {
+    // The channel cannot have received the message after we did: a provider's clock running ahead of ours counts as ours.
+    const now = this.clock.now();
+    const message = delivered.receivedAt.getTime() > now.getTime() ? { ...delivered, receivedAt: now } : delivered;
+    const claim = await this.store.claim({
+      surface: message.surface,
+      deliveryId: message.deliveryId,
+      provider: message.provider,
+      tenantId: route.tenantId,
+      workspaceId: route.workspaceId ?? null,
+      jurisdiction: route.jurisdiction,
+      sourceId: message.sourceId,
+      contentSha256,
+      receivedAt: message.receivedAt,
+    });
+    if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
+    const renewal = setInterval(() => void this.store.renew(claim.id).catch(() => undefined), CLAIM_RENEW_MS);
+    try {
+      const verdict = await this.decide(message, route, contentSha256, call);
+      const decision = this.decisionOf(claim.id, message, route, verdict);
+      await this.uow.run(async (tx) => {
+        await this.store.complete(tx, claim.id, decision);
+        await this.outbox.record(tx, this.eventOf(claim.id, message, route, contentSha256, verdict));
+      });
+      return { ...decision.answer, replayed: false };
+    } catch (e) {
+      // Nothing was decided: a repetition of the delivery starts over (and replays lifecycle-clock's answers by their keys).
+      await this.store.release(claim.id).catch(() => undefined);
+      throw e;
+    } finally {
+      clearInterval(renewal);
+    }
+  }
+
+  private async decide(message: InboundMessage, route: RouteTarget, contentSha256: string, call: WebhookCall): Promise<Verdict> {
+    if (message.skip) return { captured: false, reason: message.skip, language: null };
+    const principal: Principal = { id: ACTORS[message.surface], tenantId: route.tenantId, ...(route.workspaceId ? { workspaceId: route.workspaceId } : {}), roles: ['operator'] };
+    const classification = classifyMessage(message.content);
+    const { language } = classification;
+    const match = await this.match(principal, route, message);
+    // A reply to an open request is the requester's; one to a finished request is a new request when it reads as one.
+    if (match && ((OPEN_STATUSES as readonly string[]).includes(match.detail.status) || !classification.isRequest)) {
+      const outcome = match.detail.status === 'clarification_pending' ? await this.answerClarification(principal, match.detail.id, message) : 'reply_recorded';
+      return { captured: true, detail: match.detail, reason: match.reason, outcome, requestType: null, language };
+    }
+    if (!classification.isRequest) return { captured: false, reason: classification.reason as InboundReason, language };
+    const created = await this.intake.record(
+      { principal, method: 'POST', path: PATHS[message.surface], idempotencyKey: this.keyOf(message), requestId: call.requestId, traceparent: call.traceparent },
+      this.commandOf(message, route, classification, contentSha256),
+    );
+    return {
+      captured: true,
+      detail: { id: created.id, jurisdiction: route.jurisdiction, workspaceId: route.workspaceId ?? null },
+      reason: 'matched_subject_request',
+      outcome: 'created',
+      requestType: classification.requestType,
+      language,
+    };
+  }
+
+  /** The request a reply belongs to: by its thread (In-Reply-To, References, Slack thread), else by a reference it quotes. */
+  private async match(principal: Principal, route: RouteTarget, message: InboundMessage): Promise<Match | undefined> {
+    const threadRequest = await this.store.requestOfThread(route.tenantId, route.workspaceId ?? null, message.thread.answers.map(sha256));
+    const inThread = threadRequest ? await this.requestOf(principal, threadRequest) : undefined;
+    if (inThread) return { detail: inThread, reason: 'matched_thread' };
+    for (const prefix of referencedIdPrefixes(message.referenceText)) {
+      const referenced = await this.lifecycle.requestByReference(principal, requestReference(prefix));
+      if (referenced) return { detail: referenced, reason: 'matched_reference' };
+    }
+    return undefined;
+  }
+
+  /** The request as lifecycle-clock has it; undefined when it is gone for the route's scope (purged, another workspace). */
+  private async requestOf(principal: Principal, id: string): Promise<RequestDetail | undefined> {
+    try {
+      return await this.lifecycle.request(principal, id);
+    } catch (e) {
+      if (e instanceof ProblemError && e.definition.name === 'RESOURCE_NOT_FOUND') return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * The reply as the answer to the request's pending clarification, received when the provider received it (the
+   * clock resumes then). A request that moved on meanwhile, or a reply older than the question, is recorded as a reply.
+   */
+  private async answerClarification(principal: Principal, requestId: string, message: InboundMessage): Promise<CaptureOutcome> {
+    const words = fitText(this.wordsOf(message), RAW_TEXT_MAX);
+    try {
+      await this.lifecycle.receiveClarification(principal, requestId, `${this.keyOf(message)}:clarification`, {
+        ...(words.trim() !== '' ? { message: words } : {}),
+        receivedAt: message.receivedAt.toISOString(),
+      });
+      return 'clarification_received';
+    } catch (e) {
+      if (e instanceof ProblemError && (e.definition.name === 'LIFECYCLE_TRANSITION_DISALLOWED' || e.definition.name === 'CLOCK_EVENT_OUT_OF_ORDER')) return 'reply_recorded';
+      throw e;
+    }
+  }
+
+  /** The message's words as the request keeps them: an email's subject line above its text. */
+  private wordsOf(message: InboundMessage): string {
+    const { subject, text } = message.content;
+    return subject && subject.trim() !== '' ? `${subject.trim()}\n\n${text}`.trim() : text.trim();
+  }
+
+  /** lifecycle-clock's idempotency key for what this delivery asks of it: the same on every repetition (a printable form of the delivery id). */
+  private keyOf(message: InboundMessage): string {
+    return `inbound:${message.surface}:${sha256(message.deliveryId)}`;
+  }
+
+  private commandOf(message: InboundMessage, route: RouteTarget, classification: MessageClassification, contentSha256: string): NewRequestCommand {
+    const email = message.surface === 'inbound_mail';
+    return {
+      jurisdiction: route.jurisdiction,
+      requestType: classification.requestType,
+      requestTypeInferred: true,
+      intakeSource: {
+        channel: email ? 'email' : 'chat',
+        rawText: fitText(this.wordsOf(message), RAW_TEXT_MAX),
+        receivedAt: message.receivedAt.toISOString(),
+        ...(message.contact ? { contact: fitText(message.contact, 512) } : {}),
+        sourceEvidence: [
+          {
+            type: message.evidence.type,
+            reference: fitText(message.evidence.reference, 2048),
+            description: email ? `The email as the ${message.provider} webhook delivered it; sha256 of the delivery's bytes` : 'The Slack message as the Events API delivered it; sha256 of the delivery\'s bytes',
+            sha256: contentSha256,
+          },
+          { type: 'webhook_delivery', reference: fitText(`${message.provider}:${message.deliveryId}`, 2048) },
+        ],
+      },
+      locale: classification.language,
+    };
+  }
+
+  private decisionOf(intakeId: string, message: InboundMessage, route: RouteTarget, verdict: Verdict): InboundDecision {
+    const id = verdict.captured ? verdict.detail.id : intakeId;
+    const status = verdict.captured ? 'captured' : 'ignored_non_dsar';
+    const workspaceId = verdict.captured ? verdict.detail.workspaceId : (route.workspaceId ?? null);
+    const answer =
+      message.surface === 'inbound_mail'
+        ? {
+            status: 202,
+            body: {
+              id,
+              jurisdiction: verdict.captured ? verdict.detail.jurisdiction : route.jurisdiction,
+              receivedAt: message.receivedAt.toISOString(),
+              sourceId: message.sourceId ?? message.deliveryId,
+              status,
+              tenantId: route.tenantId,
+              workspaceId,
+            } satisfies MailWebhookAccepted,
+          }
+        : {
+            status: 200,
+            body: {
+              callbackId: message.chat?.callbackId ?? message.deliveryId,
+              channelId: message.chat?.channelId ?? null,
+              id,
+              reason: verdict.reason,
+              sourceId: message.sourceId,
+              status,
+              surface: 'inbound_chat',
+              teamId: message.chat?.teamId ?? '',
+            } satisfies ChatWebhookAccepted,
+          };
+    return {
+      status,
+      outcome: verdict.captured ? verdict.outcome : 'ignored',
+      reason: verdict.reason,
+      requestId: verdict.captured ? verdict.detail.id : null,
+      // Later replies in the thread of this message find its request.
+      threadKey: verdict.captured && message.thread.own ? sha256(message.thread.own) : null,
+      answer,
+    };
+  }
+
+  /** The event of the decision: on the request's chain when it concerns one, else on the tenant's (`tenant:<id>`). */
+  private eventOf(intakeId: string, message: InboundMessage, route: RouteTarget, contentSha256: string, verdict: Verdict) {
+    const facts = {
+      tenantId: route.tenantId,
+      workspaceId: verdict.captured ? verdict.detail.workspaceId : (route.workspaceId ?? null),
+      intakeId,
+      surface: message.surface,
+      provider: message.provider,
+      deliveryId: message.deliveryId,
+      sourceId: message.sourceId,
+      receivedAt: message.receivedAt.toISOString(),
+      contentSha256,
+      language: verdict.language,
+      reason: verdict.reason,
+      occurredAt: this.clock.now().toISOString(),
+    };
+    if (verdict.captured) {
+      const data: InboundMessageCapturedV1 = { requestId: verdict.detail.id, ...facts, outcome: verdict.outcome, requestType: verdict.requestType };
+      return { type: IntakeEventTypes.messageCaptured, subject: verdict.detail.id, tenantId: route.tenantId, data };
+    }
+    const data: InboundMessageIgnoredV1 = facts;
+    return { type: IntakeEventTypes.messageIgnored, subject: tenantSubject(route.tenantId), tenantId: route.tenantId, data };
+  }
+}

@@ -1,0 +1,602 @@
+import { execFile, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { waitFor } from '@dsar/platform/testing';
+import { CheckpointPublisher, newSigningKeyPem } from '@dsar/services/audit-ledger';
+import { ApiClient, intake } from './e2e/api-client';
+import { KEYS } from './e2e/gateway-intake.scenarios';
+import { type TestSystem, withEmbeddedSystem } from './e2e/systems';
+
+/**
+ * Issue [cli]: the `dsar` command, run as a child process (its bin, as `npx
+ * dsar` runs it) against an embedded system: every command group, the JSON
+ * envelope on success and failure, every exit code, token precedence, the
+ * idempotency key of a retried create, a streamed upload and download larger
+ * than the CLI's heap, local chain and checkpoint verification, the help.
+ */
+
+const root = resolve(__dirname, '../../..');
+const BIN = join(root, 'apps/dsar/bin/dsar.cjs');
+const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+const MiB = 1024 * 1024;
+/** The upload and download run with a heap smaller than the file. */
+const HEAP_MIB = 64;
+const BIG_MIB = 96;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** The envelope standard output holds, if it is JSON. */
+  json: any;
+  /** The child's peak resident memory (VmHWM), when measured. */
+  peakRss?: number;
+}
+
+interface RunOptions {
+  /** DSAR_TOKEN; null leaves it unset. Default: tenant A's admin. */
+  token?: string | null;
+  env?: Record<string, string>;
+  input?: string | Buffer;
+  /** NODE_OPTIONS of the child (the test runner's own are not passed on). */
+  nodeOptions?: string;
+  measure?: boolean;
+}
+
+const dirs: string[] = [];
+function tempDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `dsar-${name}-`));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** Peak resident memory of a live process, polled from /proc until it ends. */
+function watchPeak(pid: number | undefined): () => number {
+  let peak = 0;
+  const read = () => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) peak = Math.max(peak, Number(match[1]) * 1024);
+    } catch {
+      // the process has ended
+    }
+  };
+  const timer = setInterval(read, 20);
+  return () => {
+    clearInterval(timer);
+    return peak;
+  };
+}
+
+function cliScenarios(getSystem: () => TestSystem): void {
+  const base = () => `${getSystem().gatewayUrl}/api/v1`;
+  const work = tempDir('cli-work');
+  let admin: ApiClient;
+  beforeAll(() => {
+    admin = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
+  });
+
+  function dsar(args: string[], options: RunOptions = {}): Promise<Run> {
+    const token = options.token === undefined ? KEYS.adminA.token : options.token;
+    const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, DSAR_BASE_URL: base(), NODE_OPTIONS: options.nodeOptions ?? '', ...options.env };
+    if (token !== null) env.DSAR_TOKEN = token;
+    return new Promise((done, fail) => {
+      const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env });
+      const peak = options.measure ? watchPeak(child.pid) : undefined;
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', fail);
+      child.on('close', (code) => {
+        let json: any;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        done({ code, stdout, stderr, json, peakRss: peak?.() });
+      });
+      child.stdin.end(options.input ?? '');
+    });
+  }
+
+  /** The data of a successful run (exit 0, `{ok: true}`), or a failure that shows what the CLI said. */
+  async function ok(args: string[], options?: RunOptions): Promise<any> {
+    const run = await dsar(args, options);
+    if (run.code !== 0 || run.json?.ok !== true) throw new Error(`dsar ${args.join(' ')} exited ${run.code}\n${run.stdout}\n${run.stderr}`);
+    return run.json.data;
+  }
+
+  /** A failed run: its exit code and the error envelope. */
+  async function fails(args: string[], options?: RunOptions): Promise<{ code: number | null; error: { code: string; message: string }; run: Run }> {
+    const run = await dsar(args, options);
+    if (run.code === 0) throw new Error(`dsar ${args.join(' ')} succeeded: ${run.stdout}`);
+    return { code: run.code, error: run.json?.error, run };
+  }
+
+  const intakeFlags = (text = 'Please send me a copy of all personal data you hold about me.') => [
+    '--jurisdiction',
+    'DE',
+    '--channel',
+    'email',
+    '--text',
+    text,
+    '--contact',
+    'jane@example.org',
+    '--requestor-name',
+    'Jane Doe',
+    '--requestor-email',
+    'jane@example.org',
+  ];
+  const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+  describe('help', () => {
+    it('documents the commands, output, exit codes and environment; every command has help with examples', async () => {
+      const help = await dsar(['--help']);
+      expect(help.code).toBe(0);
+      for (const group of ['requests', 'acknowledge', 'clarify', 'extend', 'refuse', 'close', 'requestor', 'authority', 'clock', 'verification', 'manifest', 'fulfil', 'callback', 'delivery', 'appeals', 'notifications', 'audit', 'retention', 'policies', 'completion']) {
+        expect(help.stdout).toMatch(new RegExp(`\\n  ${group} `));
+      }
+      expect(help.stdout).toContain('Exit codes:\n  0  success\n  1  usage error');
+      expect(help.stdout).toMatch(/\n {2}2 {2}the API refused the call \(a 4xx problem/);
+      expect(help.stdout).toMatch(/\n {2}3 {2}a server error \(5xx\) or the server could not be reached/);
+      expect(help.stdout).toMatch(/\n {2}4 {2}audit verify or audit checkpoints verify/);
+      expect(help.stdout).toContain('{"ok": false, "error": {"code": "SVC-BE-1003", "message": "…"}, "meta": {"command": "requests get"}}');
+      for (const name of ['DSAR_BASE_URL', 'DSAR_TOKEN', 'CLI-NO-TOKEN', 'CLI-NETWORK', 'CLI-USAGE']) expect(help.stdout).toContain(name);
+
+      const sub = await dsar(['manifest', 'upload', '--help']);
+      expect(sub.code).toBe(0);
+      expect(sub.stdout).toContain('Usage: dsar manifest upload [options] <id>');
+      expect(sub.stdout).toContain('--file <path>');
+      expect(sub.stdout).toContain('Global Options:');
+      expect(sub.stdout).toMatch(/Examples:\n {2}\$ dsar manifest upload /);
+      expect((await dsar(['--version'])).stdout.trim()).toBe(VERSION);
+    });
+  });
+
+  describe('the JSON envelope and the exit codes', () => {
+    let id: string;
+
+    it('0: prints {ok: true, data, meta: {command}} and nothing else', async () => {
+      const run = await dsar(['requests', 'create', ...intakeFlags(), '--output', 'json']);
+      expect(run.code).toBe(0);
+      expect(Object.keys(run.json).sort()).toEqual(['data', 'meta', 'ok']);
+      expect(run.json).toEqual({ ok: true, data: { id: expect.any(String), receivedAt: expect.any(String), status: 'received' }, meta: { command: 'requests create' } });
+      id = run.json.data.id;
+      const detail = await admin.get(`/requests/${id}`);
+      expect(detail.body).toMatchObject({ jurisdiction: 'DE', requestType: 'access', requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' } });
+      // The same as YAML, and as a table for people.
+      const yaml = await dsar(['requests', 'get', id, '-o', 'yaml']);
+      expect(parseYaml(yaml.stdout)).toMatchObject({ ok: true, data: { id, status: 'received' }, meta: { command: 'requests get' } });
+      const table = await dsar(['requests', 'get', id, '--output', 'table']);
+      expect(table.stdout).toMatch(new RegExp(`^id +${id}\\n`));
+      expect(table.stdout).toMatch(/\nrequestor\.name +Jane Doe\n/);
+    });
+
+    it('2: an API refusal (4xx) carries the service\'s code and message', async () => {
+      const missing = await fails(['requests', 'get', '00000000-0000-4000-8000-000000000000']);
+      expect(missing.code).toBe(2);
+      expect(missing.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1003', message: expect.any(String) }, meta: { command: 'requests get' } });
+      const invalid = await fails(['requests', 'capture', '--jurisdiction', 'DE', '--channel', 'carrier-pigeon', '--text', 'Send me my data']);
+      expect(invalid.code).toBe(2);
+      expect(invalid.error.code).toBe('SVC-BE-1102');
+      expect(invalid.error.message).toContain('intakeSource.channel');
+      const forbidden = await fails(['audit', 'export', id], { token: KEYS.intakeA.token });
+      expect({ code: forbidden.code, error: forbidden.error.code }).toEqual({ code: 2, error: 'SVC-BE-1302' });
+      // A route the gateway does not have answers its 404 problem.
+      const noRoute = await fails(['requests', 'list', '--base-url', `${getSystem().gatewayUrl}/api/v0`]);
+      expect({ code: noRoute.code, error: noRoute.error.code }).toEqual({ code: 2, error: 'SVC-BE-1002' });
+      // For people, the error goes to standard error, with the request id to quote.
+      const table = await dsar(['requests', 'get', '00000000-0000-4000-8000-000000000000', '-o', 'table']);
+      expect({ code: table.code, stdout: table.stdout }).toEqual({ code: 2, stdout: '' });
+      expect(table.stderr).toMatch(/^dsar requests get: SVC-BE-1003: .+ \(request id [\w-]+\)\n$/);
+    });
+
+    it('1: a usage error, and a missing token, send nothing', async () => {
+      const noArg = await fails(['requests', 'get']);
+      expect(noArg.run.json).toEqual({ ok: false, error: { code: 'CLI-USAGE', message: 'missing required argument \'id\'' }, meta: { command: 'requests get' } });
+      expect(noArg.code).toBe(1);
+      expect((await fails(['requests', 'lst'])).code).toBe(1);
+      const notNumber = await fails(['requests', 'list', '--limit', 'ten']);
+      expect({ code: notNumber.code, error: notNumber.error.code }).toEqual({ code: 1, error: 'CLI-USAGE' });
+      const required = await fails(['appeals', 'create', id]);
+      expect({ code: required.code, error: required.error }).toEqual({ code: 1, error: { code: 'CLI-USAGE', message: '--message is required (or give message in --data)' } });
+      const badData = await fails(['requests', 'create', '--data', '{not json']);
+      expect({ code: badData.code, error: badData.error.code }).toEqual({ code: 1, error: 'CLI-USAGE' });
+      const noFile = await fails(['requests', 'create', '--data', '@nowhere.json']);
+      expect({ code: noFile.code, error: noFile.error.code }).toEqual({ code: 1, error: 'CLI-FILE' });
+
+      const noToken = await fails(['requests', 'list'], { token: null });
+      expect(noToken.code).toBe(1);
+      expect(noToken.error.code).toBe('CLI-NO-TOKEN');
+      expect(noToken.error.message).toMatch(/--token .*DSAR_TOKEN/);
+    });
+
+    it('3: the server unreachable (after retries), or failing with a 5xx', async () => {
+      const closed = http.createServer();
+      await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+      const port = (closed.address() as AddressInfo).port;
+      await new Promise((r) => closed.close(r));
+      const down = await fails(['requests', 'list', '--retry', '1'], { env: { DSAR_BASE_URL: `http://127.0.0.1:${port}/api/v1` } });
+      expect(down.code).toBe(3);
+      expect(down.error.code).toBe('CLI-NETWORK');
+      expect(down.error.message).toContain(`cannot reach the DSAR API at http://127.0.0.1:${port}/api/v1: connection refused (ECONNREFUSED)`);
+
+      // A server that fails: the problem's code passes through; the call was tried 1 + --retry times.
+      let calls = 0;
+      const failing = http.createServer((_req, res) => {
+        calls++;
+        res.writeHead(503, { 'content-type': 'application/problem+json' });
+        res.end(JSON.stringify({ type: 'https://dsar.dev/problems/service-unavailable', title: 'Service unavailable', status: 503, detail: 'lifecycle-clock is not reachable.', code: 'SVC-BE-1001', name: 'SERVICE_UNAVAILABLE' }));
+      });
+      await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+      try {
+        const url = `http://127.0.0.1:${(failing.address() as AddressInfo).port}/api/v1`;
+        const failed = await fails(['requests', 'list', '--retry', '2', '--verbose', '--base-url', url]);
+        expect({ code: failed.code, error: failed.error }).toEqual({ code: 3, error: { code: 'SVC-BE-1001', message: 'lifecycle-clock is not reachable.' } });
+        expect(calls).toBe(3);
+        expect(failed.run.stderr).toContain('retrying in 200 ms (SVC-BE-1001)');
+      } finally {
+        await new Promise((r) => failing.close(r));
+      }
+    });
+
+    it('logs each call with --verbose on standard error, never the token', async () => {
+      const run = await dsar(['requests', 'get', id, '--verbose']);
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(new RegExp(`^> GET ${base().replace(/[.]/g, '\\.')}/requests/${id}\\n< 200 in \\d+ ms {2}x-request-id=[\\w-]+\\n$`));
+      expect(run.stderr + run.stdout).not.toContain(KEYS.adminA.token);
+    });
+  });
+
+  describe('token precedence', () => {
+    it('--token wins over DSAR_TOKEN, before or after the command', async () => {
+      const { id } = await ok(['requests', 'create', ...intakeFlags()]);
+      // Tenant B's key cannot see tenant A's request.
+      expect((await fails(['requests', 'get', id], { token: KEYS.operatorB.token })).error.code).toBe('SVC-BE-1003');
+      expect(await ok(['requests', 'get', id, '--token', KEYS.adminA.token], { token: KEYS.operatorB.token })).toMatchObject({ id });
+      expect(await ok(['--token', KEYS.adminA.token, 'requests', 'get', id], { token: KEYS.operatorB.token })).toMatchObject({ id });
+      expect((await fails(['--token', KEYS.operatorB.token, 'requests', 'get', id])).code).toBe(2);
+    });
+  });
+
+  describe('idempotency', () => {
+    /** A proxy in front of the gateway that drops the connection of the first POST after the gateway has answered it. */
+    async function droppingProxy(): Promise<{ url: string; posts: Array<{ key: string | undefined; answer: any }>; close: () => Promise<void> }> {
+      const posts: Array<{ key: string | undefined; answer: any }> = [];
+      const server = http.createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', async () => {
+          const headers: Record<string, string> = {};
+          for (const name of ['authorization', 'content-type', 'idempotency-key', 'accept']) if (req.headers[name]) headers[name] = String(req.headers[name]);
+          const upstream = await fetch(`${getSystem().gatewayUrl}${req.url}`, { method: req.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+          const text = await upstream.text();
+          if (req.method === 'POST') posts.push({ key: headers['idempotency-key'], answer: JSON.parse(text) });
+          if (req.method === 'POST' && posts.length === 1) {
+            req.socket.destroy(); // the answer is lost on the way back
+            return;
+          }
+          res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json', 'idempotent-replayed': upstream.headers.get('idempotent-replayed') ?? 'false' });
+          res.end(text);
+        });
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, posts, close: () => new Promise((r) => server.close(() => r())) };
+    }
+
+    const queueTotal = async () => (await admin.as(KEYS.queueC.token).get('/requests')).body.total as number;
+
+    it('a create whose answer was lost is retried with the same key, and makes one request', async () => {
+      expect(await queueTotal()).toBe(0);
+      const proxy = await droppingProxy();
+      try {
+        const run = await dsar(['requests', 'create', ...intakeFlags(), '--retry', '2', '--verbose', '--base-url', proxy.url], { token: KEYS.queueC.token });
+        expect(run.code).toBe(0);
+        expect(proxy.posts).toHaveLength(2);
+        expect(proxy.posts[0].key).toMatch(/^[0-9a-f-]{36}$/);
+        expect(proxy.posts[1].key).toBe(proxy.posts[0].key);
+        expect(run.json.data).toEqual(proxy.posts[0].answer);
+        expect(run.stderr).toContain('idempotent-replayed=true');
+      } finally {
+        await proxy.close();
+      }
+      expect(await queueTotal()).toBe(1);
+    });
+
+    it('--idempotency-key makes a repeated create answer the first request', async () => {
+      const key = `cli-test-${randomBytes(8).toString('hex')}`;
+      // The same request: the receipt time is given (its default, now, would differ between two runs).
+      const same = [...intakeFlags(), '--received-at', getSystem().clock.daysAgo(1), '--idempotency-key', key];
+      const first = await ok(['requests', 'create', ...same], { token: KEYS.queueC.token });
+      const again = await dsar(['requests', 'create', ...same, '-v'], { token: KEYS.queueC.token });
+      expect(again.json.data).toEqual(first);
+      expect(again.stderr).toContain(`idempotency-key=${key}`);
+      expect(await queueTotal()).toBe(2);
+      const other = await fails(['requests', 'create', ...intakeFlags('Delete all my data.'), '--idempotency-key', key], { token: KEYS.queueC.token });
+      expect({ code: other.code, error: other.error.code }).toEqual({ code: 2, error: 'SVC-BE-1106' });
+    });
+  });
+
+  describe('requests', () => {
+    it('create and capture from flags, --data @file and --data - (stdin); get, timeline and clock', async () => {
+      const body = intake({ requestType: 'deletion' }, { receivedAt: getSystem().clock.daysAgo(1) });
+      writeFileSync(join(work, 'request.json'), JSON.stringify(body));
+      const fromFile = await ok(['requests', 'capture', '--data', '@request.json']);
+      expect(Object.keys(fromFile).sort()).toEqual(['dueAt', 'id', 'receivedAt', 'status']);
+      const fromStdin = await ok(['requests', 'capture', '--data', '-', '--type', 'rectification'], { input: JSON.stringify(body) });
+      expect((await admin.get(`/requests/${fromStdin.id}`)).body.requestType).toBe('rectification');
+      expect(await ok(['requests', 'get', fromFile.id])).toMatchObject({ id: fromFile.id, requestType: 'deletion', dueAt: fromFile.dueAt });
+      expect((await ok(['requests', 'timeline', fromFile.id])).events[0]).toMatchObject({ eventType: 'request_created' });
+      expect(await ok(['requests', 'clock', fromFile.id])).toMatchObject({ requestId: fromFile.id, finalDueAt: fromFile.dueAt, policyPack: 'eu-gdpr' });
+    });
+
+    it('list filters like the queue, and --all follows every page', async () => {
+      const as = { token: KEYS.operatorB.token };
+      for (let i = 0; i < 3; i++) await ok(['requests', 'create', ...intakeFlags()], as);
+      const page = await ok(['requests', 'list', '--limit', '2', '--status', 'received,in_progress', '--sort-by', 'dueAt', '--sort-order', 'asc'], as);
+      expect(page).toMatchObject({ limit: 2, offset: 0, sortBy: 'dueAt', sortOrder: 'asc', status: ['received', 'in_progress'], total: 3 });
+      expect(page.items).toHaveLength(2);
+      const all = await ok(['requests', 'list', '--all', '--limit', '1', '--verbose'], as);
+      expect(all.total).toBe(3);
+      expect(new Set(all.items.map((i: { id: string }) => i.id)).size).toBe(3);
+      expect(all).not.toHaveProperty('offset');
+    });
+
+    it('watch shows the at-risk and overdue requests, one refresh per line without a terminal', async () => {
+      const late = await ok(['requests', 'capture', ...intakeFlags(), '--received-at', getSystem().clock.daysAgo(45)], { token: KEYS.operatorB.token });
+      const run = await dsar(['requests', 'watch', '--count', '2', '--interval', '1', '--at-risk-days', '3'], { token: KEYS.operatorB.token });
+      expect(run.code).toBe(0);
+      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatchObject({ ok: true, meta: { command: 'requests watch' }, data: { atRiskDays: 3, overdue: 1, total: 1 } });
+      expect(lines[0].data.items).toEqual([expect.objectContaining({ id: late.id, overdue: true })]);
+      const table = await dsar(['requests', 'watch', '--count', '1', '-o', 'table'], { token: KEYS.operatorB.token });
+      expect(table.stdout).toMatch(new RegExp(`At risk \\(due within 7 days\\) and overdue: 1 open, 1 overdue\\.[^\\n]*\\n\\n.*\\n${late.id} +received .* overdue \\d+d`));
+    });
+  });
+
+  describe('the workflow of a request', () => {
+    it('acknowledge, clarify, extend, clock, requestor, authority, refuse, appeals, close', async () => {
+      const { id } = await ok(['requests', 'create', ...intakeFlags()]);
+      expect(await ok(['acknowledge', id, '--message', 'We have your request.'])).toMatchObject({ id, status: 'in_progress' });
+      expect(await ok(['clarify', 'request', id, '--message', 'Which account do you mean?'])).toMatchObject({ status: 'clarification_pending' });
+      expect(await ok(['clarify', 'receive', id, '--message', 'The one with jane@example.org'])).toMatchObject({ status: 'in_progress' });
+      const extended = await ok(['extend', id, '--months', '1', '--justification', 'complexity', '--reason', 'Your request covers many systems.']);
+      expect(Date.parse(extended.dueAt)).toBeGreaterThan(Date.parse(extended.previousDueAt));
+      expect(await ok(['clock', 'pause', id, '--reason', 'fee', '--note', 'Fee asked by letter'])).toMatchObject({ clockState: 'paused' });
+      expect(await ok(['clock', 'resume', id])).toMatchObject({ clockState: 'running' });
+      expect((await ok(['clock', 'explain', id])).extensions).toHaveLength(1);
+      expect(await ok(['requestor', 'set', id, '--type', 'authorized_agent', '--name', 'Sam Lee', '--relation', 'attorney'])).toMatchObject({ id });
+      await ok(['authority', 'submit', id, '--status', 'submitted', '--evidence', 'power_of_attorney=dms://poa/17']);
+      await ok(['authority', 'approve', id, '--note', 'Signed POA checked']);
+      const detail = await admin.get(`/requests/${id}`);
+      expect(detail.body).toMatchObject({ requestor: { type: 'authorized_agent', name: 'Sam Lee' }, authority: { status: 'verified', evidenceArtifacts: [{ type: 'power_of_attorney', reference: 'dms://poa/17' }] } });
+      expect(await ok(['refuse', id, '--reason', 'duplicate', '--rationale', 'Same as an earlier request'])).toMatchObject({ status: 'refused' });
+      const appeal = await ok(['appeals', 'create', id, '--message', 'It is not a duplicate.', '--grounds', 'Different account']);
+      expect(appeal).toMatchObject({ requestId: id, status: 'appeal_submitted' });
+      expect(await ok(['appeals', 'list', id])).toEqual([expect.objectContaining({ id: appeal.appealId, status: 'appeal_submitted' })]);
+      expect(await ok(['appeals', 'decide', id, appeal.appealId, '--decision', 'deny', '--explanation', 'It is the same account.'])).toMatchObject({ decision: 'deny', status: 'appeal_decided' });
+      expect(await ok(['close', id])).toMatchObject({ status: 'closed' });
+      const rejected = await ok(['requests', 'create', ...intakeFlags()]);
+      await ok(['authority', 'submit', rejected.id, '--data', JSON.stringify({ status: 'submitted', evidenceArtifacts: [{ type: 'letter' }] })]);
+      await ok(['authority', 'reject', rejected.id, '--reason', 'Unsigned']);
+      expect((await admin.get(`/requests/${rejected.id}`)).body.authority.status).toBe('rejected');
+    });
+  });
+
+  describe('verification', () => {
+    it('request, upload evidence, record it, read the case, download the file, approve', async () => {
+      const { id } = await ok(['requests', 'create', ...intakeFlags()]);
+      expect(await ok(['verification', 'request', id, '--level', 'reasonable', '--method', 'document'])).toMatchObject({ status: 'verification_pending' });
+      const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n% passport scan\n'), randomBytes(40_000)]);
+      writeFileSync(join(work, 'passport.pdf'), pdf);
+      const uploaded = await ok(['verification', 'upload', id, '--file', 'passport.pdf']);
+      expect(uploaded).toMatchObject({ requestId: id, status: 'pending', artifactKey: expect.stringMatching(/^ev_/) });
+      // Standard input streams too (without a length, so it cannot be retried).
+      const piped = await ok(['verification', 'upload', id, '--file', '-', '--filename', 'scan.pdf', '--content-type', 'application/pdf', '--level', 'enhanced'], { input: pdf });
+      expect(piped).toMatchObject({ requestId: id, artifactKey: expect.stringMatching(/^ev_/) });
+      await ok(['verification', 'evidence', id, '--level', 'reasonable', '--methods-allowed', 'document', '--evidence', uploaded.artifactKey, '--evidence', 'crm=CASE-118']);
+      const vcase = await ok(['verification', 'case', id]);
+      expect(vcase).toMatchObject({ status: 'pending', method: 'document' });
+      expect(vcase.evidence.length).toBeGreaterThanOrEqual(3);
+      expect(JSON.stringify(vcase.evidence)).toContain('scan.pdf');
+      const saved = await ok(['verification', 'download', id, uploaded.artifactKey, '--out', 'evidence.pdf']);
+      expect(saved).toMatchObject({ bytes: pdf.length, sha256: sha256(pdf), status: 200 });
+      expect(sha256(readFileSync(join(work, 'evidence.pdf')))).toBe(sha256(pdf));
+      expect(await ok(['verification', 'approve', id, '--note', 'Passport matches'])).toMatchObject({ status: 'in_progress' });
+      const other = await ok(['requests', 'create', ...intakeFlags()]);
+      await ok(['verification', 'request', other.id]);
+      expect(await ok(['verification', 'reject', other.id, '--reason', 'no_response'])).toMatchObject({ status: 'refused' });
+    });
+  });
+
+  describe('fulfilment, delivery and notifications', () => {
+    it(`streams a ${BIG_MIB} MiB artifact up and down with a ${HEAP_MIB} MiB heap, then replaces, approves, fulfils and delivers it`, async () => {
+      const operator = { token: KEYS.operatorA.token };
+      const { id } = await ok(['requests', 'create', ...intakeFlags()], operator);
+      await ok(['acknowledge', id], operator);
+
+      // A file larger than the CLI's heap, written block by block.
+      const big = join(work, 'export.bin');
+      const hash = createHash('sha256');
+      const file = await open(big, 'w');
+      for (let i = 0; i < BIG_MIB; i++) {
+        const block = randomBytes(MiB);
+        hash.update(block);
+        await file.write(block);
+      }
+      await file.close();
+      const bigSha = hash.digest('hex');
+      const lowHeap = `--max-old-space-size=${HEAP_MIB}`;
+
+      const idle = await dsar(['requests', 'get', id], { ...operator, nodeOptions: lowHeap, measure: true });
+      const up = await dsar(['manifest', 'upload', id, '--file', big, '--type', 'account_data', '--title', 'Account export', '--content-type', 'application/zip'], { ...operator, nodeOptions: lowHeap, measure: true });
+      expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: '' });
+      const { artifactId } = up.json.data;
+      const manifest = await ok(['manifest', 'get', id], operator);
+      expect(manifest.artifacts[0]).toMatchObject({ artifactId, size: BIG_MIB * MiB, sha256: bigSha, filename: 'export.bin', title: 'Account export', type: 'account_data' });
+      const down = await dsar(['manifest', 'download', id, artifactId, '--out', 'export.out'], { ...operator, nodeOptions: lowHeap, measure: true });
+      expect(down.code).toBe(0);
+      expect(down.json.data).toMatchObject({ bytes: BIG_MIB * MiB, sha256: bigSha, status: 200 });
+      expect(sha256(readFileSync(join(work, 'export.out')))).toBe(bigSha);
+      rmSync(join(work, 'export.out'));
+      // Streamed: neither transfer holds the file; the process grows by far less than the file's size.
+      expect(up.peakRss! - idle.peakRss!).toBeLessThan((BIG_MIB / 2) * MiB);
+      expect(down.peakRss! - idle.peakRss!).toBeLessThan((BIG_MIB / 2) * MiB);
+
+      const part = await ok(['manifest', 'download', id, artifactId, '--out', 'part.bin', '--range', '0-1023'], operator);
+      expect(part).toMatchObject({ bytes: 1024, status: 206, contentRange: `bytes 0-1023/${BIG_MIB * MiB}` });
+
+      // A redacted replacement; the original stays downloadable by version until fulfilment.
+      const redacted = Buffer.from('{"name": "[redacted]"}\n');
+      writeFileSync(join(work, 'redacted.json'), redacted);
+      expect(await ok(['manifest', 'replace', id, artifactId, '--file', 'redacted.json'], operator)).toMatchObject({ artifactId, replaced: true });
+      expect(await ok(['manifest', 'download', id, artifactId, '--version', '1', '--out', 'v1.bin'], operator)).toMatchObject({ bytes: BIG_MIB * MiB, sha256: bigSha });
+      rmSync(join(work, 'v1.bin'));
+      rmSync(big);
+      expect(await ok(['callback', id, '--artifact', `${artifactId}:contact_details,orders`, '--supplementary-info-inline', 'Sources: CRM'], operator)).toMatchObject({ status: 'recorded' });
+      // Four eyes: the operator changed the artifacts, the admin reviews them.
+      expect((await fails(['manifest', 'validate', id, '--action', 'approved'], operator)).error.code).toBe('SVC-BE-1213');
+      expect(await ok(['manifest', 'validate', id, '--action', 'approved', '--comment', 'Checked'])).toMatchObject({ status: 'approved' });
+      expect(await ok(['fulfil', id])).toMatchObject({ id, status: 'fulfilled' });
+
+      expect(await ok(['delivery', 'prepare', id, '--channel', 'portal', '--security-level', 'token'])).toMatchObject({ artifactId, deliveryPrepare: { channel: 'portal' } });
+      expect(await ok(['delivery', 'verify-address', id, '--email', 'jane@example.org'])).toMatchObject({ verified: true });
+      const { token } = await ok(['delivery', 'challenge', id]);
+      expect((await fails(['delivery', 'download', id, artifactId, '--delivery-token', 'x'.repeat(43)])).error.code).toBe('SVC-BE-1214');
+      expect(await ok(['delivery', 'complete', id, '--delivery-token', token])).toMatchObject({ status: 'completed' });
+      expect(await ok(['delivery', 'download', id, artifactId, '--delivery-token', token])).toMatchObject({ requestId: id, artifactId });
+      const delivered = await ok(['delivery', 'download', id, artifactId, '--delivery-token', token, '--out', 'delivered.json']);
+      expect(delivered).toMatchObject({ bytes: redacted.length, sha256: sha256(redacted) });
+      expect(readFileSync(join(work, 'delivered.json'))).toEqual(redacted);
+      const logs = await ok(['delivery', 'logs', id]);
+      expect(logs.logs.map((g: { eventType: string }) => g.eventType)).toContain('dsar.delivery.artifact_delivered.v1');
+
+      const fulfilledNotice = await waitFor('the request_fulfilled notification', async () => (await admin.get(`/requests/${id}/notifications`)).body.events?.find((e: { eventType: string }) => e.eventType === 'request_fulfilled'), { timeoutMs: 20_000 });
+      expect((await ok(['notifications', 'list', id])).events).toContainEqual(expect.objectContaining({ eventId: fulfilledNotice.eventId }));
+      expect(await ok(['notifications', 'replay', id, fulfilledNotice.eventId])).toMatchObject({ eventId: fulfilledNotice.eventId, status: 'replayed' });
+    });
+  });
+
+  describe('audit', () => {
+    let id: string;
+    beforeAll(async () => {
+      id = (await ok(['requests', 'create', ...intakeFlags()])).id;
+      await ok(['acknowledge', id]);
+      await waitFor('the acknowledgement in the chain', async () => ((await admin.get(`/requests/${id}/audit/export`)).body.headSequence as number) >= 2);
+    });
+
+    it('exports a chain and verifies it offline, by the server, and as the server streams it; finds a forged entry', async () => {
+      const exported = await ok(['audit', 'export', id, '--out', 'audit.jsonl']);
+      const lines = readFileSync(join(work, 'audit.jsonl'), 'utf8').trim().split('\n');
+      expect(exported).toMatchObject({ file: 'audit.jsonl', sha256: sha256(readFileSync(join(work, 'audit.jsonl'))), contentType: expect.stringContaining('application/x-ndjson') });
+      const head = JSON.parse(lines.at(-1)!);
+
+      // Offline: no token, no server.
+      const local = await ok(['audit', 'verify', '--file', 'audit.jsonl', '--expect-root', head.hash], { token: null, env: { DSAR_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
+      expect(local).toEqual({ verified: true, source: 'audit.jsonl', requestId: id, entries: lines.length, head: { sequence: head.sequence, hash: head.hash } });
+      expect(await ok(['audit', 'verify', id, '--file', 'audit.jsonl', '--server'])).toMatchObject({ verified: true, server: { status: 'verified', checkedEntries: head.sequence } });
+      expect(await ok(['audit', 'verify', id])).toMatchObject({ verified: true, source: 'the server\'s export', server: { status: 'verified' } });
+      expect(await ok(['audit', 'verify', id, '--hash', head.hash, '--sequence', String(head.sequence)])).toMatchObject({ verified: true, status: 'verified' });
+
+      // The JSON export verifies the same way.
+      writeFileSync(join(work, 'audit.json'), (await dsar(['audit', 'export', id])).stdout);
+      // (Notifications may have added entries since.)
+      expect((await ok(['audit', 'verify', '--file', 'audit.json'], { token: null })).entries).toBeGreaterThanOrEqual(lines.length);
+
+      // One edited entry is named; a hash the server does not hold is refused.
+      const forged = lines.map((l, i) => (i === 0 ? JSON.stringify({ ...JSON.parse(l), actor: 'forger' }) : l));
+      writeFileSync(join(work, 'forged.jsonl'), `${forged.join('\n')}\n`);
+      const broken = await fails(['audit', 'verify', '--file', 'forged.jsonl'], { token: null });
+      expect(broken.code).toBe(4);
+      expect(broken.error.code).toBe('CLI-CHAIN-INVALID');
+      expect(broken.error.message).toContain(`1 finding: sequence 1 (event ${JSON.parse(lines[0]).eventId}): content mismatch`);
+      const wrong = await fails(['audit', 'verify', id, '--hash', `sha256:${'ab'.repeat(32)}`, '--sequence', '1']);
+      expect({ code: wrong.code, error: wrong.error.code }).toEqual({ code: 4, error: 'CLI-CHAIN-INVALID' });
+      expect(wrong.error.message).toContain('hash_mismatch');
+    });
+
+    it('lists, saves and verifies a signed checkpoint against the trusted key, and ties a chain to it', async () => {
+      const publisher = getSystem().services.get('audit-ledger')!.app.get(CheckpointPublisher);
+      await publisher.run();
+      const listed = await ok(['audit', 'checkpoints', 'list', '--limit', '5']);
+      const containing = [];
+      for (const c of listed) {
+        const detail = await admin.get(`/audit/checkpoints/${c.checkpointId}`);
+        if (detail.body.leaves.some((l: { requestId: string }) => l.requestId === id)) containing.push(c.checkpointId as string);
+      }
+      expect(containing.length).toBeGreaterThan(0);
+      const checkpointId = containing[0];
+      expect(await ok(['audit', 'checkpoints', 'get', checkpointId, '--out', 'checkpoint.json'])).toMatchObject({ checkpointId, tenantId: 'tenant-a' });
+      await ok(['audit', 'export', id, '--out', 'chain.jsonl']);
+
+      const verified = await ok(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json', '--trusted-key-id', publisher.keyId!, '--chain', 'chain.jsonl'], { token: null });
+      expect(verified).toMatchObject({ verified: true, checkpointId, trustedKey: true, signatureValid: true, rootMatchesLeaves: true, chain: { requestId: id } });
+      expect(await ok(['audit', 'checkpoints', 'verify', checkpointId], { env: { DSAR_AUDIT_KEY_ID: publisher.keyId! } })).toMatchObject({ verified: true });
+
+      const untrusted = await fails(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json', '--trusted-key-id', `sha256:${'0'.repeat(64)}`], { token: null });
+      expect({ code: untrusted.code, error: untrusted.error.code }).toEqual({ code: 4, error: 'CLI-CHECKPOINT-INVALID' });
+      const saved = JSON.parse(readFileSync(join(work, 'checkpoint.json'), 'utf8'));
+      writeFileSync(join(work, 'tampered.json'), JSON.stringify({ ...saved, leafCount: saved.leafCount + 1 }));
+      const tampered = await fails(['audit', 'checkpoints', 'verify', '--file', 'tampered.json', '--trusted-key-id', publisher.keyId!], { token: null });
+      expect(tampered.error.message).toContain('the signature does not cover its statement under its key');
+      expect((await fails(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json'], { token: null })).code).toBe(1);
+    });
+  });
+
+  describe('policies and completion', () => {
+    it('sets a retention policy, reads it back, reports what a sweep would purge, and passes a refusal on', async () => {
+      const tenant = KEYS.adminA.tenantId;
+      const set = await ok(['retention', 'set', tenant, '--class', 'delivery_log', '--max-days', '180', '--purge']);
+      expect(set).toEqual(expect.objectContaining({ tenantId: tenant, class: 'delivery_log', minDays: 30, maxDays: 180, purgeEnabled: true, legalHoldEnabled: false }));
+      const held = await ok(['retention', 'set', tenant, '--class', 'delivery_log', '--legal-hold']);
+      expect(held).toEqual(expect.objectContaining({ maxDays: 180, purgeEnabled: true, legalHoldEnabled: true }));
+      const all = await ok(['retention', 'get', tenant]);
+      expect(all.find((p: { class: string }) => p.class === 'delivery_log')).toEqual(held);
+      expect(all).toHaveLength(6);
+      const report = await ok(['retention', 'report', tenant]);
+      expect(report.classes.find((c: { class: string }) => c.class === 'delivery_log')).toEqual(expect.objectContaining({ blockedBy: expect.any(String), records: 0 }));
+      const refused = await fails(['retention', 'set', tenant, '--class', 'delivery_log', '--min-days', '200']);
+      expect({ code: refused.code, error: refused.error.code }).toEqual({ code: 2, error: 'SVC-BE-1701' });
+      const other = await fails(['retention', 'get', 'tenant-b']);
+      expect({ code: other.code, error: other.error.code }).toEqual({ code: 2, error: 'SVC-BE-1003' });
+    });
+
+    it('lists and reads policy packs (a command may have its own --version)', async () => {
+      const packs = await ok(['policies', 'list', '--jurisdiction', 'FR']);
+      expect(packs.map((p: { packId: string }) => p.packId)).toContain('eu-gdpr');
+      expect(await ok(['policies', 'get', 'eu-gdpr', '--version', packs.find((p: { packId: string }) => p.packId === 'eu-gdpr').version])).toMatchObject({ packId: 'eu-gdpr' });
+    });
+
+    it('prints completion scripts for bash and zsh, and refuses another shell', async () => {
+      const bash = await dsar(['completion', 'bash']);
+      expect(bash.code).toBe(0);
+      expect(bash.stdout).toContain('complete -o default -F _dsar dsar');
+      expect((await dsar(['completion', 'zsh'])).stdout).toMatch(/^#compdef dsar\n/);
+      expect((await fails(['completion', 'fish'])).code).toBe(1);
+    });
+  });
+
+  it('is the package\'s bin: `npx dsar` runs it', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(resolve(root, pkg.bin.dsar)).toBe(BIN);
+    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'dsar', '--version'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });
+    expect(stdout.trim()).toBe(VERSION);
+  });
+}
+
+describe('the dsar CLI against an embedded system', () => {
+  const storageDir = tempDir('cli-storage');
+  // Artifact files go to disk, not to the test process's memory.
+  withEmbeddedSystem('cli', cliScenarios, { STORAGE_DIR: storageDir, AUDIT_SIGNING_KEY: newSigningKeyPem(), AUDIT_CHECKPOINT_INTERVAL_MS: 86_400_000 });
+});
