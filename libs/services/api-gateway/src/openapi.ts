@@ -120,7 +120,8 @@ const DOWNLOAD_HEADERS: Readonly<Record<string, string>> = {
 
 /** The answers of a download route: the file (200), a part of it (206), not modified (304), no such part (416). */
 function downloadResponses(download: NonNullable<GatewayRoute['download']>): Record<string, unknown> {
-  const binary = { 'application/octet-stream': { schema: BINARY } };
+  // The file keeps the media type it was stored with (an artifact's is whatever its uploader declared): any.
+  const binary = { '*/*': { schema: BINARY } };
   return {
     [String(download.status)]: {
       description: `${download.description} Streamed; its actual media type is in \`Content-Type\`.`,
