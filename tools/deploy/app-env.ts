@@ -79,6 +79,9 @@ export function secretPlaceholder(variable: string): string {
     case 'STORAGE_MASTER_KEY':
       // The base64 of exactly 32 bytes (docs/storage.md).
       return Buffer.alloc(32, 0x5a).toString('base64');
+    case 'STORAGE_PREVIOUS_MASTER_KEYS':
+      // Earlier master keys while rotating: each the base64 of 32 bytes, comma-separated (docs/storage.md#master-key-rotation).
+      return [0x4b, 0x4c].map((byte) => Buffer.alloc(32, byte).toString('base64')).join(',');
     case 'AWS_ACCESS_KEY_ID':
       // The s3 storage driver's static keys (read by the AWS SDK, not by a config schema).
       return 'AKIAPLACEHOLDER00000';

@@ -435,6 +435,38 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     expect(unsigned.stderr).toMatch(/webhooks\.inboundRoutes: routed messages are only taken signed/);
   });
 
+  it('gives verification and fulfilment-delivery, and no other service, the previous master keys of storage.previousMasterKeys', async () => {
+    const secret = 'dsar-storage-master-key';
+    const objects = await renderOnce('base+previousMasterKeys', [BASE], [
+      `storage.masterKey.existingSecret=${secret}`,
+      `storage.previousMasterKeys.existingSecret=${secret}`,
+      'storage.previousMasterKeys.key=previous-keys',
+    ]);
+    const keepers = ['fulfilment-delivery', 'verification'];
+    for (const service of SERVICES) {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const { env, origin, problems } = containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, objects);
+      expect(problems).toEqual([]);
+      if (keepers.includes(service)) {
+        expect({ service, previous: origin.STORAGE_PREVIOUS_MASTER_KEYS, current: origin.STORAGE_MASTER_KEY }).toEqual({
+          service,
+          previous: `secret ${secret}/previous-keys`,
+          current: `secret ${secret}/STORAGE_MASTER_KEY`,
+        });
+        expect(issuesOf((await appConfigSchema(service)).safeParse(asLoadConfigSees(env)))).toEqual([]);
+      } else {
+        expect({ service, previous: env.STORAGE_PREVIOUS_MASTER_KEYS }).toEqual({ service, previous: undefined });
+      }
+    }
+    // Without it (the default): no previous keys anywhere.
+    const plain = await base();
+    for (const service of keepers) {
+      const deployment = deploymentOf(plain, service)!;
+      expect(containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, plain).env.STORAGE_PREVIOUS_MASTER_KEYS).toBeUndefined();
+    }
+  });
+
   describe('retention (docs/retention.md)', () => {
     /** The services that own a retention class: they sweep it, and policy-registry's retention report asks them. */
     const OWNERS = ['audit-ledger', 'fulfilment-delivery', 'lifecycle-clock', 'notifier', 'verification'];

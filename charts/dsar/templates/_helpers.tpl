@@ -482,6 +482,15 @@ Call with (dict "root" $ "name" "<service>").
       name: {{ $masterKey.existingSecret | quote }}
       key: {{ $masterKey.key | default "STORAGE_MASTER_KEY" | quote }}
 {{- end }}
+{{- $previousKeys := $storage.previousMasterKeys | default dict }}
+{{- if and $previousKeys.existingSecret (not (hasKey $own "STORAGE_PREVIOUS_MASTER_KEYS")) }}
+{{- /* Earlier master keys, while rotating the master key (docs/storage.md#master-key-rotation). */}}
+- name: STORAGE_PREVIOUS_MASTER_KEYS
+  valueFrom:
+    secretKeyRef:
+      name: {{ $previousKeys.existingSecret | quote }}
+      key: {{ $previousKeys.key | default "STORAGE_PREVIOUS_MASTER_KEYS" | quote }}
+{{- end }}
 {{- $credentials := ($storage.s3 | default dict).credentials | default dict }}
 {{- if and (eq (include "dsar.storageDriver" .) "s3") $credentials.existingSecret }}
 {{- /* Static S3 keys, read by the AWS SDK's default chain; optional, so a Secret may hold neither. */}}

@@ -1,4 +1,4 @@
-import { assertBlobKey, assertBlobPrefix, isBlobKey, tenantSegment } from './blob-key';
+import { assertBlobKey, assertBlobPrefix, isBlobKey, tenantIdOfSegment, tenantSegment } from './blob-key';
 import { InvalidKeyError } from './errors';
 import { INVALID_BLOB_KEYS } from './testing/blob-store.contract';
 
@@ -40,6 +40,15 @@ describe('tenantSegment', () => {
       expect(segment.length).toBeLessThanOrEqual(100);
     }
     expect(tenantSegment('X'.repeat(256))).toMatch(/^\.h[0-9a-f]{64}$/);
+  });
+
+  it('is reversed by tenantIdOfSegment, but for the hash of a long id', () => {
+    for (const id of ['default', 'tenant_01-eu', 'Acme.EU', 'a b/c', '..', '~', '%41', 'x'.repeat(100), `${'y'.repeat(40)}.${'z'.repeat(40)}`]) {
+      expect(tenantIdOfSegment(tenantSegment(id))).toBe(id);
+    }
+    expect(tenantIdOfSegment(tenantSegment('X'.repeat(256)))).toBeUndefined();
+    // Segments tenantSegment never makes: a plain character escaped, a bad escape, a non-printable byte.
+    for (const segment of ['.61', '.4', '.zz', 'a.', '.00', '.20a', '']) expect(tenantIdOfSegment(segment)).toBeUndefined();
   });
 
   it('refuses ids the gateway would not pass on', () => {

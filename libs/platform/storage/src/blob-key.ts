@@ -82,3 +82,29 @@ export function tenantSegment(tenantId: string): string {
   }
   return out.length <= MAX_TENANT_SEGMENT_LENGTH ? out : `.h${createHash('sha256').update(tenantId, 'utf8').digest('hex')}`;
 }
+
+/**
+ * The tenant id a segment stands for (the inverse of `tenantSegment`), or
+ * undefined when the segment is the hash of a long id (`.h…`, which cannot be
+ * reversed) or no segment `tenantSegment` makes.
+ */
+export function tenantIdOfSegment(segment: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < segment.length; i++) {
+    if (segment[i] !== '.') {
+      bytes.push(segment.charCodeAt(i));
+      continue;
+    }
+    const hex = segment.slice(i + 1, i + 3);
+    if (!/^[0-9a-f]{2}$/.test(hex)) return undefined;
+    bytes.push(parseInt(hex, 16));
+    i += 2;
+  }
+  const tenantId = Buffer.from(bytes).toString('latin1');
+  try {
+    // Only a segment tenantSegment would make from that id counts: no stray characters, no escape of a plain one.
+    return tenantSegment(tenantId) === segment ? tenantId : undefined;
+  } catch {
+    return undefined;
+  }
+}

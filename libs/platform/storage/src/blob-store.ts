@@ -16,8 +16,9 @@ export interface BlobStat {
  * The raw byte store under the encrypted storage: no cryptography, no
  * tenants, only keys (see `assertBlobKey`) and bytes. One driver per backend:
  * `FilesystemBlobStore`, `MemoryBlobStore` and `S3BlobStore` (multipart
- * upload for `write`, `If-None-Match: *` for `writeIfAbsent`, `Range` for
- * `read`, a paginated `ListObjectsV2` for `list`). Every driver passes
+ * upload for `write`, `If-None-Match: *` for `writeIfAbsent`, `If-Match`
+ * for `replaceIfUnchanged`, `Range` for `read`, a paginated `ListObjectsV2`
+ * for `list`). Every driver passes
  * `describeBlobStoreContract` (from `@dsar/platform/storage/testing`).
  *
  * Rules every driver keeps:
@@ -45,6 +46,17 @@ export interface BlobStore {
    * consumed or destroyed.
    */
   writeIfAbsent(key: string, source: Readable): Promise<boolean>;
+
+  /**
+   * Compare-and-swap of a small object (a tenant key): stores `replacement`
+   * under `key` only if the object there holds exactly the bytes `expected`;
+   * resolves `false`, changing nothing, when it holds other bytes or is
+   * absent (it never creates one). Atomic with respect to every other
+   * `write`, `delete` and `replaceIfUnchanged` of the key, in this process
+   * or another sharing the store: of concurrent swaps from the same bytes,
+   * exactly one gets `true`, and a swap never brings back a deleted object.
+   */
+  replaceIfUnchanged(key: string, expected: Buffer, replacement: Buffer): Promise<boolean>;
 
   /**
    * The object's bytes, or those of `range` (its end is clamped to the

@@ -107,10 +107,17 @@ describe('EncryptedStorage on the file system', () => {
     await expect(new EncryptedStorage(store, masterKey).get('t', 'doc')).rejects.toBeInstanceOf(TenantKeyDestroyedError);
   });
 
-  it('shows no key material when inspected or serialized', async () => {
+  it('shows no key material when inspected or serialized, previous master keys included', async () => {
     await storage.put('t', 'doc', sourceOf(testBytes(100)), { maxBytes: 1000 });
-    const shown = `${inspect(storage, { depth: 10, showHidden: true })} ${JSON.stringify(storage)}`;
-    for (const encoding of ['hex', 'base64'] as const) expect(shown).not.toContain(masterKey.toString(encoding).slice(0, 12));
+    const previous = [randomBytes(32), masterKey];
+    const rotated = new EncryptedStorage(store, randomBytes(32), { previousMasterKeys: previous });
+    expect((await readObject(rotated, 't', 'doc')).equals(testBytes(100))).toBe(true);
+    for (const shownStorage of [storage, rotated]) {
+      const shown = `${inspect(shownStorage, { depth: 10, showHidden: true })} ${JSON.stringify(shownStorage)}`;
+      for (const key of previous) {
+        for (const encoding of ['hex', 'base64', 'base64url'] as const) expect(shown).not.toContain(key.toString(encoding).slice(0, 12));
+      }
+    }
     expect(objectBlobKey('t', 'doc')).toBe('data/t/doc');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash, createSecretKey, type KeyObject } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { assertBlobKey, tenantSegment } from './blob-key';
+import { assertBlobKey, tenantIdOfSegment, tenantSegment } from './blob-key';
 import { assertByteRange, type BlobStore, type ByteRange, clampRange } from './blob-store';
 import {
   bodyLayout,
@@ -22,6 +22,7 @@ import {
   WRAPPED_KEY_LENGTH,
   wrapDataKey,
   wrappedKeyId,
+  wrappingKeyId,
 } from './envelope-format';
 import { BlobNotFoundError, EmptyPayloadError, IntegrityError, MasterKeyMismatchError, PayloadTooLargeError, TenantKeyDestroyedError } from './errors';
 import { FileStorage, type GetResult, type PutOptions, type PutResult } from './file-storage';
@@ -34,6 +35,12 @@ export const TENANT_DATA_PREFIX = 'data/';
 export function tenantKeyBlobKey(tenantId: string): string {
   return `${TENANT_KEYS_PREFIX}${tenantSegment(tenantId)}.key`;
 }
+
+/** A tenant key blob, with the tenant's segment (tombstones, in folders of their own, do not match). */
+const TENANT_KEY_BLOB = /^keys\/([^/]+)\.key$/;
+
+/** Reads of a tenant key that found it changed by another writer, before giving up. */
+const KEY_ATTEMPTS = 3;
 
 /** The tombstone of a destroyed data key (its id only), kept so that its files are known as shredded rather than altered. */
 export function destroyedKeyBlobKey(tenantId: string, keyId: Buffer): string {
@@ -60,6 +67,29 @@ export interface EncryptedStorageOptions {
   keyCacheTtlMs?: number;
   /** How many unwrapped tenant keys are kept at most (default 1000). */
   keyCacheSize?: number;
+  /**
+   * Earlier master keys (32 bytes each) during a rotation (docs/storage.md#master-key-rotation): a tenant key that one
+   * of them wrapped is unwrapped with it and rewrapped under the master key on first use, or by rewrapTenantKeys. New
+   * tenant keys are always wrapped by the master key.
+   */
+  previousMasterKeys?: readonly Buffer[];
+  /** Told when the rewrap of a tenant key on first use failed: the key was used all the same, and the next use tries again. */
+  onRewrapFailure?: (tenantId: string, error: unknown) => void;
+}
+
+export interface RewrapOptions {
+  /** Tenant ids to recognize the keys of: a key blob named by the hash of a long id cannot be rewrapped without it. */
+  tenantIds?: Iterable<string>;
+  /** Tenant keys rewrapped at a time (default 8). */
+  concurrency?: number;
+}
+
+/** What rewrapTenantKeys did: counts of tenant keys, and why each failure failed (fingerprints at most, never a key). */
+export interface RewrapReport {
+  rewrapped: number;
+  alreadyCurrent: number;
+  failed: number;
+  failures: { blobKey: string; tenantId?: string; reason: string }[];
 }
 
 /**
@@ -68,14 +98,18 @@ export interface EncryptedStorageOptions {
  * file is encrypted in authenticated chunks under a key derived from the
  * tenant's. Memory stays O(chunk size) whatever the file size. Key material is
  * held in KeyObjects and private fields: it never appears in logs, messages or
- * `util.inspect`.
+ * `util.inspect`. Previous master keys still unwrap the tenant keys they
+ * wrapped, which are then rewrapped under the master key (rotation).
  */
 export class EncryptedStorage extends FileStorage {
   readonly available = true;
   readonly chunkSize: number;
   readonly #masterKey: KeyObject;
   readonly #masterKeyId: string;
+  /** Every master key that unwraps, by id: the master key, then the previous ones. */
+  readonly #masterKeys = new Map<string, KeyObject>();
   readonly #keys: TenantKeyCache;
+  readonly #onRewrapFailure: EncryptedStorageOptions['onRewrapFailure'];
 
   constructor(
     readonly store: BlobStore,
@@ -90,12 +124,26 @@ export class EncryptedStorage extends FileStorage {
     }
     this.#masterKey = createSecretKey(masterKey);
     this.#masterKeyId = masterKeyId(this.#masterKey).toString('hex');
+    this.#masterKeys.set(this.#masterKeyId, this.#masterKey);
+    for (const previous of options.previousMasterKeys ?? []) {
+      if (!Buffer.isBuffer(previous) || previous.length !== MASTER_KEY_LENGTH) throw new Error(`A previous storage master key must be ${MASTER_KEY_LENGTH} bytes`);
+      const key = createSecretKey(previous);
+      const id = masterKeyId(key).toString('hex');
+      // The master key itself, or a key named twice, adds nothing.
+      if (!this.#masterKeys.has(id)) this.#masterKeys.set(id, key);
+    }
     this.#keys = new TenantKeyCache(options.keyCacheTtlMs ?? 60_000, options.keyCacheSize ?? 1000);
+    this.#onRewrapFailure = options.onRewrapFailure;
   }
 
   /** The fingerprint of the master key (16 hex digits), as named in MasterKeyMismatchError. */
   get masterKeyId(): string {
     return this.#masterKeyId;
+  }
+
+  /** The fingerprints of the previous master keys, in the order given. */
+  get previousMasterKeyIds(): string[] {
+    return [...this.#masterKeys.keys()].slice(1);
   }
 
   async put(tenantId: string, objectKey: string, source: Readable, options: PutOptions): Promise<PutResult> {
@@ -235,9 +283,56 @@ export class EncryptedStorage extends FileStorage {
     this.#keys.delete(tenantId);
   }
 
+  /**
+   * Rewraps under the master key every tenant key (`keys/*.key`) that a previous master key wrapped, as a first use
+   * would: the data keys stay, so no file is read or rewritten. Safe while the services run: each key is replaced only
+   * if it is unchanged since it was read, so a key destroyed or replaced meanwhile is left alone. Failures (a key
+   * wrapped by an unknown master key, an altered one, a key named by the hash of a long tenant id that `tenantIds`
+   * does not give) are counted and described; a failure to list the store rejects.
+   */
+  async rewrapTenantKeys(options: RewrapOptions = {}): Promise<RewrapReport> {
+    const named = new Map<string, string>();
+    for (const tenantId of options.tenantIds ?? []) named.set(tenantKeyBlobKey(tenantId), tenantId);
+    const report: RewrapReport = { rewrapped: 0, alreadyCurrent: 0, failed: 0, failures: [] };
+    const blobKeys = this.store.list(TENANT_KEYS_PREFIX)[Symbol.asyncIterator]();
+    // The workers take the listed keys one at a time, in turn.
+    let taken: Promise<IteratorResult<string>> = Promise.resolve({ done: false, value: '' });
+    const take = () => (taken = taken.then(() => blobKeys.next()));
+    const worker = async () => {
+      for (let next = await take(); !next.done; next = await take()) {
+        const segment = TENANT_KEY_BLOB.exec(next.value)?.[1];
+        if (segment === undefined) continue;
+        const tenantId = named.get(next.value) ?? tenantIdOfSegment(segment);
+        try {
+          const outcome = await this.rewrapBlob(next.value, tenantId);
+          if (outcome) report[outcome]++;
+        } catch (e) {
+          report.failed++;
+          report.failures.push({ blobKey: next.value, ...(tenantId === undefined ? {} : { tenantId }), reason: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+    return report;
+  }
+
+  /** What rewrapping one tenant key blob did (nothing when it is gone); rejects with why it could not. */
+  private async rewrapBlob(blobKey: string, tenantId: string | undefined): Promise<'rewrapped' | 'alreadyCurrent' | undefined> {
+    if (tenantId !== undefined) {
+      const opened = await this.openKey(tenantId, false);
+      return opened && (opened.rewrapped ? 'rewrapped' : 'alreadyCurrent');
+    }
+    // Named by a hash: the master key that wrapped it shows without the tenant id, but unwrapping needs the id.
+    const wrapped = await this.readWrapped(blobKey);
+    const wrappedBy = wrapped && wrappingKeyId(wrapped);
+    if (!wrapped || wrappedBy === this.#masterKeyId) return wrapped && 'alreadyCurrent';
+    if (wrappedBy && this.#masterKeys.has(wrappedBy)) throw new Error('it is named by the hash of a long tenant id: give that id to rewrap it (its first use rewraps it too)');
+    throw new Error(`it is wrapped by master key ${wrappedBy ?? '(none: not a wrapped key)'}, neither the current nor a previous one`);
+  }
+
   /** The tenant's key for a new file: read from the store (not the cache, which may miss a destroy elsewhere), made when absent. */
   private async keyForWrite(tenantId: string): Promise<DataKey> {
-    for (let attempt = 0; attempt < 3; attempt++) {
+    for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
       const existing = await this.loadKey(tenantId);
       if (existing) return existing;
       const { dataKey, raw } = newDataKey();
@@ -264,17 +359,55 @@ export class EncryptedStorage extends FileStorage {
   }
 
   private async loadKey(tenantId: string): Promise<DataKey | undefined> {
-    let wrapped: Buffer;
+    const opened = await this.openKey(tenantId, true);
+    if (opened) this.#keys.set(tenantId, opened.dataKey);
+    return opened?.dataKey;
+  }
+
+  /**
+   * The tenant's data key from the store; undefined when it has none. A key that a previous master key wrapped is
+   * rewrapped under the master key first, by compare-and-swap, so that a key destroyed or replaced since it was read
+   * is never brought back (it is then read again). On first use (`lazy`) a failure of that write is told to
+   * onRewrapFailure and the key used all the same; for rewrapTenantKeys it rejects.
+   */
+  private async openKey(tenantId: string, lazy: boolean): Promise<{ dataKey: DataKey; rewrapped: boolean } | undefined> {
+    const blobKey = tenantKeyBlobKey(tenantId);
+    for (let attempt = 1; ; attempt++) {
+      const wrapped = await this.readWrapped(blobKey);
+      if (!wrapped) return undefined;
+      const result = unwrapDataKey(this.#masterKeys, tenantId, wrapped);
+      if (!result.ok) throw new MasterKeyMismatchError(tenantId, result.wrappedBy, this.#masterKeyId, this.previousMasterKeyIds);
+      const { dataKey } = result;
+      if (result.wrappedBy === this.#masterKeyId) return { dataKey, rewrapped: false };
+      try {
+        if (await this.store.replaceIfUnchanged(blobKey, wrapped, this.wrapUnderMasterKey(tenantId, dataKey))) return { dataKey, rewrapped: true };
+      } catch (e) {
+        if (!lazy) throw e;
+        this.#onRewrapFailure?.(tenantId, e);
+        return { dataKey, rewrapped: false };
+      }
+      if (attempt >= KEY_ATTEMPTS) throw new Error(`The data key of tenant ${tenantId} kept changing while it was being rewrapped`);
+    }
+  }
+
+  /** A wrapped tenant key's bytes; undefined when there is none. */
+  private async readWrapped(blobKey: string): Promise<Buffer | undefined> {
     try {
-      wrapped = await readAll(await this.store.read(tenantKeyBlobKey(tenantId)), WRAPPED_KEY_LENGTH);
+      return await readAll(await this.store.read(blobKey), WRAPPED_KEY_LENGTH);
     } catch (e) {
       if (e instanceof BlobNotFoundError) return undefined;
       throw e;
     }
-    const result = unwrapDataKey(this.#masterKey, tenantId, wrapped);
-    if (!result.ok) throw new MasterKeyMismatchError(tenantId, result.wrappedBy.toString('hex'), this.#masterKeyId);
-    this.#keys.set(tenantId, result.dataKey);
-    return result.dataKey;
+  }
+
+  /** The data key wrapped by the master key. */
+  private wrapUnderMasterKey(tenantId: string, dataKey: DataKey): Buffer {
+    const raw = dataKey.key.export();
+    try {
+      return wrapDataKey(this.#masterKey, tenantId, dataKey.id, raw);
+    } finally {
+      raw.fill(0);
+    }
   }
 }
 

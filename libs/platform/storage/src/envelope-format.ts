@@ -152,9 +152,10 @@ function nonceOf(baseNonce: Buffer, index: number): Buffer {
  *   41      32      the data key, AES-256-GCM encrypted with the master key
  *   73      16      tag; AAD = bytes 0..28 ‖ tenant id
  *
- * The master key id lets a later version keep old master keys to unwrap with
- * while it rewraps every tenant key under a new one (rotation), and lets this
- * one say "wrong master key" rather than "tampered".
+ * The master key id names the key to unwrap with among the current and the
+ * previous master keys (rotation: a key wrapped by a previous one is rewrapped
+ * under the current one, its id and every file unchanged), and lets an
+ * unknown master key be reported as such rather than as tampering.
  */
 export const WRAPPED_KEY_MAGIC = Buffer.from('DSWK', 'ascii');
 export const WRAPPED_KEY_LENGTH = 89;
@@ -198,15 +199,29 @@ export function wrappedKeyId(wrapped: Buffer): Buffer | undefined {
   return Buffer.from(wrapped.subarray(13, 29));
 }
 
-export type UnwrapResult = { ok: true; dataKey: DataKey } | { ok: false; wrappedBy: Buffer };
+/** Master keys by their id in hex (see masterKeyId). */
+export type MasterKeyRing = ReadonlyMap<string, KeyObject>;
 
-/** The data key, or the id of the other master key that wrapped it; IntegrityError when the blob is malformed or altered. */
-export function unwrapDataKey(masterKey: KeyObject, tenantId: string, wrapped: Buffer): UnwrapResult {
+/** `wrappedBy`: the id (hex) of the master key that wrapped the data key. */
+/** The id (hex) of the master key that wrapped a wrapped key, read without unwrapping; undefined when the blob is not a wrapped key. */
+export function wrappingKeyId(wrapped: Buffer): string | undefined {
+  if (wrapped.length !== WRAPPED_KEY_LENGTH || !wrapped.subarray(0, 4).equals(WRAPPED_KEY_MAGIC)) return undefined;
+  return wrapped.subarray(5, 13).toString('hex');
+}
+
+export type UnwrapResult = { ok: true; dataKey: DataKey; wrappedBy: string } | { ok: false; wrappedBy: string };
+
+/**
+ * The data key, unwrapped with the master key of `masterKeys` that wrapped it, or (not ok) the id of the master key
+ * that wrapped it when none of them did; IntegrityError when the blob is malformed or altered.
+ */
+export function unwrapDataKey(masterKeys: MasterKeyRing, tenantId: string, wrapped: Buffer): UnwrapResult {
   if (wrapped.length !== WRAPPED_KEY_LENGTH || !wrapped.subarray(0, 4).equals(WRAPPED_KEY_MAGIC) || wrapped.readUInt8(4) !== WRAP_FORMAT_VERSION) {
     throw new IntegrityError(`The stored data key of tenant ${tenantId} is malformed`);
   }
-  const wrappedBy = wrapped.subarray(5, 13);
-  if (!wrappedBy.equals(masterKeyId(masterKey))) return { ok: false, wrappedBy: Buffer.from(wrappedBy) };
+  const wrappedBy = wrapped.subarray(5, 13).toString('hex');
+  const masterKey = masterKeys.get(wrappedBy);
+  if (!masterKey) return { ok: false, wrappedBy };
   const decipher = createDecipheriv('aes-256-gcm', masterKey, wrapped.subarray(29, 41), { authTagLength: TAG_LENGTH });
   decipher.setAAD(Buffer.concat([wrapped.subarray(0, 29), Buffer.from(tenantId, 'utf8')]));
   decipher.setAuthTag(wrapped.subarray(73, 89));
@@ -218,5 +233,5 @@ export function unwrapDataKey(masterKey: KeyObject, tenantId: string, wrapped: B
   }
   const key = createSecretKey(raw);
   raw.fill(0);
-  return { ok: true, dataKey: { id: Buffer.from(wrapped.subarray(13, 29)), key } };
+  return { ok: true, dataKey: { id: Buffer.from(wrapped.subarray(13, 29)), key }, wrappedBy };
 }

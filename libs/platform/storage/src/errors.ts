@@ -79,17 +79,23 @@ export class TenantKeyDestroyedError extends StorageError {
   }
 }
 
-/** A tenant key was wrapped by another master key than the configured one (wrong or replaced STORAGE_MASTER_KEY). */
+/**
+ * A tenant key was wrapped by a master key that is neither the configured one nor a previous one (a wrong or replaced
+ * STORAGE_MASTER_KEY, or a previous key removed before the rewrap). Keys are named by their fingerprints only.
+ */
 export class MasterKeyMismatchError extends StorageError {
   readonly code = 'STORAGE_MASTER_KEY_MISMATCH';
   constructor(
     readonly tenantId: string,
     readonly wrappedBy: string,
     readonly configured: string,
+    /** The fingerprints of the previous master keys configured (STORAGE_PREVIOUS_MASTER_KEYS). */
+    readonly previous: readonly string[] = [],
   ) {
     super(
-      `The data key of tenant ${tenantId} is wrapped by master key ${wrappedBy}, but the configured master key is ${configured}: ` +
-        'STORAGE_MASTER_KEY (or its file) is wrong or was replaced',
+      `The data key of tenant ${tenantId} is wrapped by master key ${wrappedBy}, but the configured master key is ${configured}` +
+        `${previous.length > 0 ? ` and the previous ones are ${previous.join(', ')}` : ''}: ` +
+        'STORAGE_MASTER_KEY (or its file) is wrong or was replaced; after a rotation, name the old key in STORAGE_PREVIOUS_MASTER_KEYS',
     );
     this.name = 'MasterKeyMismatchError';
   }

@@ -1,6 +1,7 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { describeBlobStoreContract } from './testing/blob-store.contract';
 import { failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
@@ -57,6 +58,52 @@ describe('FilesystemBlobStore', () => {
     await store.writeIfAbsent('x/k', sourceOf(Buffer.from('first')));
     expect(await store.writeIfAbsent('x/k', sourceOf(Buffer.from('second')))).toBe(false);
     expect((await tree(store.rootDir)).map((f) => f.path)).toEqual(['x', 'x/k']);
+  });
+
+  it('leaves no lock nor temporary file after swaps and deletes, and makes no directory for an absent key', async () => {
+    await store.write('keys/t.key', sourceOf(Buffer.from('a')));
+    expect(await store.replaceIfUnchanged('keys/t.key', Buffer.from('a'), Buffer.from('b'))).toBe(true);
+    expect(await store.replaceIfUnchanged('keys/t.key', Buffer.from('a'), Buffer.from('c'))).toBe(false);
+    expect(await store.replaceIfUnchanged('other/dir/k', Buffer.from('a'), Buffer.from('c'))).toBe(false);
+    expect(await tree(store.rootDir)).toEqual([
+      { path: 'keys', mode: 0o700, dir: true },
+      { path: 'keys/t.key', mode: 0o600, dir: false },
+    ]);
+    await store.delete('keys/t.key');
+    expect((await tree(store.rootDir)).map((f) => f.path)).toEqual(['keys']);
+  });
+
+  it('makes every change of a key wait for its lock, and breaks a lock left by a process that died', async () => {
+    const content = async () => (await readAllBytes(await store.read('keys/t.key'))).toString();
+    await store.write('keys/t.key', sourceOf(Buffer.from('a')));
+    const lock = join(store.rootDir, 'keys', 't.key~lock');
+    await writeFile(lock, '');
+    const writing = store.write('keys/t.key', sourceOf(Buffer.from('b')));
+    await sleep(150);
+    expect(await content()).toBe('a');
+    const keys: string[] = [];
+    for await (const key of store.list('')) keys.push(key);
+    expect(keys).toEqual(['keys/t.key']); // the lock is no key
+    await unlink(lock);
+    await writing;
+    expect(await content()).toBe('b');
+
+    // A swap and a delete waiting together: in either order, the key ends deleted.
+    await writeFile(lock, '');
+    const changes = Promise.all([store.replaceIfUnchanged('keys/t.key', Buffer.from('b'), Buffer.from('c')), store.delete('keys/t.key')]);
+    await sleep(150);
+    expect(await content()).toBe('b');
+    await unlink(lock);
+    await changes;
+    expect(await store.stat('keys/t.key')).toBeUndefined();
+
+    // Older than 30 seconds: its holder is gone, and the next change breaks it.
+    await store.write('keys/t.key', sourceOf(Buffer.from('d')));
+    await writeFile(lock, '');
+    const longAgo = new Date(Date.now() - 60_000);
+    await utimes(lock, longAgo, longAgo);
+    await store.delete('keys/t.key');
+    expect((await tree(store.rootDir)).map((f) => f.path)).toEqual(['keys']);
   });
 
   it('skips leftover temporary files (a crash mid-write) when listing', async () => {

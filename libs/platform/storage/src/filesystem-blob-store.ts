@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, constants as fsConstants } from 'node:fs';
+import { createWriteStream, constants as fsConstants, type Stats } from 'node:fs';
 import { type FileHandle, link, lstat, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
 import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange } from './blob-store';
 import { BlobNotFoundError } from './errors';
@@ -16,6 +17,17 @@ const tempName = (): string => `~tmp-${randomBytes(12).toString('hex')}`;
 
 const ABSENT = new Set(['ENOENT', 'ENOTDIR']);
 const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?.code;
+const isAbsent = (e: unknown): boolean => ABSENT.has(codeOf(e) ?? '');
+
+/** A key's lock file sits beside it under the key's name and this suffix (`~`, like temporary names, is in no key). */
+const LOCK_SUFFIX = '~lock';
+/**
+ * A lock is held for a rename, an unlink or the read of a small file: one older than this was left by a process
+ * that died holding it, and is broken.
+ */
+const STALE_LOCK_MS = 30_000;
+/** How long a change waits for the lock of its key before it fails. */
+const LOCK_TIMEOUT_MS = 60_000;
 
 /**
  * Blobs as files under `rootDir`, one file per key (the key's `/` are
@@ -24,6 +36,13 @@ const codeOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)?
  * `writeIfAbsent`, which fails when the target exists): readers see the old
  * file or the new one, and a crash leaves at most a `~tmp-` file. Files are
  * 0600 and directories 0700: only the service's user reads them.
+ *
+ * `write`, `delete` and `replaceIfUnchanged` make their change (the rename or
+ * the unlink, not the copy of the bytes) holding the key's lock, a
+ * `<name>~lock` file beside it created exclusively (`O_EXCL`), so that a
+ * compare-and-swap cannot be overtaken between its comparison and its rename,
+ * by this process or another sharing the directory. A lock left by a process
+ * that died holding it is broken after 30 seconds.
  */
 export class FilesystemBlobStore implements BlobStore {
   readonly rootDir: string;
@@ -37,7 +56,7 @@ export class FilesystemBlobStore implements BlobStore {
     const target = this.pathOf(key);
     const temp = await this.writeTemp(target, source);
     try {
-      await rename(temp, target);
+      await this.locked(target, () => rename(temp, target));
     } catch (e) {
       await removeQuietly(temp);
       throw e;
@@ -62,6 +81,33 @@ export class FilesystemBlobStore implements BlobStore {
     return true;
   }
 
+  async replaceIfUnchanged(key: string, expected: Buffer, replacement: Buffer): Promise<boolean> {
+    assertBlobKey(key);
+    const target = this.pathOf(key);
+    let temp: string;
+    try {
+      // No directory is made: without one, there is no object to replace.
+      temp = await this.writeTemp(target, Readable.from([replacement], { objectMode: false }), { makeDir: false });
+    } catch (e) {
+      if (isAbsent(e)) return false;
+      throw e;
+    }
+    try {
+      const swapped = await this.locked(target, async () => {
+        if (!(await contentOfLength(target, expected.length))?.equals(expected)) return false;
+        await rename(temp, target);
+        return true;
+      });
+      if (swapped) await syncDir(dirname(target));
+      return swapped;
+    } catch (e) {
+      if (isAbsent(e)) return false;
+      throw e;
+    } finally {
+      await removeQuietly(temp); // gone already when it was renamed
+    }
+  }
+
   async read(key: string, range?: ByteRange): Promise<Readable> {
     assertBlobKey(key);
     if (range) assertByteRange(range);
@@ -69,7 +115,7 @@ export class FilesystemBlobStore implements BlobStore {
     try {
       handle = await open(this.pathOf(key), fsConstants.O_RDONLY);
     } catch (e) {
-      if (ABSENT.has(codeOf(e) ?? '')) throw new BlobNotFoundError(key);
+      if (isAbsent(e)) throw new BlobNotFoundError(key);
       throw e;
     }
     try {
@@ -90,18 +136,19 @@ export class FilesystemBlobStore implements BlobStore {
       const info = await stat(this.pathOf(key));
       return info.isFile() ? { size: info.size } : undefined;
     } catch (e) {
-      if (ABSENT.has(codeOf(e) ?? '')) return undefined;
+      if (isAbsent(e)) return undefined;
       throw e;
     }
   }
 
   async delete(key: string): Promise<void> {
     assertBlobKey(key);
+    const target = this.pathOf(key);
     try {
-      await unlink(this.pathOf(key));
+      await this.locked(target, () => unlink(target));
     } catch (e) {
       // EISDIR/EPERM: the key is a "folder" of other keys, so no object of that name exists.
-      if (ABSENT.has(codeOf(e) ?? '') || codeOf(e) === 'EISDIR' || codeOf(e) === 'EPERM') return;
+      if (isAbsent(e) || codeOf(e) === 'EISDIR' || codeOf(e) === 'EPERM') return;
       throw e;
     }
   }
@@ -112,7 +159,7 @@ export class FilesystemBlobStore implements BlobStore {
     try {
       if (!(await lstat(dir)).isDirectory()) return; // an object of that name is not under the prefix
     } catch (e) {
-      if (ABSENT.has(codeOf(e) ?? '')) return;
+      if (isAbsent(e)) return;
       throw e;
     }
     // Renamed away first so that every key under it disappears at once; the removal then takes its time.
@@ -120,7 +167,7 @@ export class FilesystemBlobStore implements BlobStore {
     try {
       await rename(dir, trash);
     } catch (e) {
-      if (ABSENT.has(codeOf(e) ?? '')) return;
+      if (isAbsent(e)) return;
       throw e;
     }
     await rm(trash, { recursive: true, force: true });
@@ -136,7 +183,7 @@ export class FilesystemBlobStore implements BlobStore {
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
-      if (ABSENT.has(codeOf(e) ?? '')) return;
+      if (isAbsent(e)) return;
       throw e;
     }
     for (const entry of entries) {
@@ -151,11 +198,36 @@ export class FilesystemBlobStore implements BlobStore {
     return join(this.rootDir, ...key.split('/'));
   }
 
+  /**
+   * Runs `work` holding the lock of the key whose file is `target`. Rejects with ENOENT or ENOTDIR when the key's
+   * directory does not exist, and after LOCK_TIMEOUT_MS of waiting.
+   */
+  private async locked<T>(target: string, work: () => Promise<T>): Promise<T> {
+    const lock = `${target}${LOCK_SUFFIX}`;
+    const deadline = performance.now() + LOCK_TIMEOUT_MS;
+    for (let pause = 1; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        await (await open(lock, 'wx', FILE_MODE)).close();
+        break;
+      } catch (e) {
+        if (codeOf(e) !== 'EEXIST') throw e;
+      }
+      await breakIfStale(lock);
+      if (performance.now() > deadline) throw new Error(`Timed out waiting for the lock ${lock}`);
+      await sleep(pause * (1 + Math.random()));
+    }
+    try {
+      return await work();
+    } finally {
+      await removeQuietly(lock);
+    }
+  }
+
   /** Writes `source` to a new temporary file next to `target`, flushed to disk; removes it again on any failure. */
-  private async writeTemp(target: string, source: Readable): Promise<string> {
+  private async writeTemp(target: string, source: Readable, options: { makeDir?: boolean } = {}): Promise<string> {
     const dir = dirname(target);
     try {
-      await mkdir(dir, { recursive: true, mode: DIR_MODE });
+      if (options.makeDir ?? true) await mkdir(dir, { recursive: true, mode: DIR_MODE });
     } catch (e) {
       source.destroy();
       throw e;
@@ -169,6 +241,55 @@ export class FilesystemBlobStore implements BlobStore {
       throw e;
     }
     return temp;
+  }
+}
+
+/** The file's bytes when it is a file of exactly `length` bytes; undefined when it is absent, a directory or of another length. */
+async function contentOfLength(path: string, length: number): Promise<Buffer | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(path, fsConstants.O_RDONLY);
+  } catch (e) {
+    if (isAbsent(e)) return undefined;
+    throw e;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size !== length) return undefined;
+    const bytes = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(bytes, 0, length, 0);
+    return bytesRead === length ? bytes : undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Removes a lock whose holder died (older than STALE_LOCK_MS). It is renamed aside first, so that of several waiters
+ * breaking it at once one does; should the lock renamed be another than the stale one seen (released and taken again
+ * meanwhile), it is put back.
+ */
+async function breakIfStale(lock: string): Promise<void> {
+  let seen: Stats;
+  try {
+    seen = await stat(lock);
+  } catch (e) {
+    if (isAbsent(e)) return;
+    throw e;
+  }
+  if (Date.now() - seen.mtimeMs < STALE_LOCK_MS) return;
+  const aside = `${lock}-${tempName()}`;
+  try {
+    await rename(lock, aside);
+  } catch (e) {
+    if (isAbsent(e)) return;
+    throw e;
+  }
+  try {
+    const moved = await stat(aside);
+    if (moved.ino !== seen.ino || moved.dev !== seen.dev) await link(aside, lock).catch(() => undefined);
+  } finally {
+    await removeQuietly(aside);
   }
 }
 

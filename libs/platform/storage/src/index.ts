@@ -2,8 +2,8 @@
  * @dsar/platform/storage — personal-data files at rest (docs/storage.md).
  *
  * Two layers:
- * - `BlobStore`, the raw byte port: atomic writes, create-if-absent, ranged
- *   reads, strict keys. Drivers: `FilesystemBlobStore` (temporary file,
+ * - `BlobStore`, the raw byte port: atomic writes, create-if-absent,
+ *   compare-and-swap of small objects, ranged reads, strict keys. Drivers: `FilesystemBlobStore` (temporary file,
  *   fsync, rename; 0600/0700), `S3BlobStore` (AWS S3 or an S3-compatible
  *   server: streamed multipart uploads, `If-None-Match: *`, ranged GETs) and
  *   `MemoryBlobStore` (tests, `memory://` data).
@@ -14,7 +14,10 @@
  *   and the last-chunk flag. Streams both ways in O(chunk) memory, hashes the
  *   plaintext while storing it, enforces a size limit as the bytes arrive,
  *   serves byte ranges by decrypting only the chunks they touch, and shreds a
- *   tenant by deleting its wrapped key.
+ *   tenant by deleting its wrapped key. Master key rotation: previous master
+ *   keys unwrap the tenant keys they wrapped, which are rewrapped under the
+ *   current one on first use or by `rewrapTenantKeys` (`npm run
+ *   storage:rewrap`); files are never re-encrypted.
  *
  * In a service: spread `storageFields` into the config schema (and call
  * `requireStorageSettings` in its superRefine), import

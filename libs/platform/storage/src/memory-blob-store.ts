@@ -25,6 +25,14 @@ export class MemoryBlobStore implements BlobStore {
     return true;
   }
 
+  async replaceIfUnchanged(key: string, expected: Buffer, replacement: Buffer): Promise<boolean> {
+    assertBlobKey(key);
+    // Compared and set in one turn of the event loop, like writeIfAbsent.
+    if (!this.objects.get(key)?.equals(expected)) return false;
+    this.objects.set(key, Buffer.from(replacement));
+    return true;
+  }
+
   async read(key: string, range?: ByteRange): Promise<Readable> {
     assertBlobKey(key);
     if (range) assertByteRange(range);

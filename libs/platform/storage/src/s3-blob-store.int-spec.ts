@@ -221,6 +221,47 @@ describe('S3BlobStore on moto', () => {
     expect(await keysOf(store)).toEqual(['other/kept']);
   });
 
+  describe('compare-and-swap, on the server\'s If-Match', () => {
+    /** Runs `meanwhile` once, after the swap's GetObject answered and before its conditional PutObject. */
+    const between = (swapping: S3BlobStore, meanwhile: () => Promise<unknown>) => {
+      let pending: (() => Promise<unknown>) | undefined = meanwhile;
+      swapping.client.middlewareStack.add(
+        (next, context) => async (args) => {
+          const result = await next(args);
+          const run = context.commandName === 'GetObjectCommand' ? pending : undefined;
+          pending = undefined;
+          await run?.();
+          return result;
+        },
+        { step: 'initialize', name: 'betweenReadAndPut' },
+      );
+    };
+
+    it('refuses the put when the object changed after it was compared', async () => {
+      const other = storeIn(store.keyPrefix);
+      try {
+        await store.write('keys/t.key', sourceOf(Buffer.from('wrapped')));
+        between(store, () => other.write('keys/t.key', sourceOf(Buffer.from('changed'))));
+        expect(await store.replaceIfUnchanged('keys/t.key', Buffer.from('wrapped'), Buffer.from('rewrapped'))).toBe(false);
+        expect((await readAllBytes(await store.read('keys/t.key'))).toString()).toBe('changed');
+      } finally {
+        other.destroy();
+      }
+    });
+
+    it('refuses the put when the object was deleted after it was compared: it never comes back', async () => {
+      const other = storeIn(store.keyPrefix);
+      try {
+        await store.write('keys/t.key', sourceOf(Buffer.from('wrapped')));
+        between(store, () => other.delete('keys/t.key'));
+        expect(await store.replaceIfUnchanged('keys/t.key', Buffer.from('wrapped'), Buffer.from('rewrapped'))).toBe(false);
+        expect(await store.stat('keys/t.key')).toBeUndefined();
+      } finally {
+        other.destroy();
+      }
+    });
+  });
+
   it('answers BlobNotFoundError, not a raw S3 error, for a missing object', async () => {
     await expect(store.read('nope', { start: 0, end: 10 })).rejects.toBeInstanceOf(BlobNotFoundError);
     await expect(store.read('nope')).rejects.toMatchObject({ key: 'nope' });

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { BlobNotFoundError, InvalidKeyError, RangeNotSatisfiableError } from './errors';
 import { S3_MIN_PART_SIZE, S3BlobStore, s3KeyPrefix } from './s3-blob-store';
@@ -58,6 +59,7 @@ describe('S3BlobStore', () => {
     for (const key of INVALID_BLOB_KEYS) {
       await expect(store.write(key, sourceOf(Buffer.from('x')))).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(store.writeIfAbsent(key, sourceOf(Buffer.from('x')))).rejects.toBeInstanceOf(InvalidKeyError);
+      await expect(store.replaceIfUnchanged(key, Buffer.from('x'), Buffer.from('y'))).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(store.read(key)).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(store.stat(key)).rejects.toBeInstanceOf(InvalidKeyError);
       await expect(store.delete(key)).rejects.toBeInstanceOf(InvalidKeyError);
@@ -113,6 +115,35 @@ describe('S3BlobStore', () => {
     expect(puts).toHaveLength(3);
     for (const put of puts) expect(put).toMatchObject({ Bucket: 'b', Key: 'keys/t.key', IfNoneMatch: '*' });
     expect((puts[1].Body as Buffer).toString()).toBe('wrapped key');
+  });
+
+  it('swaps with If-Match on the ETag of the bytes it compared, taking 412 and 404 as "changed" and retrying a 409', async () => {
+    const object = (text: string, etag = '"e1"') => ({ Body: Readable.from([Buffer.from(text)]), ContentLength: Buffer.byteLength(text), ETag: etag });
+    const answers: unknown[] = [
+      object('wrapped'), s3Error('ConditionalRequestConflict', 409), object('wrapped', '"e2"'), {}, // swapped after a conflict
+      object('wrapped'), s3Error('PreconditionFailed', 412), // changed between the read and the put
+      object('wrapped'), s3Error('NoSuchKey', 404), // deleted between the read and the put
+      object('other!!'), // other bytes of the same length: no put
+      object('longer bytes'), // another length: no put
+      s3Error('NoSuchKey', 404), // absent: no put
+    ];
+    const { client, sent } = scripted(() => {
+      const next = answers.shift();
+      if (next instanceof Error) throw next;
+      return next;
+    });
+    const store = new S3BlobStore({ bucket: 'b', client, prefix: 'env' });
+    const swap = () => store.replaceIfUnchanged('keys/t.key', Buffer.from('wrapped'), Buffer.from('rewrapped'));
+    expect(await swap()).toBe(true);
+    expect(await swap()).toBe(false);
+    expect(await swap()).toBe(false);
+    expect(await swap()).toBe(false);
+    expect(await swap()).toBe(false);
+    expect(await swap()).toBe(false);
+    expect(answers).toEqual([]);
+    const puts = sent.filter((c) => c instanceof PutObjectCommand).map(input);
+    expect(puts.map((put) => put.IfMatch)).toEqual(['"e1"', '"e2"', '"e1"', '"e1"']);
+    for (const put of puts) expect(put).toMatchObject({ Bucket: 'b', Key: 'env/keys/t.key', Body: Buffer.from('rewrapped') });
   });
 
   it('lists page by page under the prefix, and deletes in batches of 1000', async () => {

@@ -4,6 +4,7 @@ import {
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
+  type GetObjectCommandOutput,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -31,7 +32,7 @@ const DELETE_BATCH = 1000;
  * as its reader applies backpressure, and an idle-socket timeout would cut it.
  */
 const CONNECTION_TIMEOUT_MS = 10_000;
-/** Tries of a create-if-absent PutObject that S3 answered 409 (a concurrent conditional write was in flight). */
+/** Tries of a conditional PutObject that S3 answered 409 (a concurrent conditional write was in flight). */
 const CONFLICT_ATTEMPTS = 5;
 
 export interface S3BlobStoreOptions {
@@ -91,6 +92,10 @@ export function s3KeyPrefix(prefix: string | undefined): string {
  * - `writeIfAbsent` sends `If-None-Match: *` (PutObject, or
  *   CompleteMultipartUpload for a source longer than a part): S3 refuses it
  *   with 412 when an object exists, atomically among concurrent writers.
+ * - `replaceIfUnchanged` reads the object (GetObject) and, when it holds the
+ *   expected bytes, puts the replacement with `If-Match: <its ETag>`: S3
+ *   refuses it with 412 when the object changed since, 404 when it was
+ *   deleted.
  * - `read` is a GetObject, with `Range: bytes=start-end` for a range; the
  *   response streams the one version S3 chose when it answered.
  * - `deletePrefix` lists the folder (ListObjectsV2) and deletes it in batches
@@ -160,6 +165,23 @@ export class S3BlobStore implements BlobStore {
         if (statusOf(e) === 412) return false;
         if (statusOf(e) !== 409 || attempt >= CONFLICT_ATTEMPTS) throw e;
         if (await this.stat(key)) return false;
+        await sleep(50 * attempt);
+      }
+    }
+  }
+
+  async replaceIfUnchanged(key: string, expected: Buffer, replacement: Buffer): Promise<boolean> {
+    assertBlobKey(key);
+    for (let attempt = 1; ; attempt++) {
+      const etag = await this.etagIfHolding(key, expected);
+      if (etag === undefined) return false;
+      try {
+        await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: replacement, IfMatch: etag }));
+        return true;
+      } catch (e) {
+        // 412: changed since it was read; 404: deleted since.
+        if (statusOf(e) === 412 || isNotFound(e)) return false;
+        if (statusOf(e) !== 409 || attempt >= CONFLICT_ATTEMPTS) throw e;
         await sleep(50 * attempt);
       }
     }
@@ -238,6 +260,32 @@ export class S3BlobStore implements BlobStore {
       const key = objectKey.slice(this.keyPrefix.length);
       if (isBlobKey(key)) yield key; // objects others put in the folder under names no blob key has
     }
+  }
+
+  /** The ETag of the object when it holds exactly `expected`; undefined when it is absent or holds other bytes. */
+  private async etagIfHolding(key: string, expected: Buffer): Promise<string | undefined> {
+    let out: GetObjectCommandOutput;
+    try {
+      out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+    const body = out.Body as Readable;
+    if (out.ContentLength !== undefined && out.ContentLength !== expected.length) {
+      body.destroy();
+      return undefined;
+    }
+    const parts: Buffer[] = [];
+    let length = 0;
+    for await (const part of body) {
+      parts.push(part as Buffer);
+      // Leaving the loop (longer than expected after all) destroys the body.
+      if ((length += (part as Buffer).length) > expected.length) return undefined;
+    }
+    if (!Buffer.concat(parts, length).equals(expected)) return undefined;
+    if (!out.ETag) throw new Error(`The S3 server sent no ETag for ${key}: it cannot replace the object conditionally`);
+    return out.ETag;
   }
 
   /** The object key of a blob key (or prefix) in the bucket. */

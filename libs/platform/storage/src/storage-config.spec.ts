@@ -13,12 +13,14 @@ import { S3BlobStore } from './s3-blob-store';
 import {
   blobStoreFrom,
   ensureDevStorageMasterKey,
+  parsePreviousMasterKeys,
   parseStorageMasterKey,
   requireStorageSettings,
   storageDirFrom,
   storageFields,
   storageFromConfig,
   storageMasterKeyFrom,
+  storagePreviousMasterKeysFrom,
 } from './storage-config';
 import { readObject } from './testing/encrypted-storage.contract';
 import { sourceOf } from './testing/streams';
@@ -105,6 +107,59 @@ describe('storage configuration', () => {
     const file = join(dir, 'other');
     await writeFile(file, randomBytes(32).toString('base64'));
     expect(storageMasterKeyFrom({ STORAGE_MASTER_KEY: key.toString('base64'), STORAGE_MASTER_KEY_FILE: file })?.equals(key)).toBe(true);
+  });
+
+  describe('previous master keys', () => {
+    const keys = [randomBytes(32), randomBytes(32), randomBytes(32)];
+
+    it('reads them comma-separated from the variable, or one a line from a mounted file', async () => {
+      const listed = ` ${keys[0].toString('base64')}, ${keys[1].toString('base64url')},${keys[2].toString('base64').replace(/=+$/, '')} ,`;
+      expect(parsePreviousMasterKeys(listed)).toEqual(keys);
+      expect(storagePreviousMasterKeysFrom(load({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS: listed }))).toEqual(keys);
+      const file = join(dir, 'previous-keys');
+      await writeFile(file, `${keys[0].toString('base64')}\n\n${keys[1].toString('base64')}\r\n${keys[2].toString('base64')}\n`);
+      expect(storagePreviousMasterKeysFrom(load({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS_FILE: file }))).toEqual(keys);
+      // The variable wins over the file, as for the master key; neither set is none.
+      expect(storagePreviousMasterKeysFrom({ STORAGE_PREVIOUS_MASTER_KEYS: keys[2].toString('base64'), STORAGE_PREVIOUS_MASTER_KEYS_FILE: file })).toEqual([keys[2]]);
+      expect(storagePreviousMasterKeysFrom(load({ DATA_DIR: dir }))).toEqual([]);
+    });
+
+    it('refuses an unusable entry, naming its position and never a key', async () => {
+      const good = keys[0].toString('base64');
+      const bad = randomBytes(16).toString('base64');
+      const worse = `${keys[1].toString('hex')}`;
+      expect(problemsOf({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS: `${good},${bad}` })).toEqual([
+        'STORAGE_PREVIOUS_MASTER_KEYS: entry 2 of 2 is not the base64 of exactly 32 bytes (a storage master key)',
+      ]);
+      expect(problemsOf({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS: `${bad},${good},${worse}` })).toEqual([
+        'STORAGE_PREVIOUS_MASTER_KEYS: entries 1, 3 of 3 are not the base64 of exactly 32 bytes (a storage master key)',
+      ]);
+      expect(problemsOf({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS: ' , ' })).toEqual([
+        'STORAGE_PREVIOUS_MASTER_KEYS: must list at least one key (the base64 of 32 bytes), separated by commas or line breaks',
+      ]);
+      const file = join(dir, 'previous-keys');
+      await writeFile(file, `${good}\n${bad}\n`);
+      const problems = problemsOf({ DATA_DIR: dir, STORAGE_PREVIOUS_MASTER_KEYS_FILE: file, STORAGE_MASTER_KEY_FILE: join(dir, 'absent') });
+      expect(problems).toEqual([
+        `STORAGE_MASTER_KEY_FILE: ${join(dir, 'absent')} cannot be read: ENOENT`,
+        `STORAGE_PREVIOUS_MASTER_KEYS_FILE: ${file} entry 2 of 2 is not the base64 of exactly 32 bytes (a storage master key)`,
+      ]);
+      expect(() => storagePreviousMasterKeysFrom({ STORAGE_PREVIOUS_MASTER_KEYS_FILE: file })).toThrow(`${file} entry 2 of 2 is not`);
+      for (const secret of [good, bad, worse]) expect(problems.join()).not.toContain(secret);
+    });
+
+    it('opens a storage that reads what the previous key stored and rewraps it under the new one', async () => {
+      const before = (await storageFromConfig({ DATA_DIR: dir, STORAGE_MASTER_KEY: keys[0].toString('base64') })) as EncryptedStorage;
+      await before.put('t', 'doc', sourceOf(Buffer.from('stored before the rotation')), { maxBytes: 100 });
+      const file = join(dir, 'previous-keys');
+      await writeFile(file, `${keys[0].toString('base64')}\n`);
+      const config = load({ DATA_DIR: dir, STORAGE_MASTER_KEY: keys[1].toString('base64'), STORAGE_PREVIOUS_MASTER_KEYS_FILE: file });
+      const after = (await storageFromConfig(config)) as EncryptedStorage;
+      expect(after.previousMasterKeyIds).toEqual([before.masterKeyId]);
+      expect(await after.rewrapTenantKeys()).toEqual({ rewrapped: 1, alreadyCurrent: 0, failed: 0, failures: [] });
+      const newOnly = (await storageFromConfig({ DATA_DIR: dir, STORAGE_MASTER_KEY: keys[1].toString('base64') })) as EncryptedStorage;
+      expect((await readObject(newOnly, 't', 'doc')).toString()).toBe('stored before the rotation');
+    });
   });
 
   it('without a master key, is unavailable rather than failing the start', async () => {

@@ -27,6 +27,10 @@ import { S3BlobStore, s3KeyPrefix } from './s3-blob-store';
  *   base64 of exactly 32 random bytes, wrapping every tenant's data key.
  *   Without one, storage is unavailable (calls answer 503) unless the runner
  *   asks for a development key kept in DATA_DIR.
+ * - STORAGE_PREVIOUS_MASTER_KEYS (comma-separated), or
+ *   STORAGE_PREVIOUS_MASTER_KEYS_FILE (one a line): earlier master keys,
+ *   during a rotation (docs/storage.md#master-key-rotation); they unwrap the
+ *   tenant keys they wrapped, which are then rewrapped under the master key.
  * - S3_BUCKET (required with `s3`, see `requireStorageSettings`), S3_REGION
  *   (default `us-east-1`), S3_ENDPOINT (an S3-compatible server's URL),
  *   S3_FORCE_PATH_STYLE (default false; most S3-compatible servers need true)
@@ -51,6 +55,36 @@ function masterKeyProblem(text: string): string | undefined {
   return parseStorageMasterKey(text) ? undefined : `must be the base64 of exactly ${MASTER_KEY_LENGTH} bytes; ${HOW_TO}`;
 }
 
+/** The keys of a list of previous master keys: separated by commas or line breaks, blank entries skipped. */
+function previousKeyTexts(text: string): string[] {
+  return text
+    .split(/[,\r\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** The previous master keys' bytes from their list (see previousKeyTexts); undefined when it is empty or any entry is no master key. */
+export function parsePreviousMasterKeys(text: string): Buffer[] | undefined {
+  const keys = previousKeyTexts(text).map(parseStorageMasterKey);
+  return keys.length > 0 && keys.every((key) => key !== undefined) ? (keys as Buffer[]) : undefined;
+}
+
+/** What is wrong with a list of previous master keys, naming entries by position (never by value). */
+function previousKeysProblem(text: string): string | undefined {
+  const entries = previousKeyTexts(text);
+  if (entries.length === 0) return `must list at least one key (the base64 of ${MASTER_KEY_LENGTH} bytes), separated by commas or line breaks`;
+  const bad = entries.flatMap((entry, i) => (parseStorageMasterKey(entry) ? [] : [i + 1]));
+  if (bad.length === 0) return undefined;
+  const which = bad.length === 1 ? `entry ${bad[0]} of ${entries.length} is` : `entries ${bad.join(', ')} of ${entries.length} are`;
+  return `${which} not the base64 of exactly ${MASTER_KEY_LENGTH} bytes (a storage master key)`;
+}
+
+const refined = (problemOf: (text: string) => string | undefined) =>
+  z.string().superRefine((text, ctx) => {
+    const problem = problemOf(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
 export const STORAGE_DRIVERS = ['filesystem', 's3'] as const;
 
 /** AWS's rule for bucket names (S3-compatible servers accept these too): 3 to 63 of a-z, 0-9, `.` and `-`, starting and ending with a letter or digit. */
@@ -69,26 +103,16 @@ function s3PrefixProblem(prefix: string): string | undefined {
 export const storageFields = {
   STORAGE_DRIVER: z.enum(STORAGE_DRIVERS).default('filesystem'),
   STORAGE_DIR: z.string().min(1).optional(),
-  STORAGE_MASTER_KEY: z
-    .string()
-    .superRefine((key, ctx) => {
-      const problem = masterKeyProblem(key);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  STORAGE_MASTER_KEY: refined(masterKeyProblem).optional(),
   STORAGE_MASTER_KEY_FILE: secretFileField(masterKeyProblem),
+  STORAGE_PREVIOUS_MASTER_KEYS: refined(previousKeysProblem).optional(),
+  STORAGE_PREVIOUS_MASTER_KEYS_FILE: secretFileField(previousKeysProblem),
   S3_BUCKET: z.string().regex(S3_BUCKET_NAME, 'an S3 bucket name: 3 to 63 of a-z, 0-9, "." and "-"').optional(),
   S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'an AWS region such as eu-central-1').default('us-east-1'),
   /** An S3-compatible server (MinIO, Ceph, ...); unset for AWS S3. */
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
-  S3_PREFIX: z
-    .string()
-    .superRefine((prefix, ctx) => {
-      const problem = s3PrefixProblem(prefix);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  S3_PREFIX: refined(s3PrefixProblem).optional(),
 };
 
 /**
@@ -106,6 +130,8 @@ export interface StorageConfig {
   STORAGE_DIR?: string;
   STORAGE_MASTER_KEY?: string;
   STORAGE_MASTER_KEY_FILE?: string;
+  STORAGE_PREVIOUS_MASTER_KEYS?: string;
+  STORAGE_PREVIOUS_MASTER_KEYS_FILE?: string;
   S3_BUCKET?: string;
   S3_REGION?: string;
   S3_ENDPOINT?: string;
@@ -115,17 +141,32 @@ export interface StorageConfig {
   DATA_DIR: string;
 }
 
+/**
+ * A secret setting's value, parsed: the variable's, else its file's (`<NAME>_FILE`); undefined when neither is set.
+ * Throws, naming the variable or file and never the value, when `parse` refuses it.
+ */
+function secretSetting<T>(
+  variable: string,
+  value: string | undefined,
+  file: string | undefined,
+  parse: (text: string) => T | undefined,
+  problemOf: (text: string) => string | undefined,
+): T | undefined {
+  const [name, text] = value ? [variable, value] : file ? [file, readFileSync(file, 'utf8')] : [undefined, undefined];
+  if (text === undefined) return undefined;
+  const parsed = parse(text);
+  if (parsed === undefined) throw new Error(`${name} ${problemOf(text)}`);
+  return parsed;
+}
+
 /** The configured master key (the variable before its file); undefined when neither is set. Throws on an unusable key. */
 export function storageMasterKeyFrom(config: Pick<StorageConfig, 'STORAGE_MASTER_KEY' | 'STORAGE_MASTER_KEY_FILE'>): Buffer | undefined {
-  const [name, text] = config.STORAGE_MASTER_KEY
-    ? ['STORAGE_MASTER_KEY', config.STORAGE_MASTER_KEY]
-    : config.STORAGE_MASTER_KEY_FILE
-      ? [config.STORAGE_MASTER_KEY_FILE, readFileSync(config.STORAGE_MASTER_KEY_FILE, 'utf8')]
-      : [undefined, undefined];
-  if (text === undefined) return undefined;
-  const key = parseStorageMasterKey(text);
-  if (!key) throw new Error(`${name} ${masterKeyProblem(text)}`);
-  return key;
+  return secretSetting('STORAGE_MASTER_KEY', config.STORAGE_MASTER_KEY, config.STORAGE_MASTER_KEY_FILE, parseStorageMasterKey, masterKeyProblem);
+}
+
+/** The configured previous master keys (the variable before its file); none when neither is set. Throws on an unusable one. */
+export function storagePreviousMasterKeysFrom(config: Pick<StorageConfig, 'STORAGE_PREVIOUS_MASTER_KEYS' | 'STORAGE_PREVIOUS_MASTER_KEYS_FILE'>): Buffer[] {
+  return secretSetting('STORAGE_PREVIOUS_MASTER_KEYS', config.STORAGE_PREVIOUS_MASTER_KEYS, config.STORAGE_PREVIOUS_MASTER_KEYS_FILE, parsePreviousMasterKeys, previousKeysProblem) ?? [];
 }
 
 /** Where the filesystem driver keeps its files: STORAGE_DIR, else `<DATA_DIR>/storage`; undefined for a `memory://` DATA_DIR. */
@@ -182,7 +223,7 @@ export async function ensureDevStorageMasterKey(dataDir: string): Promise<{ key:
   return { key, path };
 }
 
-export interface StorageFromConfigOptions extends EncryptedStorageOptions {
+export interface StorageFromConfigOptions extends Omit<EncryptedStorageOptions, 'previousMasterKeys'> {
   /** Embedded and development runs: without a configured master key, use (or make) the development one in DATA_DIR. */
   devMasterKey?: boolean;
 }
@@ -201,5 +242,5 @@ export async function storageFromConfig(config: StorageConfig, options: StorageF
   const { devMasterKey, ...storageOptions } = options;
   const masterKey = storageMasterKeyFrom(config) ?? (devMasterKey ? (await ensureDevStorageMasterKey(config.DATA_DIR)).key : undefined);
   if (!masterKey) return new UnavailableStorage(NO_MASTER_KEY);
-  return new EncryptedStorage(blobStoreFrom(config), masterKey, storageOptions);
+  return new EncryptedStorage(blobStoreFrom(config), masterKey, { ...storageOptions, previousMasterKeys: storagePreviousMasterKeysFrom(config) });
 }

@@ -163,6 +163,52 @@ export function describeBlobStoreContract(name: string, factory: BlobStoreFactor
       expect(await keysOf(store, '')).toEqual([]);
     });
 
+    it('replaces an object by compare-and-swap only while it holds the expected bytes', async () => {
+      const [v1, v2, v3] = ['first version', 'second', 'third one'].map((text) => Buffer.from(text));
+      const content = async () => (await readAllBytes(await store.read('keys/k'))).toString();
+      await store.write('keys/k', sourceOf(v1));
+      for (const other of ['first versio', 'first version!', 'First version', 'second', '']) {
+        expect(await store.replaceIfUnchanged('keys/k', Buffer.from(other), v3)).toBe(false);
+      }
+      expect(await content()).toBe('first version');
+      expect(await store.replaceIfUnchanged('keys/k', v1, v2)).toBe(true);
+      expect(await content()).toBe('second');
+      expect(await store.stat('keys/k')).toEqual({ size: v2.length });
+      // What was read before the swap is stale now.
+      expect(await store.replaceIfUnchanged('keys/k', v1, v3)).toBe(false);
+      expect(await content()).toBe('second');
+      expect(await keysOf(store, '')).toEqual(['keys/k']);
+    });
+
+    it('never creates an object by compare-and-swap, nor brings back a deleted one', async () => {
+      expect(await store.replaceIfUnchanged('keys/absent', Buffer.alloc(0), Buffer.from('x'))).toBe(false);
+      expect(await store.replaceIfUnchanged('never/made/k', Buffer.from('a'), Buffer.from('b'))).toBe(false);
+      await store.write('keys/gone', sourceOf(Buffer.from('old')));
+      await store.delete('keys/gone');
+      expect(await store.replaceIfUnchanged('keys/gone', Buffer.from('old'), Buffer.from('new'))).toBe(false);
+      expect(await store.stat('keys/gone')).toBeUndefined();
+      expect(await keysOf(store, '')).toEqual([]);
+    });
+
+    it('lets exactly one of concurrent compare-and-swap writers win', async () => {
+      await store.write('keys/swap', sourceOf(Buffer.from('original')));
+      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => store.replaceIfUnchanged('keys/swap', Buffer.from('original'), Buffer.from(`writer-${i}`))));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect((await readAllBytes(await store.read('keys/swap'))).toString()).toBe(`writer-${results.indexOf(true)}`);
+      expect(await keysOf(store, 'keys/')).toEqual(['keys/swap']);
+    });
+
+    it('never lets a compare-and-swap racing a delete bring the object back', async () => {
+      for (let round = 0; round < 10; round++) {
+        const key = `keys/raced-${round}`;
+        await store.write(key, sourceOf(Buffer.from('old')));
+        // Whichever comes first, the object ends deleted: swapped then deleted, or deleted and not swapped.
+        await Promise.all([store.replaceIfUnchanged(key, Buffer.from('old'), Buffer.from('new')), store.delete(key)]);
+        expect(await store.stat(key)).toBeUndefined();
+      }
+      expect(await keysOf(store, '')).toEqual([]);
+    });
+
     it('deletes idempotently', async () => {
       await store.write('d/x', sourceOf(Buffer.from('x')));
       await store.delete('d/x');
@@ -189,6 +235,7 @@ export function describeBlobStoreContract(name: string, factory: BlobStoreFactor
       for (const key of INVALID_BLOB_KEYS) {
         expect(await failureOf(() => store.write(key, sourceOf(Buffer.from('x'))))).toBeInstanceOf(InvalidKeyError);
         expect(await failureOf(() => store.writeIfAbsent(key, sourceOf(Buffer.from('x'))))).toBeInstanceOf(InvalidKeyError);
+        expect(await failureOf(() => store.replaceIfUnchanged(key, Buffer.from('x'), Buffer.from('y')))).toBeInstanceOf(InvalidKeyError);
         expect(await failureOf(() => store.read(key))).toBeInstanceOf(InvalidKeyError);
         expect(await failureOf(() => store.stat(key))).toBeInstanceOf(InvalidKeyError);
         expect(await failureOf(() => store.delete(key))).toBeInstanceOf(InvalidKeyError);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from '../blob-store';
 import { EncryptedStorage, objectBlobKey, TENANT_DATA_PREFIX, TENANT_KEYS_PREFIX, tenantKeyBlobKey } from '../encrypted-storage';
-import { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH } from '../envelope-format';
+import { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH, wrappingKeyId } from '../envelope-format';
 import {
   BlobNotFoundError,
   EmptyPayloadError,
@@ -34,6 +34,28 @@ async function replace(store: BlobStore, key: string, bytes: Buffer): Promise<vo
   await store.write(key, sourceOf(bytes, 1 << 20));
 }
 
+/** Every blob under `prefix` with its bytes, to show that a rotation leaves the files as they were. */
+async function snapshot(store: BlobStore, prefix: string): Promise<Map<string, Buffer>> {
+  const blobs = new Map<string, Buffer>();
+  for (const key of await keysOf(store, prefix)) blobs.set(key, await raw(store, key));
+  return blobs;
+}
+
+/** The fingerprint of the master key that wrapped a tenant's key, as the stored wrapped key names it. */
+async function wrappedBy(store: BlobStore, tenantId: string): Promise<string | undefined> {
+  return wrappingKeyId(await raw(store, tenantKeyBlobKey(tenantId)));
+}
+
+/** The rejection of `work`; fails when it succeeds. */
+async function rejectionOf(work: Promise<unknown>): Promise<Error> {
+  return work.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e as Error,
+  );
+}
+
 /** The plaintext of an object, whether the failure comes from get or from its stream. */
 export async function readObject(storage: EncryptedStorage, tenantId: string, objectKey: string, range?: ByteRange): Promise<Buffer> {
   const { stream } = await storage.get(tenantId, objectKey, range);
@@ -42,8 +64,9 @@ export async function readObject(storage: EncryptedStorage, tenantId: string, ob
 
 /**
  * The behaviour of EncryptedStorage over a BlobStore driver: round trips,
- * ranges, tamper detection, crypto-shredding, limits and key races. Every
- * driver runs it too (the tampering goes through the BlobStore port).
+ * ranges, tamper detection, crypto-shredding, limits, key races and master
+ * key rotation. Every driver runs it too (the tampering and the rotation's
+ * compare-and-swap go through the BlobStore port).
  */
 export function describeEncryptedStorageContract(name: string, factory: BlobStoreFactory): void {
   describe(`EncryptedStorage contract: ${name}`, () => {
@@ -344,6 +367,165 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
 
       it('refuses a master key that is not 32 bytes', () => {
         expect(() => new EncryptedStorage(store, randomBytes(16))).toThrow('32 bytes');
+      });
+    });
+
+    describe('master key rotation', () => {
+      let newKey: Buffer;
+      let rotated: EncryptedStorage;
+      beforeEach(() => {
+        newKey = randomBytes(32);
+        rotated = new EncryptedStorage(store, newKey, { previousMasterKeys: [masterKey] });
+      });
+
+      it('reads the files stored under the previous master key, rewrapping the tenant key on first use', async () => {
+        const big = testBytes(3 * CHUNK + 5, 1);
+        await put('old', big);
+        await put('other', testBytes(100, 2), 'tenant-b');
+        const files = await snapshot(store, TENANT_DATA_PREFIX);
+        expect(rotated.previousMasterKeyIds).toEqual([storage.masterKeyId]);
+
+        expect(await wrappedBy(store, 'tenant-a')).toBe(storage.masterKeyId);
+        expect((await readObject(rotated, 'tenant-a', 'old', { start: CHUNK - 2, end: CHUNK + 2 })).equals(big.subarray(CHUNK - 2, CHUNK + 3))).toBe(true);
+        expect(await wrappedBy(store, 'tenant-a')).toBe(rotated.masterKeyId);
+        // Another tenant's key waits for its own first use; no file changed, only the wrapping.
+        expect(await wrappedBy(store, 'tenant-b')).toBe(storage.masterKeyId);
+        expect(await snapshot(store, TENANT_DATA_PREFIX)).toEqual(files);
+
+        // The new key alone reads the rewrapped tenant's files, old and new, and only those.
+        await rotated.put('tenant-a', 'new', sourceOf(testBytes(50, 3)), { maxBytes: LIMIT });
+        const newOnly = new EncryptedStorage(store, newKey);
+        expect((await readObject(newOnly, 'tenant-a', 'old')).equals(big)).toBe(true);
+        expect((await readObject(newOnly, 'tenant-a', 'new')).equals(testBytes(50, 3))).toBe(true);
+        await expect(newOnly.get('tenant-b', 'other')).rejects.toBeInstanceOf(MasterKeyMismatchError);
+        // The old key alone no longer reads tenant-a (a fresh instance, without a cached key).
+        await expect(new EncryptedStorage(store, masterKey).get('tenant-a', 'old')).rejects.toBeInstanceOf(MasterKeyMismatchError);
+      });
+
+      it('rewraps on a first write too, and wraps new tenant keys by the current master key only', async () => {
+        await put('old', testBytes(100, 1));
+        await rotated.put('tenant-a', 'second', sourceOf(testBytes(60, 2)), { maxBytes: LIMIT });
+        await rotated.put('tenant-new', 'first', sourceOf(testBytes(70, 3)), { maxBytes: LIMIT });
+        expect(await wrappedBy(store, 'tenant-a')).toBe(rotated.masterKeyId);
+        expect(await wrappedBy(store, 'tenant-new')).toBe(rotated.masterKeyId);
+        const newOnly = new EncryptedStorage(store, newKey);
+        expect((await readObject(newOnly, 'tenant-a', 'old')).equals(testBytes(100, 1))).toBe(true);
+        expect((await readObject(newOnly, 'tenant-new', 'first')).equals(testBytes(70, 3))).toBe(true);
+      });
+
+      it('rewraps every tenant key on demand, counting what it did, without touching a file', async () => {
+        const tenants = ['tenant-a', 'tenant-b', 'Acme.EU', 'a b/c'];
+        for (const [i, tenant] of tenants.entries()) await put('doc', testBytes(500, i + 1), tenant);
+        await put('doc', testBytes(10, 9), 'shredded');
+        await storage.destroyTenantKey('shredded'); // leaves a tombstone under keys/, which is no tenant key
+        await rotated.put('tenant-current', 'doc', sourceOf(testBytes(20, 7)), { maxBytes: LIMIT });
+        const files = await snapshot(store, TENANT_DATA_PREFIX);
+
+        expect(await rotated.rewrapTenantKeys({ concurrency: 2 })).toEqual({ rewrapped: 4, alreadyCurrent: 1, failed: 0, failures: [] });
+        expect(await rotated.rewrapTenantKeys()).toEqual({ rewrapped: 0, alreadyCurrent: 5, failed: 0, failures: [] });
+        expect(await snapshot(store, TENANT_DATA_PREFIX)).toEqual(files);
+        const newOnly = new EncryptedStorage(store, newKey);
+        for (const [i, tenant] of tenants.entries()) {
+          expect(await wrappedBy(store, tenant)).toBe(newOnly.masterKeyId);
+          expect((await readObject(newOnly, tenant, 'doc')).equals(testBytes(500, i + 1))).toBe(true);
+        }
+        await expect(newOnly.get('shredded', 'doc')).rejects.toBeInstanceOf(TenantKeyDestroyedError);
+      });
+
+      it('rewraps the key of a long tenant id, which its blob names by a hash, when given that id', async () => {
+        const long = 'Example Tenant '.repeat(10).trim();
+        await put('doc', testBytes(40, 4), long);
+        await put('doc', testBytes(40, 5), 'tenant-b');
+        const report = await rotated.rewrapTenantKeys();
+        expect(report).toEqual({
+          rewrapped: 1,
+          alreadyCurrent: 0,
+          failed: 1,
+          failures: [{ blobKey: tenantKeyBlobKey(long), reason: expect.stringMatching(/hash of a long tenant id: give that id/) }],
+        });
+        expect(await rotated.rewrapTenantKeys({ tenantIds: [long, 'not-stored'] })).toEqual({ rewrapped: 1, alreadyCurrent: 1, failed: 0, failures: [] });
+        expect((await readObject(new EncryptedStorage(store, newKey), long, 'doc')).equals(testBytes(40, 4))).toBe(true);
+        // Once rewrapped, its master key shows without the id.
+        expect(await rotated.rewrapTenantKeys()).toEqual({ rewrapped: 0, alreadyCurrent: 2, failed: 0, failures: [] });
+        const stranger = new EncryptedStorage(store, randomBytes(32));
+        expect(await stranger.rewrapTenantKeys()).toMatchObject({
+          failed: 2,
+          failures: expect.arrayContaining([{ blobKey: tenantKeyBlobKey(long), reason: `it is wrapped by master key ${rotated.masterKeyId}, neither the current nor a previous one` }]),
+        });
+      });
+
+      it('fails clearly on a tenant key wrapped by a master key that is neither the current nor a previous one', async () => {
+        await put('doc', testBytes(30, 1));
+        const strangerKey = randomBytes(32);
+        const stranger = new EncryptedStorage(store, strangerKey);
+        await stranger.put('tenant-b', 'doc', sourceOf(testBytes(30, 2)), { maxBytes: LIMIT });
+
+        const failure = await rejectionOf(readObject(rotated, 'tenant-b', 'doc'));
+        expect(failure).toBeInstanceOf(MasterKeyMismatchError);
+        expect(failure).toMatchObject({ wrappedBy: stranger.masterKeyId, configured: rotated.masterKeyId, previous: [storage.masterKeyId] });
+        expect(failure.message).toContain('STORAGE_PREVIOUS_MASTER_KEYS');
+        const report = await rotated.rewrapTenantKeys();
+        expect(report).toMatchObject({ rewrapped: 1, alreadyCurrent: 0, failed: 1, failures: [{ blobKey: tenantKeyBlobKey('tenant-b'), tenantId: 'tenant-b' }] });
+        expect(report.failures[0].reason).toBe(failure.message);
+        // No key's bytes show, in any encoding: the keys are named by their fingerprints only.
+        const shown = `${failure.message} ${failure.stack} ${JSON.stringify(report)}`;
+        for (const secret of [masterKey, newKey, strangerKey]) {
+          for (const encoding of ['hex', 'base64', 'base64url'] as const) expect(shown).not.toContain(secret.toString(encoding).slice(0, 12));
+        }
+        expect(await wrappedBy(store, 'tenant-b')).toBe(stranger.masterKeyId);
+      });
+
+      it('never brings back a tenant key destroyed while it was being rewrapped', async () => {
+        await put('doc', testBytes(30, 1));
+        const swap = store.replaceIfUnchanged.bind(store);
+        // The destroy lands between the read of the wrapped key and its swap.
+        store.replaceIfUnchanged = async (key: string, expected: Buffer, replacement: Buffer) => {
+          await storage.destroyTenantKey('tenant-a');
+          return swap(key, expected, replacement);
+        };
+        await expect(rotated.get('tenant-a', 'doc')).rejects.toBeInstanceOf(TenantKeyDestroyedError);
+        expect(await store.stat(tenantKeyBlobKey('tenant-a'))).toBeUndefined();
+        expect(await rotated.rewrapTenantKeys()).toEqual({ rewrapped: 0, alreadyCurrent: 0, failed: 0, failures: [] });
+      });
+
+      it('uses a tenant key whose rewrap cannot be written, and says so', async () => {
+        await put('doc', testBytes(30, 1));
+        const told: [string, unknown][] = [];
+        const readOnly = new EncryptedStorage(store, newKey, { previousMasterKeys: [masterKey], onRewrapFailure: (tenantId, e) => told.push([tenantId, e]) });
+        const refused = new Error('read-only file system');
+        store.replaceIfUnchanged = async () => {
+          throw refused;
+        };
+        expect((await readObject(readOnly, 'tenant-a', 'doc')).equals(testBytes(30, 1))).toBe(true);
+        expect(told).toEqual([['tenant-a', refused]]);
+        expect(await wrappedBy(store, 'tenant-a')).toBe(storage.masterKeyId);
+        expect(await readOnly.rewrapTenantKeys()).toEqual({
+          rewrapped: 0,
+          alreadyCurrent: 0,
+          failed: 1,
+          failures: [{ blobKey: tenantKeyBlobKey('tenant-a'), tenantId: 'tenant-a', reason: 'read-only file system' }],
+        });
+      });
+
+      it('ends concurrent first uses in several instances with one data key, wrapped by the current master key', async () => {
+        for (let i = 0; i < 4; i++) await put(`f${i}`, testBytes(200, i + 1));
+        const other = new EncryptedStorage(store, newKey, { previousMasterKeys: [masterKey] });
+        await Promise.all([
+          ...Array.from({ length: 4 }, (_, i) => readObject(i % 2 ? other : rotated, 'tenant-a', `f${i}`)),
+          ...Array.from({ length: 4 }, (_, i) => (i % 2 ? other : rotated).put('tenant-a', `g${i}`, sourceOf(testBytes(100, i + 10)), { maxBytes: LIMIT })),
+          rotated.rewrapTenantKeys(),
+        ]);
+        expect(await wrappedBy(store, 'tenant-a')).toBe(rotated.masterKeyId);
+        const newOnly = new EncryptedStorage(store, newKey);
+        for (let i = 0; i < 4; i++) {
+          expect((await readObject(newOnly, 'tenant-a', `f${i}`)).equals(testBytes(200, i + 1))).toBe(true);
+          expect((await readObject(newOnly, 'tenant-a', `g${i}`)).equals(testBytes(100, i + 10))).toBe(true);
+        }
+      });
+
+      it('refuses a previous master key that is not 32 bytes, and ignores one that is the master key', () => {
+        expect(() => new EncryptedStorage(store, newKey, { previousMasterKeys: [randomBytes(31)] })).toThrow('previous storage master key must be 32 bytes');
+        expect(new EncryptedStorage(store, newKey, { previousMasterKeys: [newKey, masterKey, masterKey] }).previousMasterKeyIds).toEqual([storage.masterKeyId]);
       });
     });
 
