@@ -276,7 +276,9 @@ describe('gateway streaming: uploads and downloads', () => {
     auth: { apiKeys: [{ token: TOKEN, tenantId: 'tenant-a', roles: ['admin'] }] },
     rateLimitPerMinute: 0,
     upstreamTimeoutMs: 300,
-    uploadIdleTimeoutMs: 500,
+    // Long enough for the stalled-service test to measure memory (two full GCs) on a loaded machine before it
+    // releases the service: a stall longer than this is, by design, a 504.
+    uploadIdleTimeoutMs: 2000,
     bodyLimit: '1mb',
   };
 
@@ -484,7 +486,7 @@ describe('gateway streaming: uploads and downloads', () => {
     });
 
     it('gives up on an upload that stops moving (504) and drops the call to the service', async () => {
-      const answer = await upload(base, { total: 2048, chunk: Buffer.alloc(1024, 3), gapMs: 1500 });
+      const answer = await upload(base, { total: 2048, chunk: Buffer.alloc(1024, 3), gapMs: 2600 });
       if (answer === 'aborted') throw new Error('aborted');
       expect(answer.status).toBe(504);
       expect(json(answer).code).toBe('SVC-BE-1005');
