@@ -1,4 +1,5 @@
-import { type Admin, type Consumer, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
 
@@ -28,6 +29,8 @@ export interface KafkaBusOptions {
  */
 export const CONSUMER_SESSION_TIMEOUT_MS = 10_000;
 export const CONSUMER_HEARTBEAT_INTERVAL_MS = 1_000;
+/** How soon a consumer that kafkajs gave up on is started again (and tried again while the broker is away). */
+export const CONSUMER_RESTART_INTERVAL_MS = 1_000;
 
 const levelName = (l: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
   l === logLevel.ERROR || l === logLevel.NOTHING ? 'error' : l === logLevel.WARN ? 'warn' : l === logLevel.INFO ? 'info' : 'debug';
@@ -101,6 +104,54 @@ export class KafkaBus implements BusPort {
   }
 
   async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+    let closed = false;
+    let current: Consumer | undefined;
+    const start = async (): Promise<Consumer> => {
+      const consumer = this.consumerOf(groupId);
+      consumer.on(consumer.events.CRASH, ({ payload }) => {
+        // kafkajs restarts a crashed consumer only after a retriable error. After another one (say "Failed to find
+        // group coordinator" while the broker goes away) it stays stopped and the service would consume nothing
+        // more: start a new consumer instead, once the broker answers.
+        if (payload.restart || closed || consumer !== current) return;
+        this.consumers.delete(consumer);
+        void restart();
+      });
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topics: topics.map((t) => this.prefix + t), fromBeginning: true });
+        await consumer.run({ autoCommit: true, partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3, eachMessage: (payload) => this.deliver(payload, handler) });
+      } catch (e) {
+        await consumer.disconnect().catch(() => undefined);
+        throw e;
+      }
+      this.consumers.add(consumer);
+      return consumer;
+    };
+    const restart = async (): Promise<void> => {
+      while (!closed) {
+        await sleep(CONSUMER_RESTART_INTERVAL_MS);
+        if (closed) return;
+        try {
+          current = await start();
+          return;
+        } catch {
+          // The broker is still away: try again.
+        }
+      }
+    };
+    current = await start();
+    return {
+      close: async () => {
+        closed = true;
+        const consumer = current;
+        if (!consumer) return;
+        this.consumers.delete(consumer);
+        await consumer.disconnect(); // leaves the group, so a rebalance starts at once
+      },
+    };
+  }
+
+  private consumerOf(groupId: string): Consumer {
     const consumer = this.kafka.consumer({
       groupId,
       allowAutoTopicCreation: false,
@@ -112,39 +163,29 @@ export class KafkaBus implements BusPort {
       retry: { initialRetryTime: 300, maxRetryTime: 1000, retries: 10 },
     });
     this.watchMembership(consumer, groupId);
-    await consumer.connect();
-    await consumer.subscribe({ topics: topics.map((t) => this.prefix + t), fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
-      eachMessage: async ({ topic, partition, message, heartbeat }) => {
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(message.headers ?? {})) {
-          if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
-        }
-        // Long handlers keep the group membership alive.
-        const beat = setInterval(() => void heartbeat().catch(() => undefined), CONSUMER_HEARTBEAT_INTERVAL_MS);
-        try {
-          await handler({
-            topic: topic.slice(this.prefix.length),
-            partition,
-            offset: message.offset,
-            key: message.key?.toString() ?? '',
-            value: message.value?.toString() ?? '',
-            headers,
-          });
-        } finally {
-          clearInterval(beat);
-        }
-      },
-    });
-    this.consumers.add(consumer);
-    return {
-      close: async () => {
-        this.consumers.delete(consumer);
-        await consumer.disconnect(); // leaves the group, so a rebalance starts at once
-      },
-    };
+    return consumer;
+  }
+
+  /** One message to the handler, its membership kept alive while the handler runs. */
+  private async deliver({ topic, partition, message, heartbeat }: EachMessagePayload, handler: MessageHandler): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(message.headers ?? {})) {
+      if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+    }
+    // Long handlers keep the group membership alive.
+    const beat = setInterval(() => void heartbeat().catch(() => undefined), CONSUMER_HEARTBEAT_INTERVAL_MS);
+    try {
+      await handler({
+        topic: topic.slice(this.prefix.length),
+        partition,
+        offset: message.offset,
+        key: message.key?.toString() ?? '',
+        value: message.value?.toString() ?? '',
+        headers,
+      });
+    } finally {
+      clearInterval(beat);
+    }
   }
 
   /**
