@@ -5,6 +5,7 @@ import { EventProbe } from './event-probe';
 import { STEP_EVENT, stepCatalog, StepLog, stepService } from './step-service';
 import { distributedTestConfig } from './host-config';
 import { waitFor } from './wait-for';
+import { KafkaJSNonRetriableError } from 'kafkajs';
 import { KafkaBus } from '@dsar/platform/messaging';
 
 /**
@@ -88,6 +89,34 @@ describe('outbox → Kafka → consumer, on PostgreSQL and Kafka', () => {
       expect(dead.headers['dlq-attempts']).toBe('0');
     } finally {
       await dlq.close();
+    }
+  });
+});
+
+describe('a Kafka consumer that kafkajs gives up on', () => {
+  it('is started again and goes on consuming (a non-retriable crash, as when the group coordinator goes away)', async () => {
+    const prefix = await createTestTopics();
+    const bus = new KafkaBus({ brokers: kafkaBrokers().split(','), clientId: 'restart-test', topicPrefix: prefix });
+    const seen: string[] = [];
+    let crashed = false;
+    try {
+      const subscription = await bus.subscribe(`${prefix}restart-test`, [Topics.request], async (m) => {
+        if (!crashed) {
+          crashed = true;
+          // What kafkajs throws when it cannot find the group coordinator: not retriable, so it would not restart.
+          throw new KafkaJSNonRetriableError('Failed to find group coordinator');
+        }
+        seen.push(m.key);
+      });
+      await bus.publish([
+        { topic: Topics.request, key: 'first', value: '{}', headers: {} },
+        { topic: Topics.request, key: 'second', value: '{}', headers: {} },
+      ]);
+      await waitFor('both messages handled by the restarted consumer', async () => (seen.includes('first') && seen.includes('second') ? true : undefined), { timeoutMs: 30_000 });
+      expect(crashed).toBe(true);
+      await subscription.close();
+    } finally {
+      await bus.close();
     }
   });
 });
