@@ -38,23 +38,20 @@ export class NotificationPurge {
    */
   async purge(tx: EntityManager, tenantId: string, requestId: string | null, createdBy?: Date, ids?: string[]): Promise<PurgedNotifications> {
     const table = (name: string) => qualifiedTable(this.uow.dataSource, name);
-    const params: unknown[] = [tenantId, requestId, createdBy ?? null, ids ?? null];
     const chosen = `SELECT id FROM ${table('notifications')}
                      WHERE tenant_id = $1 AND request_id IS NOT DISTINCT FROM $2::uuid
                        AND ($3::timestamptz IS NULL OR created_at <= $3) AND ($4::uuid[] IS NULL OR id = ANY($4))
                      FOR UPDATE SKIP LOCKED`;
-    // Through CTEs: a bare DELETE … RETURNING answers [rows, count] through TypeORM. Sends and attempts go with
-    // their notification (ON DELETE CASCADE); the attempts are counted first.
-    const [{ attempts }]: Array<{ attempts: number }> = await tx.query(
-      `SELECT count(*)::int AS attempts FROM ${table('notification_attempts')} WHERE notification_id IN (SELECT id FROM ${table('notifications')}
-         WHERE tenant_id = $1 AND request_id IS NOT DISTINCT FROM $2::uuid AND ($3::timestamptz IS NULL OR created_at <= $3) AND ($4::uuid[] IS NULL OR id = ANY($4)))`,
-      params,
+    // Through a CTE: a bare DELETE … RETURNING answers [rows, count] through TypeORM. Sends and attempts go with
+    // their notification (ON DELETE CASCADE); the statement's snapshot still sees the attempts, so each deleted
+    // notification counts its own.
+    const deleted: Array<{ id: string; workspace_id: string | null; attempts: number }> = await tx.query(
+      `WITH deleted AS (DELETE FROM ${table('notifications')} WHERE id IN (${chosen}) RETURNING id, workspace_id)
+       SELECT d.id::text AS id, d.workspace_id, (SELECT count(*)::int FROM ${table('notification_attempts')} a WHERE a.notification_id = d.id) AS attempts
+         FROM deleted d ORDER BY d.id`,
+      [tenantId, requestId, createdBy ?? null, ids ?? null],
     );
-    const deleted: Array<{ id: string; workspace_id: string | null }> = await tx.query(
-      `WITH deleted AS (DELETE FROM ${table('notifications')} WHERE id IN (${chosen}) RETURNING id, workspace_id) SELECT id::text AS id, workspace_id FROM deleted ORDER BY id`,
-      params,
-    );
-    const purged = { ids: deleted.map((d) => d.id), workspaceId: deleted[0]?.workspace_id ?? null, attempts: deleted.length === 0 ? 0 : attempts };
+    const purged = { ids: deleted.map((d) => d.id), workspaceId: deleted[0]?.workspace_id ?? null, attempts: deleted.reduce((n, d) => n + d.attempts, 0) };
     if (deleted.length > 0 && requestId) {
       await this.outbox.record(tx, {
         type: NotificationEventTypes.purged,
