@@ -5,7 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { computeClock } from '../domain/deadline';
+import { computeClock } from '@dsar/platform/deadline';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import { DeadlineAlertEntity } from '../infrastructure/deadline-alert.entity';
 import { RequestEntity } from '../infrastructure/request.entity';

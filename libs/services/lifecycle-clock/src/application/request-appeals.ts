@@ -14,7 +14,7 @@ import {
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { appealDecisionDueAt } from '../domain/deadline';
+import { appealDecisionDueAt } from '@dsar/platform/deadline';
 import { REOPENED_STATUS } from '../domain/lifecycle/state-machine';
 import { AppealEntity } from '../infrastructure/appeal.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';

@@ -24,7 +24,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import { scopeOf, type TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, computeClock, defaultExtension, isoDuration } from '../domain/deadline';
+import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, computeClock, defaultExtension, isoDuration } from '@dsar/platform/deadline';
 import { isInFuture } from '../domain/clock-skew';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';

@@ -1,6 +1,6 @@
 import { type ClockMode, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { computeClock } from './deadline';
+import { computeClock } from '@dsar/platform/deadline';
 
 /** The pack and calendar of a jurisdiction, or a 422 that lists the supported ones. */
 export function requireJurisdiction(code: string): ResolvedJurisdiction {
