@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
-import { CLOCK_MODES, currentPolicyPacks, type PolicyPack, policyPackSchema } from '@dsar/contracts';
+import { builtInPolicyPacks, CLOCK_MODES, compareVersions, type PolicyPack, policyPackSchema } from '@dsar/contracts';
 
 /**
  * Writes what pack authors read, both generated from the code:
@@ -62,13 +62,18 @@ export function renderPolicyPackSchemaJson(): string {
   return `${JSON.stringify(buildPolicyPackJsonSchema(), null, 2)}\n`;
 }
 
-/** The Markdown table of built-in packs (current versions), as the README holds it. */
-export function renderBuiltInPackTable(packs: readonly PolicyPack[] = currentPolicyPacks()): string {
-  const rows = packs.map((p) => `| \`${p.packId}\` | ${p.name} | ${p.jurisdictions.map((j) => j.code).join(', ')} | ${p.version} |`);
-  return ['| Pack | Name | Jurisdictions | Version |', '|---|---|---|---|', ...rows].join('\n');
+/**
+ * The Markdown table of built-in packs, as the README holds it: every version, by packId and then by
+ * version (numeric semver order), with the date from which it applies.
+ */
+export function renderBuiltInPackTable(packs: readonly PolicyPack[] = builtInPolicyPacks()): string {
+  const rows = [...packs]
+    .sort((x, y) => x.packId.localeCompare(y.packId) || compareVersions(x.version, y.version))
+    .map((p) => `| \`${p.packId}\` | ${p.name} | ${p.jurisdictions.map((j) => j.code).join(', ')} | ${p.version} | ${p.effectiveFrom} |`);
+  return ['| Pack | Name | Jurisdictions | Version | Effective from |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 
-/** The README with its built-in pack table replaced by the current one. */
+/** The README with its built-in pack table replaced by one generated from the built-in packs. */
 export function withBuiltInPackTable(readme: string, table = renderBuiltInPackTable()): string {
   const lines = readme.split('\n');
   const heading = lines.findIndex((l) => l.trim() === BUILT_IN_TABLE_HEADING);

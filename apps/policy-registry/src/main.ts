@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { loadConfig, upstreamUrlsFrom } from '@dsar/platform/config';
 import { exitOnStartupFailure, runService } from '@dsar/platform/host';
-import { policyRegistryService } from '@dsar/services/policy-registry';
+import { policyAdminSettingsProvider, policyRegistryServiceWith } from '@dsar/services/policy-registry';
 import { configSchema } from './config';
 
 async function main(): Promise<void> {
   const config = loadConfig('policy-registry', configSchema);
-  await runService(policyRegistryService, config, { upstreams: upstreamUrlsFrom(config, policyRegistryService.calls ?? []) });
+  const service = policyRegistryServiceWith(policyAdminSettingsProvider(config));
+  await runService(service, config, { upstreams: upstreamUrlsFrom(config, service.calls ?? []) });
 }
 
 main().catch(exitOnStartupFailure('policy-registry'));

@@ -9,6 +9,7 @@ export * from './events/verification-events';
 export * from './events/fulfilment-events';
 export * from './events/notification-events';
 export * from './events/retention-events';
+export * from './events/policy-events';
 export * from './events/audit-events';
 export * from './events/domain-catalog';
 export * from './auth/roles';

@@ -10,7 +10,7 @@ import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, f
 import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
-import { policyRegistryService } from '@dsar/services/policy-registry';
+import { type PolicyAdminConfig, policyAdminSettingsProvider, policyRegistryService, policyRegistryServiceWith } from '@dsar/services/policy-registry';
 import { retentionSettingsFrom } from '@dsar/platform/retention';
 import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
 import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
@@ -44,6 +44,7 @@ export type SystemConfig = HostConfig &
   Partial<DeliveryConfig> &
   Partial<NotifierConfig> &
   Partial<WebhookConfig> &
+  Partial<PolicyAdminConfig> &
   Partial<Omit<StorageConfig, 'DATA_DIR'>>;
 
 export interface SystemOptions {
@@ -68,6 +69,8 @@ async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]
     notifierServiceWith(notifierSettingsFrom(config)),
     // The inbound webhooks, on their secrets and routes (none: both answer 404).
     intakeGatewayServiceWith(webhookSettingsFrom(config)),
+    // The four-eyes rule of pack upgrades (POLICY_UPGRADE_FOUR_EYES, POLICY_TENANT_SETTINGS).
+    policyRegistryServiceWith(policyAdminSettingsProvider(config)),
   ];
   return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
 }
@@ -98,8 +101,10 @@ export interface RunningSystem {
   /** The key the services sign and check internal identity with (configured, or the development one of DATA_DIR). */
   readonly internalAuthKey: string;
   close(): Promise<void>;
-  /** Stops one domain service and starts it again on the same port (tests of a restart). */
+  /** Stops one domain service and starts it again on the same port (tests of a restart); a stopped one is started. */
   restart(name: string): Promise<HostedService>;
+  /** Stops one domain service, as a crashed or scaled-down process would be; `restart` brings it back. */
+  stop(name: string): Promise<void>;
 }
 
 /** The gateway's authentication, or a development admin key for tenant `default` when none is configured. */
@@ -154,12 +159,13 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     services.set('api-gateway', gateway);
     for (const s of started) await s.startConsuming();
     for (const s of started) s.startPublishing();
+    const stopped = new Set<string>();
     /** Stops a domain service and starts it again on its port, as a restarted process would be (its state is in the database). */
     const restart = async (name: string): Promise<HostedService> => {
       const old = services.get(name);
       const host = hosts.get(name);
       if (!old || !host) throw new Error(`no domain service ${name} to restart`);
-      await old.close();
+      if (!stopped.delete(name)) await old.close();
       const fresh = await host(Number(new URL(old.url).port));
       started.splice(started.indexOf(old), 1, fresh);
       services.set(name, fresh);
@@ -167,7 +173,13 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       fresh.startPublishing();
       return fresh;
     };
-    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close, restart };
+    const stop = async (name: string): Promise<void> => {
+      const service = services.get(name);
+      if (!service || stopped.has(name)) throw new Error(`no running domain service ${name} to stop`);
+      await service.close();
+      stopped.add(name);
+    };
+    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close, restart, stop };
   } catch (e) {
     await close();
     throw e;

@@ -223,6 +223,46 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1510', status: 422, title: 'Receipt time invalid', retryable: false,
     meaning: 'A receipt time of the intake (`intakeSource.receivedAt`, `receivedAt`) lies in the future, or the service\'s receipt is before the channel\'s. `errors` names the fields.',
   },
+  POLICY_NOTHING_TO_UPGRADE: {
+    code: 'SVC-BE-1511', status: 409, title: 'Nothing to upgrade', retryable: false,
+    meaning: 'Every pack the tenant uses (built-in pins and custom activations) is already at its newest release, so there is no upgrade to propose.',
+  },
+  POLICY_PROPOSAL_STATE_CONFLICT: {
+    code: 'SVC-BE-1512', status: 409, title: 'Proposal not in the required state', retryable: false,
+    meaning: 'The upgrade proposal is not in the state the step needs: approve needs `pending_approval`, apply needs `approved`. `status` gives the proposal\'s state.',
+  },
+  POLICY_FOUR_EYES_REQUIRED: {
+    code: 'SVC-BE-1513', status: 403, title: 'Approver must differ from proposer', retryable: false,
+    meaning: 'The tenant requires four eyes on pack upgrades: the principal who proposed an upgrade cannot approve it. Another principal with `policies:manage` must approve.',
+  },
+  CUSTOM_PACK_INVALID: {
+    code: 'SVC-BE-1514', status: 422, title: 'Custom pack inconsistent', retryable: false,
+    meaning: 'The custom pack is well-formed but cannot be used: its `packId` or `version` differs from the body\'s `name` or `version`, it does not cover the body\'s `jurisdiction`, its name is a built-in pack\'s, or a time zone or holiday calendar does not exist. `errors` lists each finding.',
+  },
+  CUSTOM_PACK_VERSION_NOT_NEWER: {
+    code: 'SVC-BE-1515', status: 409, title: 'Custom pack version not newer', retryable: false,
+    meaning: 'A custom pack of this name and jurisdiction is already registered at this or a later version; `latest` gives the last registered version. Registered versions are never replaced.',
+  },
+  CUSTOM_PACK_RELEASE_TYPE_MISMATCH: {
+    code: 'SVC-BE-1516', status: 422, title: 'Version bump does not match the release type', retryable: false,
+    meaning: 'The step from the last registered version to `version` is not the `metadata.releaseType` declared (a `minor` release must raise MINOR and reset PATCH, and so on); `expected` gives the version that release type leads to.',
+  },
+  CUSTOM_PACK_LESS_PROTECTIVE: {
+    code: 'SVC-BE-1517', status: 422, title: 'Custom pack gives less protection than the law', retryable: false,
+    meaning: 'A rule of the custom pack gives the data subject less than the built-in statutory pack for its jurisdiction (a later response deadline, a larger or additional extension, a later acknowledgement). `errors` names each rule with an example receipt date; a shorter service target is always allowed.',
+  },
+  CUSTOM_PACK_NOT_FOUND: {
+    code: 'SVC-BE-1518', status: 404, title: 'Custom pack not registered', retryable: false,
+    meaning: 'The tenant has registered no custom pack for this jurisdiction at this version (and name, when one is given).',
+  },
+  CUSTOM_PACK_AMBIGUOUS: {
+    code: 'SVC-BE-1519', status: 409, title: 'More than one custom pack matches', retryable: false,
+    meaning: 'The tenant registered custom packs of several names for this jurisdiction and version; give `name` to choose one. `names` lists them.',
+  },
+  CUSTOM_PACK_NOT_ACTIVE: {
+    code: 'SVC-BE-1520', status: 409, title: 'No custom pack active', retryable: false,
+    meaning: 'No custom pack is active for this tenant (and workspace, and jurisdiction when given), so there is nothing to deactivate.',
+  },
   WEBHOOK_SIGNATURE_INVALID: {
     code: 'SVC-BE-1601', status: 401, title: 'Webhook signature invalid', retryable: false,
     meaning: 'An inbound webhook is not signed by its provider: a signature header is missing or malformed, or the signature matches none of the configured secrets (Standard Webhooks `webhook-signature`/`svix-signature` for email, `X-Slack-Signature` for Slack). Nothing is stored.',

@@ -6,9 +6,10 @@ import { requestEventDefinitions } from './request-events';
 import { verificationEventDefinitions } from './verification-events';
 import { fulfilmentEventDefinitions } from './fulfilment-events';
 import { notificationEventDefinitions } from './notification-events';
+import { policyEventDefinitions } from './policy-events';
 import { retentionEventDefinitions } from './retention-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
-  return new EventCatalog([...intakeEventDefinitions, ...requestEventDefinitions, ...lifecycleEventDefinitions, ...verificationEventDefinitions, ...fulfilmentEventDefinitions, ...notificationEventDefinitions, ...retentionEventDefinitions, ...auditEventDefinitions]);
+  return new EventCatalog([...intakeEventDefinitions, ...requestEventDefinitions, ...lifecycleEventDefinitions, ...verificationEventDefinitions, ...fulfilmentEventDefinitions, ...notificationEventDefinitions, ...retentionEventDefinitions, ...policyEventDefinitions, ...auditEventDefinitions]);
 }

@@ -25,6 +25,8 @@ export const requestCreatedV1 = z.object({
   clockMode: z.enum(CLOCK_MODES),
   policyPack: z.string().min(1),
   policyVersion: z.string().min(1),
+  /** Why that pack version: in force on the day of receipt, or a custom pack activated for the tenant or workspace. */
+  policyBasis: z.string().min(1).optional(),
   channel: z.string().min(1),
   requestorType: z.string().nullable(),
 });
@@ -94,11 +96,28 @@ export const clockResumedV1 = z.object({
 });
 export type ClockResumedV1 = z.infer<typeof clockResumedV1>;
 
+/**
+ * An applied upgrade proposal moved an open request to a newer version of its
+ * pack: its clock was recomputed on the new rules from receipt, with every
+ * pause and extension it had. `shortened` says when the new due date is
+ * earlier than the one it replaces.
+ */
+export const policyRepinnedV1 = z.object({
+  ...clockSubject,
+  fromVersion: z.string().min(1),
+  proposalId: z.uuid(),
+  previousDueAt: instant,
+  dueAt: instant,
+  shortened: z.boolean(),
+});
+export type PolicyRepinnedV1 = z.infer<typeof policyRepinnedV1>;
+
 export const RequestEventTypes = {
   created: 'dsar.request.created.v1',
   deadlineExtended: 'dsar.request.deadline_extended.v1',
   clockPaused: 'dsar.request.clock_paused.v1',
   clockResumed: 'dsar.request.clock_resumed.v1',
+  policyRepinned: 'dsar.request.policy_repinned.v1',
 } as const;
 
 export const requestEventDefinitions: EventTypeDefinition[] = [
@@ -130,5 +149,12 @@ export const requestEventDefinitions: EventTypeDefinition[] = [
     schema: clockResumedV1,
     producer: 'lifecycle-clock',
     description: 'A pause of the legal clock ended; effect and dueAt say how it moved the deadline.',
+  },
+  {
+    type: RequestEventTypes.policyRepinned,
+    topic: Topics.request,
+    schema: policyRepinnedV1,
+    producer: 'lifecycle-clock',
+    description: 'An applied upgrade proposal re-pinned an open request to a newer pack version; its clock was recomputed (shortened says whether the deadline moved earlier).',
   },
 ];

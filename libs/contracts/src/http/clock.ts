@@ -78,6 +78,10 @@ export const clockExplanation = z
     finalDueAt: timestamp.describe('The deadline with every pause and extension applied (= dueAt)'),
     policyPack: z.string(),
     policyVersion: z.string(),
+    policyBasis: z.string().describe('Why the request runs on that pack version: the version in force on the local day of receipt (and the next one, with its date), or the custom pack activated for the tenant or workspace'),
+    repins: z
+      .array(z.object({ at: timestamp, fromVersion: z.string(), toVersion: z.string(), actor: z.string(), note: z.string().nullable() }))
+      .describe('Moves to another version of the pack by an applied upgrade proposal, oldest first; the clock is computed on the current version from receipt'),
     extensions: z.array(
       z.object({
         additionalDays: z.number().int().describe('Days requested, or, for a month extension, the calendar days it added'),

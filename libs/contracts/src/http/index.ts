@@ -1,6 +1,7 @@
 export * from './identity';
 export * from './requests';
 export * from './policies';
+export * from './policy-admin';
 export * from './clock';
 export * from './lifecycle';
 export * from './appeals';

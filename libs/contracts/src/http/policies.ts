@@ -21,12 +21,16 @@ export const policyPackSummary = z
     name: z.string(),
     jurisdiction: z.string().describe('The first jurisdiction code the pack covers, e.g. `EU` or `US-CA`'),
     jurisdictions: z.array(z.string()).describe('Every jurisdiction code the pack covers'),
-    version: z.string().describe('The pack version (MAJOR.MINOR.PATCH) that new requests pin'),
+    version: z.string().describe('The pack version (MAJOR.MINOR.PATCH) a request received today pins'),
     publishedAt: timestamp,
     effectiveFrom: z.iso.date().describe('The date from which the law applies as the pack describes it'),
     source: z.enum(POLICY_PACK_SOURCES),
+    activatedFor: z
+      .object({ jurisdiction: z.string(), workspaceId: z.string().nullable() })
+      .nullable()
+      .describe('For a custom pack: the jurisdiction and the workspace (null: the whole tenant) it is activated for; null for a built-in pack'),
   })
-  .meta({ id: 'PolicyPackSummary', description: 'The current version of a policy pack the caller may use.' });
+  .meta({ id: 'PolicyPackSummary', description: 'A policy pack the caller\'s new requests use today: a built-in pack at the version in force under the tenant\'s pins, or an activated custom pack.' });
 export type PolicyPackSummary = z.infer<typeof policyPackSummary>;
 
 export const policyPackList = z.array(policyPackSummary);

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import Holidays from 'date-holidays';
 import { IANAZone } from 'luxon';
 import { REQUEST_TYPES } from '../http/requests';
-import { builtInPolicyPacks, currentPolicyPacks, resolveJurisdiction, ruleFor, supportedJurisdictions } from './jurisdictions';
-import { BUILT_IN_PACK_DOCUMENTS } from './packs';
+import { builtInPolicyPacks, compareVersions, currentPolicyPacks, policyPackVersion, resolveJurisdiction, ruleFor, supportedJurisdictions } from './jurisdictions';
+import { BUILT_IN_PACK_CHANGELOG, BUILT_IN_PACK_DOCUMENTS, builtInChangelog } from './packs';
 import { policyPackSchema } from './policy-pack';
 
 const EU_MEMBER_STATES = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
@@ -20,15 +20,43 @@ describe('built-in policy packs', () => {
     expect(builtInPolicyPacks()).toHaveLength(BUILT_IN_PACK_DOCUMENTS.length);
   });
 
-  it('every JSON file in packs/ is listed, named after its packId', () => {
+  it('every JSON file in packs/ is listed, named after its packId (and, after the first version, its version)', () => {
     const files = readdirSync(join(__dirname, 'packs')).filter((f) => f.endsWith('.json')).sort();
-    expect(builtInPolicyPacks().map((p) => `${p.packId}.json`).sort()).toEqual(files);
+    const first = new Map<string, string>();
+    for (const p of builtInPolicyPacks()) {
+      const held = first.get(p.packId);
+      if (held === undefined || compareVersions(p.version, held) < 0) first.set(p.packId, p.version);
+    }
+    const expected = builtInPolicyPacks().map((p) => (first.get(p.packId) === p.version ? `${p.packId}.json` : `${p.packId}-${p.version}.json`));
+    expect(expected.sort()).toEqual(files);
   });
 
   it('jurisdiction codes are unique across the current packs', () => {
     const codes = currentPolicyPacks().flatMap((p) => p.jurisdictions.map((j) => j.code));
     const repeated = codes.filter((code, i) => codes.indexOf(code) !== i);
     expect(repeated).toEqual([]);
+  });
+
+  it('a jurisdiction code belongs to one pack across every version (versions of the same pack share codes)', () => {
+    const owner = new Map<string, string>();
+    const clashes: string[] = [];
+    for (const pack of builtInPolicyPacks()) {
+      for (const { code } of pack.jurisdictions) {
+        const held = owner.get(code);
+        if (held !== undefined && held !== pack.packId) clashes.push(`${code}: ${held} and ${pack.packId}`);
+        owner.set(code, pack.packId);
+      }
+    }
+    expect(clashes).toEqual([]);
+  });
+
+  it('records a changelog entry for every built-in version, and for nothing else', () => {
+    expect(Object.keys(BUILT_IN_PACK_CHANGELOG).sort()).toEqual(builtInPolicyPacks().map((p) => `${p.packId}@${p.version}`).sort());
+    for (const [key, entry] of Object.entries(BUILT_IN_PACK_CHANGELOG)) expect({ key, entry: entry.trim().length > 0 }).toEqual({ key, entry: true });
+    expect(builtInChangelog('eu-gdpr', '1.0.0')).toBe('First release.');
+    expect(builtInChangelog('uk-gdpr', '1.1.0')).toMatch(/before 5 February 2026/);
+    expect(builtInChangelog('uk-gdpr', '9.9.9')).toBe('No changelog recorded.');
+    expect(builtInChangelog('toString', '')).toBe('No changelog recorded.');
   });
 
   it('supports all 27 EU member states and every other jurisdiction of the issue', () => {
@@ -43,7 +71,7 @@ describe('built-in policy packs', () => {
     for (const code of EU_MEMBER_STATES) expect(resolveJurisdiction(code)?.pack.packId).toBe('eu-gdpr');
   });
 
-  describe.each(builtInPolicyPacks().map((pack) => [pack.packId, pack] as const))('%s', (_id, pack) => {
+  describe.each(builtInPolicyPacks().map((pack) => [`${pack.packId}@${pack.version}`, pack] as const))('%s', (_id, pack) => {
     it('counts on valid IANA time zones', () => {
       for (const j of pack.jurisdictions) expect({ code: j.code, valid: IANAZone.isValidZone(j.timeZone) }).toEqual({ code: j.code, valid: true });
     });
@@ -85,5 +113,44 @@ describe('built-in policy packs', () => {
   it('marks the periods of laws without a day count as service targets', () => {
     const defaultBasis = Object.fromEntries(currentPolicyPacks().map((p) => [p.packId, p.rules.default.basis]));
     expect(Object.entries(defaultBasis).filter(([, basis]) => basis === 'service_target').map(([id]) => id).sort()).toEqual(['au-app', 'br-lgpd', 'in-dpdp', 'jp-appi']);
+  });
+
+  describe('uk-gdpr: 1.1.0 (before the Data (Use and Access) Act 2025) and 1.0.0 (after it)', () => {
+    const before = policyPackVersion('uk-gdpr', '1.1.0');
+    const after = policyPackVersion('uk-gdpr', '1.0.0');
+
+    it('ships both versions', () => {
+      expect(before).toBeDefined();
+      expect(after).toBeDefined();
+    });
+
+    it('covers the same jurisdictions on the same calendars, with the same clock modes', () => {
+      expect(before?.jurisdictions).toEqual(after?.jurisdictions);
+      expect(before?.clockModes).toEqual(after?.clockModes);
+    });
+
+    it('1.1.0 takes effect when the UK GDPR did, 1.0.0 on the commencement of DUAA s76 (5 February 2026)', () => {
+      expect(before?.effectiveFrom).toBe('2021-01-01');
+      expect(after?.effectiveFrom).toBe('2026-02-05');
+      // Released after 1.0.0: a MINOR release that adds the earlier rules without moving later requests' deadlines.
+      expect(before!.publishedAt > after!.publishedAt).toBe(true);
+    });
+
+    it('1.1.0 has no stop-the-clock for clarification of any request type; identity and fee restart the month', () => {
+      for (const t of REQUEST_TYPES) expect({ t, pauses: ruleFor(before!, t).pauses }).toEqual({ t, pauses: { verification: 'restart', clarification: 'ignore', fee: 'restart' } });
+      expect(before!.rules.overrides).toEqual({});
+    });
+
+    it('1.1.0 counts the month, the extension, the refusal notice and the acknowledgement as 1.0.0 does', () => {
+      const { pauses: _pausesBefore, ...restBefore } = before!.rules.default;
+      const { pauses: _pausesAfter, ...restAfter } = after!.rules.default;
+      expect(restBefore).toEqual(restAfter);
+      expect(before!.appeal).toBeNull();
+    });
+
+    it('1.1.0 says which version requests from 5 February 2026 use, and the reading it did not take for clarification', () => {
+      expect(before!.notes.some((n) => /5 February 2026/.test(n) && /1\.0\.0/.test(n) && /SI 2026\/82 reg 4/.test(n))).toBe(true);
+      expect(before!.notes.some((n) => /clarification/i.test(n) && /October 2020/.test(n))).toBe(true);
+    });
   });
 });

@@ -1,4 +1,4 @@
-export { type BaseDeadline, computeBaseDeadline } from './base-deadline';
+export { type BaseDeadline, computeBaseDeadline, endOfLocalDay } from './base-deadline';
 export { type HolidayCalendarRef, isPublicHoliday, isWorkingDay } from './working-days';
 export {
   appealClockRule,

@@ -60,6 +60,7 @@ import {
 import { DELIVERY_ROUTES } from './delivery-routes';
 import { FULFILMENT_ROUTES } from './fulfilment-routes';
 import { NOTIFICATION_ROUTES } from './notification-routes';
+import { POLICY_ADMIN_ROUTES } from './policy-routes';
 import { RETENTION_ROUTES } from './retention-routes';
 import { WEBHOOK_ROUTES } from './webhook-routes';
 import { CLOCK_CHANGE_ERRORS, IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
@@ -614,6 +615,7 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...NOTIFICATION_ROUTES,
   ...RETENTION_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...POLICY_ADMIN_ROUTES,
   {
     method: 'GET',
     path: '/policies',
@@ -622,7 +624,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     operationId: 'listPolicies',
     summary: 'The policy packs the caller may use',
     description:
-      'The current version of every policy pack visible to the caller (the built-in packs, sorted by `packId`): the version new requests pin. Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id. Pack format: docs/policy-packs/README.md.',
+      'What the caller\'s new requests use today, sorted by `packId`: each built-in pack at the version in force today among the releases the tenant is on, and each custom pack activated for the caller\'s tenant or workspace (`source: custom`, `activatedFor`). A request pins the version in force on its own day of receipt (docs/policy-packs/README.md). Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id.',
     tag: 'Policies',
     query: policyListQuery,
     response: { status: 200, schema: policyPackList, description: 'The matching packs; empty when none matches.' },
@@ -636,7 +638,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     operationId: 'getPolicyPack',
     summary: 'A policy pack document',
     description:
-      'The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The current version unless `version` names a published one (a request pins `policyPack` and `policyVersion`).',
+      'The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The version in force today unless `version` names a published one (a request pins `policyPack` and `policyVersion`). A custom pack of the caller\'s tenant is found by its name.',
     tag: 'Policies',
     query: policyPackQuery,
     response: { status: 200, schema: policyPackSchema, description: 'The pack document (JSON Schema: docs/policy-packs/policy-pack.schema.json).' },

@@ -3,8 +3,11 @@ import { type RetentionSettings, retentionParts } from '@dsar/platform/retention
 import { AppealsController } from './api/appeals.controller';
 import { ClockController } from './api/clock.controller';
 import { LifecycleController } from './api/lifecycle.controller';
+import { PolicyEventsHandler, PolicyUsageController } from './api/policy.controller';
 import { RequestsController } from './api/requests.controller';
 import { DEADLINE_MONITOR_SETTINGS, DeadlineMonitor, type DeadlineMonitorSettings } from './application/deadline-monitor';
+import { PolicyCopy } from './application/policy-copy';
+import { PolicyUpgrades } from './application/policy-upgrades';
 import { RequestAppeals } from './application/request-appeals';
 import { RequestClock } from './application/request-clock';
 import { RequestLifecycle } from './application/request-lifecycle';
@@ -13,8 +16,9 @@ import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
 
 @Module({
-  controllers: [RequestsController, ClockController, LifecycleController, AppealsController],
-  providers: [RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals],
+  // The policy-usage route comes before the requests controller, so `policy-usage` is never read as a request id.
+  controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler],
+  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades],
   exports: [RequestRegistry, RequestClock, RequestLifecycle],
 })
 export class LifecycleClockModule {

@@ -5,7 +5,7 @@ import { ROUTES } from '@dsar/services/api-gateway';
 import type { TestSystem } from './systems';
 import { ApiClient, intake } from './api-client';
 
-/** API keys of the scenario: two tenants, a workspace-confined caller, one key per role, and a second operator of tenant A. */
+/** API keys of the scenario: two tenants, a workspace-confined caller, one key per role, and a second operator and admin of tenant A. */
 export const KEYS = {
   adminA: { token: 'tenant-a-admin-key-0000000000000', tenantId: 'tenant-a', roles: ['admin'] },
   intakeA: { token: 'tenant-a-intake-key-000000000000', tenantId: 'tenant-a', roles: ['intake'] },
@@ -14,6 +14,11 @@ export const KEYS = {
   /** A second reviewer of tenant A, tenant-wide (a workspace-confined key does not see requests captured without a workspace). */
   operatorA: { token: 'tenant-a-operator-key-0000000000', tenantId: 'tenant-a', roles: ['operator'] },
   operatorB: { token: 'tenant-b-operator-key-0000000000', tenantId: 'tenant-b', roles: ['operator'] },
+  /** A second admin of tenant A (four eyes on pack upgrades), and tenant B's admin. */
+  approverA: { token: 'tenant-a-approver-key-0000000000', tenantId: 'tenant-a', roles: ['admin'] },
+  adminB: { token: 'tenant-b-admin-key-0000000000000', tenantId: 'tenant-b', roles: ['admin'] },
+  /** An admin confined to tenant A's workspace `north`. */
+  northAdminA: { token: 'tenant-a-north-admin-key-0000000', tenantId: 'tenant-a', workspaceId: 'north', roles: ['admin'] },
   queueC: { token: 'tenant-c-queue-key-0000000000000', tenantId: 'tenant-c', roles: ['operator'] },
 };
 export const API_KEYS_JSON = JSON.stringify(Object.values(KEYS));

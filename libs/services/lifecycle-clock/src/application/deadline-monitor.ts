@@ -9,7 +9,7 @@ import { computeClock } from '@dsar/platform/deadline';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import { DeadlineAlertEntity } from '../infrastructure/deadline-alert.entity';
 import { RequestEntity } from '../infrastructure/request.entity';
-import { clockInputOf } from './request-clock';
+import { RequestClock } from './request-clock';
 
 export interface DeadlineMonitorSettings {
   /** How often the monitor scans; 0 turns it off. */
@@ -62,6 +62,7 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     @Inject(DEADLINE_MONITOR_SETTINGS) private readonly settings: DeadlineMonitorSettings,
+    private readonly legalClock: RequestClock,
   ) {
     this.thresholds = [...new Set(settings.warningDays)].filter((d) => d > 0).sort((a, b) => a - b);
   }
@@ -193,7 +194,7 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
   /** Whether the open pause stops the clock (restart or suspend, started before the deadline): then no deadline can pass. */
   private async clockStopped(tx: EntityManager, row: RequestEntity): Promise<boolean> {
     const events = await tx.find(ClockEventEntity, { where: { requestId: row.id }, order: { seq: 'ASC' } });
-    const open = computeClock(clockInputOf(row, events)).segments.find((s) => s.to === null);
+    const open = computeClock(await this.legalClock.inputOf(tx, row, events)).segments.find((s) => s.to === null);
     return open !== undefined && !open.countsTowardDeadline;
   }
 

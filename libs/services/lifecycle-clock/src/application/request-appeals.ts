@@ -18,7 +18,7 @@ import { appealDecisionDueAt } from '@dsar/platform/deadline';
 import { REOPENED_STATUS } from '../domain/lifecycle/state-machine';
 import { AppealEntity } from '../infrastructure/appeal.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';
-import { clockInputOf, RequestClock } from './request-clock';
+import { RequestClock } from './request-clock';
 import { RequestLifecycle } from './request-lifecycle';
 import { RequestRegistry } from './request-registry';
 
@@ -40,7 +40,7 @@ export class RequestAppeals {
   async file(principal: Principal, id: string, command: AppealCommand, now?: Date): Promise<AppealAccepted> {
     const appealId = randomUUID();
     await this.lifecycle.step(principal, id, 'appeal', now, async ({ tx, row, principal: actor, now }) => {
-      const dueAt = appealDecisionDueAt(clockInputOf(row, []), now);
+      const dueAt = appealDecisionDueAt(await this.legalClock.inputOf(tx, row, []), now);
       await tx.insert(AppealEntity, {
         id: appealId,
         tenantId: row.tenantId,

@@ -13,7 +13,8 @@ import {
   type LifecycleAction,
   type PauseReason,
   type PauseCommand,
-  policyPackVersion,
+  type PolicyRepinnedV1,
+  type PolicyPack,
   type Principal,
   RequestEventTypes,
   type RequestType,
@@ -29,6 +30,7 @@ import { isInFuture } from '../domain/clock-skew';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import { requireAllowed } from './lifecycle-guard';
+import { PolicyCopy } from './policy-copy';
 import { RequestRegistry } from './request-registry';
 
 /**
@@ -45,13 +47,25 @@ export class RequestClock {
     private readonly outbox: Outbox,
     private readonly registry: RequestRegistry,
     private readonly clock: Clock,
+    private readonly policies: PolicyCopy,
   ) {}
 
   async explain(scope: TenantScope, id: string, now = this.clock.now()): Promise<ClockExplanation> {
     const row = await this.registry.require(scope, id);
-    const events = await this.eventsOf(this.uow.dataSource.manager, row.id);
-    const input = clockInputOf(row, events);
+    const manager = this.uow.dataSource.manager;
+    const events = await this.eventsOf(manager, row.id);
+    const input = await this.inputOf(manager, row, events);
     return explanationOf(row, input, computeClock(input), events, now);
+  }
+
+  /** The pack document the request pinned (built-in, or a custom pack of its tenant). */
+  packOf(manager: EntityManager, row: RequestEntity): Promise<PolicyPack> {
+    return this.policies.packOf(manager, row);
+  }
+
+  /** The engine's input for a stored request and its clock events. */
+  async inputOf(manager: EntityManager, row: RequestEntity, events: readonly ClockEventEntity[]): Promise<ClockInput> {
+    return clockInputOf(row, events, await this.packOf(manager, row));
   }
 
   async extend(principal: Principal, id: string, command: ExtensionCommand, at?: Date): Promise<ClockChangeResult> {
@@ -76,7 +90,7 @@ export class RequestClock {
         extensionReason: granted.reason,
       });
       const data: DeadlineExtendedV1 = {
-        ...this.subject(row, principal),
+        ...this.subject(row, principal.id),
         additionalDays: granted.additionalDays ?? daysBetween(granted.previousDueAt, granted.dueAt),
         additionalMonths: granted.additionalMonths ?? null,
         justification,
@@ -121,7 +135,7 @@ export class RequestClock {
     const { before, after } = this.replayWith(input, { kind: 'pause', reason: pause.reason, at: pause.at, actor: principal.id });
     await this.append(tx, row, events, { kind: 'pause', pauseReason: pause.reason, occurredAt: pause.at, actor: principal.id, note: pause.note });
     const data: ClockPausedV1 = {
-      ...this.subject(row, principal),
+      ...this.subject(row, principal.id),
       reason: pause.reason,
       rule: after.rule.pauses[pause.reason],
       pausedAt: pause.at.toISOString(),
@@ -137,7 +151,7 @@ export class RequestClock {
     const ended = after.pauses[after.pauses.length - 1];
     await this.append(tx, row, events, { kind: 'resume', occurredAt: resume.at, actor: principal.id, note: resume.note });
     const data: ClockResumedV1 = {
-      ...this.subject(row, principal),
+      ...this.subject(row, principal.id),
       reason: ended.reason,
       rule: ended.rule,
       effect: ended.effect === 'pending' ? 'ignored' : ended.effect,
@@ -164,6 +178,40 @@ export class RequestClock {
     return { previousDueAt: before.finalDueAt, dueAt: after.finalDueAt };
   }
 
+  /**
+   * Moves a request the caller has locked to another version of its pack (an applied upgrade that re-pins open
+   * requests): the clock is recomputed from receipt on the new rules with every pause and extension it had, a
+   * `repin` clock event records the move, and `dsar.request.policy_repinned.v1` says whether the deadline got
+   * earlier. Returns false, changing nothing, when the new rules refuse the request's clock history (an
+   * extension they do not allow): the request keeps its pinned version.
+   */
+  async repinLocked(tx: EntityManager, row: RequestEntity, to: { pack: PolicyPack; basis: string }, change: { proposalId: string; actor: string; at: Date }): Promise<boolean> {
+    const { events, input } = await this.load(tx, row);
+    const before = computeClock(input);
+    let after: ClockResult;
+    try {
+      after = computeClock({ ...input, pack: to.pack, binding: bindingIn(to.pack, row.jurisdiction) ?? input.binding });
+    } catch (error) {
+      if (error instanceof ClockRuleError) return false;
+      throw error;
+    }
+    const fromVersion = row.policyVersion;
+    await this.append(tx, row, events, { kind: 'repin', occurredAt: change.at, actor: change.actor, fromVersion, toVersion: to.pack.version, note: `upgrade proposal ${change.proposalId}` });
+    row.policyVersion = to.pack.version;
+    row.policyBasis = to.basis;
+    row.acknowledgementDueAt = after.acknowledgementDueAt;
+    const data: PolicyRepinnedV1 = {
+      ...this.subject(row, change.actor),
+      fromVersion,
+      proposalId: change.proposalId,
+      previousDueAt: before.finalDueAt.toISOString(),
+      dueAt: after.finalDueAt.toISOString(),
+      shortened: after.finalDueAt.getTime() < before.finalDueAt.getTime(),
+    };
+    await this.commit(tx, row, after, before, RequestEventTypes.policyRepinned, data);
+    return true;
+  }
+
   /** The locked row of an open request: the clock of a finished request no longer changes. */
   private async lockOpen(tx: EntityManager, principal: Principal, id: string, action: LifecycleAction): Promise<RequestEntity> {
     const row = await this.registry.require(scopeOf(principal), id, { manager: tx, lock: true });
@@ -173,7 +221,7 @@ export class RequestClock {
 
   private async load(tx: EntityManager, row: RequestEntity) {
     const events = await this.eventsOf(tx, row.id);
-    return { events, input: clockInputOf(row, events) };
+    return { events, input: await this.inputOf(tx, row, events) };
   }
 
   /** The clock before and after one more event; a rule the event breaks becomes the matching problem response. */
@@ -199,7 +247,7 @@ export class RequestClock {
     });
   }
 
-  private async commit(tx: EntityManager, row: RequestEntity, after: ClockResult, before: ClockResult, type: string, data: DeadlineExtendedV1 | ClockPausedV1 | ClockResumedV1): Promise<ClockChangeResult> {
+  private async commit(tx: EntityManager, row: RequestEntity, after: ClockResult, before: ClockResult, type: string, data: DeadlineExtendedV1 | ClockPausedV1 | ClockResumedV1 | PolicyRepinnedV1): Promise<ClockChangeResult> {
     const event = await this.outbox.record(tx, { type, subject: row.id, tenantId: row.tenantId, data });
     row.dueAt = after.finalDueAt;
     row.clockPausedSince = after.pausedSince;
@@ -208,7 +256,7 @@ export class RequestClock {
     return { id: row.id, status: row.status as ClockChangeResult['status'], dueAt: row.dueAt.toISOString(), previousDueAt: before.finalDueAt.toISOString(), clockState: after.state };
   }
 
-  private subject(row: RequestEntity, principal: Principal) {
+  private subject(row: RequestEntity, actor: string) {
     return {
       requestId: row.id,
       tenantId: row.tenantId,
@@ -216,7 +264,7 @@ export class RequestClock {
       jurisdiction: row.jurisdiction,
       policyPack: row.policyPack,
       policyVersion: row.policyVersion,
-      actor: principal.id,
+      actor,
     };
   }
 
@@ -226,10 +274,9 @@ export class RequestClock {
 }
 
 /** The engine's input for a stored request: its pinned pack version, its jurisdiction's calendar, its clock events. */
-export function clockInputOf(row: RequestEntity, events: readonly ClockEventEntity[]): ClockInput {
-  const pack = policyPackVersion(row.policyPack, row.policyVersion);
-  const binding = pack && bindingIn(pack, row.jurisdiction);
-  if (!pack || !binding) {
+export function clockInputOf(row: RequestEntity, events: readonly ClockEventEntity[], pack: PolicyPack): ClockInput {
+  const binding = bindingIn(pack, row.jurisdiction);
+  if (!binding) {
     throw new ProblemError('INTERNAL_ERROR', `Request ${row.id} is pinned to policy pack ${row.policyPack} ${row.policyVersion} for ${row.jurisdiction}, which this release does not ship.`);
   }
   return {
@@ -238,7 +285,8 @@ export function clockInputOf(row: RequestEntity, events: readonly ClockEventEnti
     requestType: row.requestType as RequestType,
     clockMode: row.clockMode,
     receivedAt: row.intakeReceivedAt,
-    events: events.map(toClockEvent),
+    // A re-pin changed the pack the whole clock is computed on; it is no step of the replay itself.
+    events: events.filter((e) => e.kind !== 'repin').map(toClockEvent),
   };
 }
 
@@ -251,6 +299,8 @@ function toClockEvent(e: ClockEventEntity): ClockEvent {
       return { kind: 'resume', at: e.occurredAt, actor: e.actor };
     case 'reopen':
       return { kind: 'reopen', at: e.occurredAt, actor: e.actor };
+    case 'repin':
+      throw new Error(`clock event ${e.id} is a re-pin, which the engine does not replay`);
     case 'extension':
       return {
         kind: 'extension',
@@ -310,6 +360,8 @@ export function explanationOf(row: RequestEntity, input: ClockInput, clock: Cloc
     finalDueAt: iso(clock.finalDueAt),
     policyPack: input.pack.packId,
     policyVersion: input.pack.version,
+    policyBasis: row.policyBasis ?? `${input.pack.packId} ${input.pack.version}, pinned when the request was created.`,
+    repins: events.filter((e) => e.kind === 'repin').map((e) => ({ at: iso(e.occurredAt), fromVersion: e.fromVersion ?? '', toVersion: e.toVersion ?? '', actor: e.actor, note: e.note })),
     extensions: clock.extensions.map((e) => ({
       additionalDays: e.additionalDays ?? daysBetween(e.previousDueAt, e.dueAt),
       ...(e.additionalMonths !== undefined ? { additionalMonths: e.additionalMonths } : {}),
@@ -358,6 +410,6 @@ export function explanationOf(row: RequestEntity, input: ClockInput, clock: Cloc
       extensionNoticeDueAt: clock.extensionNoticeDueAt ? iso(clock.extensionNoticeDueAt) : null,
     },
     rule: clock.rule,
-    steps: [...clock.steps],
+    steps: [row.policyBasis ?? `Policy pack ${input.pack.packId} ${input.pack.version}.`, ...clock.steps],
   };
 }

@@ -16,7 +16,7 @@ import {
   LifecycleEventTypes,
   type LifecycleResult,
   OPEN_STATUSES,
-  policyPackVersion,
+  type PolicyPack,
   type Principal,
   type RefusalCommand,
   type RefusalReason,
@@ -136,13 +136,13 @@ export class RequestLifecycle {
 
   /** A refusal for want of identity: the requester is told it with the default notice, as a refusal without a message (docs/lifecycle.md). */
   rejectVerification(principal: Principal, id: string, now?: Date): Promise<LifecycleResult> {
-    return this.step(principal, id, 'reject_verification', now, async ({ row }) => {
+    return this.step(principal, id, 'reject_verification', now, async ({ tx, row }) => {
       const reason: RefusalReason = 'identity_not_verified';
       row.statusReason = reason;
       return {
         type: LifecycleEventTypes.refused,
         facts: { reason },
-        details: { reason, message: defaultRefusalNotice(reason, refusalNoticeContext(row)), defaultMessage: true, rationale: null },
+        details: { reason, message: defaultRefusalNotice(reason, refusalNoticeContext(row, await this.legalClock.packOf(tx, row))), defaultMessage: true, rationale: null },
       };
     });
   }
@@ -153,10 +153,10 @@ export class RequestLifecycle {
 
   /** A refusal; without a message the requester gets the default notice of the reason, naming their right to complain (docs/lifecycle.md). */
   refuse(principal: Principal, id: string, command: RefusalCommand, now?: Date): Promise<LifecycleResult> {
-    return this.step(principal, id, 'refuse', now, async ({ row }) => {
+    return this.step(principal, id, 'refuse', now, async ({ tx, row }) => {
       const reason = command.reason ?? DEFAULT_REFUSAL_REASON;
       row.statusReason = reason;
-      const message = command.message ?? defaultRefusalNotice(reason, refusalNoticeContext(row));
+      const message = command.message ?? defaultRefusalNotice(reason, refusalNoticeContext(row, await this.legalClock.packOf(tx, row)));
       return {
         type: LifecycleEventTypes.refused,
         facts: { reason },
@@ -296,8 +296,7 @@ function submittedAuthority(row: RequestEntity): NonNullable<RequestEntity['auth
 }
 
 /** What the default refusal notice says of the request's law: its pinned pack's name for the jurisdiction, and whether it has an appeal. */
-function refusalNoticeContext(row: RequestEntity): RefusalNoticeContext {
-  const pack = policyPackVersion(row.policyPack, row.policyVersion);
-  const binding = pack ? bindingIn(pack, row.jurisdiction) : undefined;
-  return { jurisdictionName: binding?.name ?? row.jurisdiction, appealAvailable: pack?.appeal != null };
+function refusalNoticeContext(row: RequestEntity, pack: PolicyPack): RefusalNoticeContext {
+  const binding = bindingIn(pack, row.jurisdiction);
+  return { jurisdictionName: binding?.name ?? row.jurisdiction, appealAvailable: pack.appeal != null };
 }

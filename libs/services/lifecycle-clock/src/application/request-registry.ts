@@ -10,6 +10,7 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import { isInFuture } from '../domain/clock-skew';
 import { initialDeadlines, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
+import { PolicyCopy } from './policy-copy';
 
 /**
  * Records new requests: the aggregate row, its pinned policy and due time,
@@ -22,14 +23,16 @@ export class RequestRegistry {
     private readonly uow: UnitOfWork,
     private readonly outbox: Outbox,
     private readonly clock: Clock,
+    private readonly policies: PolicyCopy,
   ) {}
 
   async create(scope: TenantScope, command: NewRequestCommand, now = this.clock.now()): Promise<RequestEntity> {
-    const jurisdiction = requireJurisdiction(command.jurisdiction);
-    const clockMode = requireClockMode(jurisdiction, command.clockMode);
+    const resolved = requireJurisdiction(command.jurisdiction);
     const intakeReceivedAt = new Date(command.intakeSource.receivedAt);
     const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
     checkTimes(intakeReceivedAt, receivedAt, now);
+    const jurisdiction = await this.policies.choose(this.uow.dataSource.manager, scope, resolved, intakeReceivedAt);
+    const clockMode = requireClockMode(jurisdiction, command.clockMode);
     const deadlines = initialDeadlines(jurisdiction, command.requestType, clockMode, intakeReceivedAt);
     return this.uow.run(async (tx) => {
       const row = tx.create(RequestEntity, {
@@ -46,6 +49,7 @@ export class RequestRegistry {
         clockMode,
         policyPack: jurisdiction.pack.packId,
         policyVersion: jurisdiction.pack.version,
+        policyBasis: jurisdiction.basis,
         dueAt: deadlines.dueAt,
         acknowledgementDueAt: deadlines.acknowledgementDueAt,
         acknowledgedAt: null,
@@ -72,6 +76,7 @@ export class RequestRegistry {
         clockMode: row.clockMode,
         policyPack: row.policyPack,
         policyVersion: row.policyVersion,
+        policyBasis: jurisdiction.basis,
         channel: row.channel,
         requestorType: row.requestor?.type ?? null,
       };

@@ -1,4 +1,4 @@
-import { type ClockMode, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
+import { type ClockMode, type JurisdictionBinding, type PolicyPack, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { computeClock } from '@dsar/platform/deadline';
 
@@ -18,7 +18,7 @@ export function requireJurisdiction(code: string): ResolvedJurisdiction {
 }
 
 /** The clock mode a new request gets: the one asked for if the pack allows it, else the pack's default. */
-export function requireClockMode(jurisdiction: ResolvedJurisdiction, asked: ClockMode | undefined): ClockMode {
+export function requireClockMode(jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding }, asked: ClockMode | undefined): ClockMode {
   const { clockModes, packId } = jurisdiction.pack;
   if (asked === undefined) return clockModes.default;
   if (!clockModes.allowed.includes(asked)) {
@@ -33,7 +33,7 @@ export function requireClockMode(jurisdiction: ResolvedJurisdiction, asked: Cloc
 }
 
 /** A new request's deadlines: the clock engine on the pack's rules with no pause or extension yet. */
-export function initialDeadlines(jurisdiction: ResolvedJurisdiction, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
+export function initialDeadlines(jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding }, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
   const clock = computeClock({ pack: jurisdiction.pack, binding: jurisdiction.binding, requestType, clockMode, receivedAt: intakeReceivedAt, events: [] });
   return { dueAt: clock.finalDueAt, acknowledgementDueAt: clock.acknowledgementDueAt };
 }

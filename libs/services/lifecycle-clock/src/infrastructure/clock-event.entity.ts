@@ -1,7 +1,8 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PauseReason } from '@dsar/contracts';
 
-export type ClockEventKind = 'pause' | 'resume' | 'extension' | 'reopen';
+/** `repin`: an applied upgrade moved the request to another version of its pack; the engine recomputes on the new one. */
+export type ClockEventKind = 'pause' | 'resume' | 'extension' | 'reopen' | 'repin';
 
 /**
  * One thing that happened to a request's clock. The rows of a request, in
@@ -55,4 +56,11 @@ export class ClockEventEntity {
 
   @Column('text', { nullable: true })
   note: string | null;
+
+  /** The pack versions a `repin` moved the request from and to. */
+  @Column('text', { name: 'from_version', nullable: true })
+  fromVersion: string | null;
+
+  @Column('text', { name: 'to_version', nullable: true })
+  toVersion: string | null;
 }

@@ -44,12 +44,16 @@ export class RequestEntity {
   @Column('text', { name: 'clock_mode' })
   clockMode: 'receipt' | 'active';
 
-  /** The policy pack and version pinned at creation: later pack releases never move this request's deadline. */
+  /** The policy pack and version pinned at creation: later pack releases never move this request's deadline (only an applied upgrade that re-pins it). */
   @Column('text', { name: 'policy_pack' })
   policyPack: string;
 
   @Column('text', { name: 'policy_version' })
   policyVersion: string;
+
+  /** Why that version: in force on the day of receipt, or a custom pack activated for the tenant or workspace; null for older rows. */
+  @Column('text', { name: 'policy_basis', nullable: true })
+  policyBasis: string | null;
 
   /** The deadline from the clock engine (pauses and extensions applied); the queue sorts and filters on it. */
   @Column('timestamptz', { name: 'due_at' })

@@ -1,17 +1,22 @@
 import type { PolicyPack, PolicyPackSourceKind } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 
+/** A pack a scope uses now, and for a custom pack the activation that makes it so. */
+export interface ActivePack {
+  readonly pack: PolicyPack;
+  readonly activatedFor: { readonly jurisdiction: string; readonly workspaceId: string | null } | null;
+}
+
 /**
- * Somewhere policy packs come from. Built-in packs ship with the product and
- * every caller sees them; custom packs (registered by a tenant, a later
- * feature) will be a second source that answers per scope. The catalog asks
- * the sources in order, and the first one that has a pack id owns it.
+ * Somewhere policy packs come from: the built-in packs that ship with the
+ * product, and the custom packs tenants register. The catalog asks the
+ * sources in order.
  */
 export interface PolicyPackSource {
   readonly kind: PolicyPackSourceKind;
-  /** The newest version of every pack the scope may use. */
-  current(scope: TenantScope): Promise<readonly PolicyPack[]>;
-  /** One published version of a pack the scope may use; undefined when there is none. */
+  /** The version of every pack the scope's new requests would use today. */
+  current(scope: TenantScope): Promise<readonly ActivePack[]>;
+  /** One published version of a pack the scope may read; undefined when there is none. */
   version(scope: TenantScope, packId: string, version: string): Promise<PolicyPack | undefined>;
 }
 
