@@ -20,9 +20,15 @@ export type RollRule = (typeof ROLL_RULES)[number];
 export type PauseReason = (typeof PAUSE_REASONS)[number];
 export type PauseRule = (typeof PAUSE_RULES)[number];
 
+/**
+ * The largest amount of a period or an extension: no law gives more than a few years, and the engine counts working
+ * days one at a time, so an unbounded amount (a custom pack's) would tie up the service.
+ */
+export const MAX_PERIOD_AMOUNT = 1000;
+
 export const periodRule = z
   .strictObject({
-    amount: z.number().int().positive(),
+    amount: z.number().int().positive().max(MAX_PERIOD_AMOUNT),
     unit: z.enum(PERIOD_UNITS),
     /** Whether the receipt day is day one (day periods only; a month period always ends on the corresponding date). */
     countReceiptDay: z.boolean(),
@@ -44,9 +50,9 @@ export type PauseRules = z.infer<typeof pauseRules>;
 export const extensionRule = z
   .strictObject({
     /** The most all extensions together may add; null when the law sets no cap (the controller names the new date). */
-    maxTotal: z.strictObject({ amount: z.number().int().positive(), unit: z.enum(EXTENSION_UNITS) }).nullable(),
+    maxTotal: z.strictObject({ amount: z.number().int().positive().max(MAX_PERIOD_AMOUNT), unit: z.enum(EXTENSION_UNITS) }).nullable(),
     /** How many separate extensions are allowed. */
-    maxCount: z.number().int().positive(),
+    maxCount: z.number().int().positive().max(100),
     /** The window, counted like a period from the clock start and stretched by suspensions, within which the requester must be told. */
     noticeWithin: periodRule,
     reasonRequired: z.boolean(),
@@ -103,7 +109,9 @@ export const policyPackSchema = z
     /** Where the clock starts by default, and which modes a tenant may choose (`active` only where the law allows it). */
     clockModes: z
       .strictObject({ default: z.enum(CLOCK_MODES), allowed: z.array(z.enum(CLOCK_MODES)).min(1) })
-      .refine((m) => m.allowed.includes(m.default), { message: 'the default clock mode must be allowed', path: ['allowed'] }),
+      .refine((m) => m.allowed.includes(m.default), { message: 'the default clock mode must be allowed', path: ['allowed'] })
+      // The refinement as JSON Schema, so that the published schemas (OpenAPI, policy-pack.schema.json) say it too.
+      .meta({ anyOf: CLOCK_MODES.map((mode) => ({ properties: { default: { const: mode }, allowed: { type: 'array', contains: { const: mode } } } })) }),
     jurisdictions: z.array(jurisdictionBinding).min(1),
     rules: z.strictObject({
       /** The rules of every request type unless overridden. */
