@@ -37,7 +37,8 @@ const key = (e: Pick<Endpoint, 'method' | 'path'>) => `${e.method} ${e.path}`;
 describe('the command tree', () => {
   const { program: tree } = program();
 
-  it('has a command for every operation of the OpenAPI document, and calls nothing else but the pending routes', () => {
+  it('has a command for every operation of the OpenAPI document, and calls nothing else', () => {
+    // docs/api/openapi.json is the document the gateway serves (tools/scripts/openapi-doc.spec.ts fails when it is behind).
     const doc = JSON.parse(readFileSync(join(root, 'docs/api/openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
     const published = new Set<string>();
     for (const [path, operations] of Object.entries(doc.paths)) {
@@ -48,7 +49,7 @@ describe('the command tree', () => {
     const table = Object.values(ENDPOINTS) as Endpoint[];
     const used = new Set(leaves(tree).flatMap((c) => endpointsOf(c).map(key)));
     expect([...published].filter((e) => !table.some((t) => key(t) === e))).toEqual([]);
-    expect(table.filter((t) => !t.pending && !published.has(key(t))).map(key)).toEqual([]);
+    expect(table.filter((t) => !published.has(key(t))).map(key)).toEqual([]);
     expect(table.map(key).filter((e) => !used.has(e))).toEqual([]);
   });
 
@@ -94,6 +95,8 @@ describe('shell completion', () => {
     expect(await complete('dsar', 'requests', 'list', '--s')).toEqual(['--sort-by', '--sort-order', '--status']);
     expect(await complete('dsar', 'requests', 'list', '--ou')).toEqual(['--output']);
     expect(await complete('dsar', 'requests', 'list', '--output', '')).toEqual(['json', 'table', 'yaml']);
+    expect(await complete('dsar', 'policies', 'upgrades', 'list', '--status', '')).toEqual(['applied', 'approved', 'pending_approval']);
+    expect(await complete('dsar', 'policies', 'custom', 'register', '--release-type', '')).toEqual(['major', 'minor', 'patch']);
     expect(await complete('dsar', 'completion', '')).toEqual([]);
   });
 

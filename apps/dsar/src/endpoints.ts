@@ -8,18 +8,16 @@ export interface Endpoint {
   readonly method: HttpMethod;
   readonly path: string;
   readonly body: BodyKind;
-  /** Written against the interface specification before the gateway routes it; until then the server answers 404 `SVC-BE-1002`. */
-  readonly pending?: true;
 }
 
-const get = (path: string, extra: Partial<Endpoint> = {}): Endpoint => ({ method: 'GET', path, body: 'none', ...extra });
-const post = (path: string, body: BodyKind = 'json', extra: Partial<Endpoint> = {}): Endpoint => ({ method: 'POST', path, body, ...extra });
-const pending = { pending: true } as const;
+const get = (path: string): Endpoint => ({ method: 'GET', path, body: 'none' });
+const post = (path: string, body: BodyKind = 'json'): Endpoint => ({ method: 'POST', path, body });
 
 /**
- * Every endpoint the CLI calls. The e2e test holds this table to the OpenAPI
- * document (docs/api/openapi.json): each operation there has an entry here
- * with its method and path, and each entry here is either there or `pending`.
+ * Every endpoint the CLI calls. The unit test (cli.spec.ts) holds this table
+ * to the OpenAPI document the gateway serves (docs/api/openapi.json): each
+ * operation there has an entry here with its method and path, and each entry
+ * here is there.
  */
 export const ENDPOINTS = {
   submitRequest: post('/requests'),
@@ -71,15 +69,15 @@ export const ENDPOINTS = {
   getAuditCheckpoint: get('/audit/checkpoints/:checkpointId'),
   listPolicies: get('/policies'),
   getPolicyPack: get('/policies/:packId'),
-  // Policy administration ([policy-admin]): the paths of the interface specification and the issue.
-  proposePolicyUpgrade: post('/policies/upgrades/propose', 'optional-json', pending),
-  listPolicyUpgrades: get('/policies/upgrades', pending),
-  getPolicyUpgrade: get('/policies/upgrades/:proposalId', pending),
-  approvePolicyUpgrade: post('/policies/upgrades/:proposalId/approve', 'optional-json', pending),
-  applyPolicyUpgrade: post('/policies/upgrades/:proposalId/apply', 'optional-json', pending),
-  registerCustomPolicy: post('/policies/custom/register', 'json', pending),
-  activateCustomPolicy: post('/policies/custom/activate', 'json', pending),
-  deactivateCustomPolicy: post('/policies/custom/deactivate', 'json', pending),
+  // Policy administration (docs/policy-packs/README.md): upgrade proposals under four eyes, custom packs.
+  proposePolicyUpgrade: post('/policies/upgrades/propose', 'optional-json'),
+  listPolicyUpgrades: get('/policies/upgrades'),
+  getPolicyUpgrade: get('/policies/upgrades/:proposalId'),
+  approvePolicyUpgrade: post('/policies/upgrades/:proposalId/approve', 'none'),
+  applyPolicyUpgrade: post('/policies/upgrades/:proposalId/apply', 'none'),
+  registerCustomPolicy: post('/policies/custom/register'),
+  activateCustomPolicy: post('/policies/custom/activate'),
+  deactivateCustomPolicy: post('/policies/custom/deactivate'),
   // Retention ([retention]).
   getRetentionPolicies: get('/tenants/:tenantId/retention'),
   setRetentionPolicy: { method: 'PUT', path: '/tenants/:tenantId/retention', body: 'json' },

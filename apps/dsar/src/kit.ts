@@ -53,6 +53,8 @@ export interface FieldFlag {
   /** The body field (dotted path) or query parameter the flag sets. */
   field: string;
   parse?: (value: string, previous: unknown) => unknown;
+  /** The values the flag allows (checked before anything is sent, and completed by the shell); not with `parse`, which commander would replace. */
+  choices?: readonly string[];
   /** The field must be in the body, from the flag or from `--data`; else a usage error. */
   required?: boolean;
 }
@@ -195,6 +197,7 @@ export class Kit {
     const flags = [...(spec.body ?? []).map((f) => ({ ...f, inBody: true })), ...(spec.query ?? []).map((f) => ({ ...f, inBody: false }))].map((f) => {
       const option = new Option(f.flags, f.description + (f.required ? ' (required, here or in --data)' : ''));
       if (f.parse) option.argParser(f.parse);
+      if (f.choices) option.choices(f.choices);
       cmd.addOption(option);
       return { ...f, key: option.attributeName() };
     });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
 import { waitFor } from '@dsar/platform/testing';
 import { CheckpointPublisher, newSigningKeyPem } from '@dsar/services/audit-ledger';
 import { ApiClient, intake } from './e2e/api-client';
@@ -576,6 +577,68 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const packs = await ok(['policies', 'list', '--jurisdiction', 'FR']);
       expect(packs.map((p: { packId: string }) => p.packId)).toContain('eu-gdpr');
       expect(await ok(['policies', 'get', 'eu-gdpr', '--version', packs.find((p: { packId: string }) => p.packId === 'eu-gdpr').version])).toMatchObject({ packId: 'eu-gdpr' });
+    });
+
+    it('administers policy packs: registers a custom pack, activates it, upgrades it under four eyes, deactivates it', async () => {
+      // A GB pack of tenant A's own (a name no other test uses); tenant A's new GB requests pin it until the deactivation
+      // at the end, and no other test of this file files GB requests.
+      const tenant = KEYS.adminA.tenantId;
+      const pack = (version: string, days: number): PolicyPack => {
+        const p = structuredClone(policyPackVersion('uk-gdpr', '1.0.0')!);
+        p.packId = 'cli-uk';
+        p.version = version;
+        p.name = 'CLI test service standard (UK)';
+        p.rules.default.period = { amount: days, unit: 'calendar_days', countReceiptDay: false, roll: 'none' };
+        return p;
+      };
+
+      // --pack @file: name and version come from the pack.
+      writeFileSync(join(work, 'cli-uk-1.0.0.json'), JSON.stringify(pack('1.0.0', 20)));
+      const registered = await ok(['policies', 'custom', 'register', '--jurisdiction', 'GB', '--pack', '@cli-uk-1.0.0.json', '--release-type', 'major', '--changelog', '20-day response target.', '--compatibility-notes', 'None.']);
+      expect(registered).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.0.0' });
+      expect(await ok(['policies', 'custom', 'activate', '--jurisdiction', 'GB', '--tenant', tenant, '--version', '1.0.0'])).toEqual({
+        jurisdiction: 'GB',
+        name: 'cli-uk',
+        status: 'activated',
+        tenantId: tenant,
+        version: '1.0.0',
+        workspaceId: null,
+      });
+      const custom = async () => (await ok(['policies', 'list', '--jurisdiction', 'GB'])).filter((p: { source: string }) => p.source === 'custom');
+      expect(await custom()).toEqual([expect.objectContaining({ packId: 'cli-uk', version: '1.0.0', activatedFor: { jurisdiction: 'GB', workspaceId: null } })]);
+
+      // --data @file: the whole registration.
+      const registration = { jurisdiction: 'GB', name: 'cli-uk', version: '1.1.0', pack: pack('1.1.0', 15), metadata: { changelog: '15-day response target.', compatibilityNotes: 'None.', releaseType: 'minor' } };
+      writeFileSync(join(work, 'cli-uk-1.1.0.json'), JSON.stringify(registration));
+      expect(await ok(['policies', 'custom', 'register', '--data', '@cli-uk-1.1.0.json'])).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.1.0' });
+
+      const proposed = await ok(['policies', 'upgrades', 'propose']);
+      expect(proposed).toEqual({ proposalId: expect.any(String), status: 'pending_approval' });
+      const id: string = proposed.proposalId;
+      expect(await ok(['policies', 'upgrades', 'get', id])).toMatchObject({
+        proposalId: id,
+        tenantId: tenant,
+        status: 'pending_approval',
+        repinOpenRequests: false,
+        changes: [{ source: 'custom', packId: 'cli-uk', jurisdiction: 'GB', workspaceId: null, from: '1.0.0', to: '1.1.0', changelog: expect.stringContaining('15-day response target.') }],
+      });
+      expect((await ok(['policies', 'upgrades', 'list', '--status', 'pending_approval'])).map((p: { proposalId: string }) => p.proposalId)).toContain(id);
+      const badStatus = await fails(['policies', 'upgrades', 'list', '--status', 'done']);
+      expect({ code: badStatus.code, error: badStatus.error.code }).toEqual({ code: 1, error: 'CLI-USAGE' });
+
+      // Four eyes: the proposer may not approve; the second admin does, by --token.
+      const own = await fails(['policies', 'upgrades', 'approve', id, '--output', 'json']);
+      expect(own.code).toBe(2);
+      expect(own.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1513', message: expect.any(String) }, meta: { command: 'policies upgrades approve' } });
+      expect(await ok(['policies', 'upgrades', 'approve', id, '--token', KEYS.approverA.token])).toEqual({ proposalId: id, status: 'approved' });
+      expect(await ok(['policies', 'upgrades', 'apply', id])).toEqual({ proposalId: id, status: 'applied' });
+      const applied = await ok(['policies', 'upgrades', 'get', id]);
+      expect(applied).toMatchObject({ status: 'applied', approvedBy: expect.any(String), appliedBy: expect.any(String) });
+      expect(applied.approvedBy).not.toBe(applied.proposedBy);
+      expect(await custom()).toEqual([expect.objectContaining({ packId: 'cli-uk', version: '1.1.0' })]);
+
+      expect(await ok(['policies', 'custom', 'deactivate', '--tenant', tenant, '--jurisdiction', 'GB'])).toEqual({ status: 'deactivated', tenantId: tenant, workspaceId: null, jurisdictions: ['GB'] });
+      expect(await custom()).toEqual([]);
     });
 
     it('prints completion scripts for bash and zsh, and refuses another shell', async () => {
