@@ -83,7 +83,8 @@ export class RequestRegistry {
       };
       const event = await this.outbox.record(tx, { type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data });
       row.lastEventId = event.id;
-      await tx.save(row);
+      // A plain INSERT: `save` would first SELECT the row to learn whether it exists, which a new id never does.
+      await tx.insert(RequestEntity, row);
       return row;
     });
   }

@@ -1,5 +1,6 @@
 import { type ClockMode, type JurisdictionBinding, type PolicyPack, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { DateTime } from 'luxon';
 import { computeClock } from '@dsar/platform/deadline';
 
 /** The pack and calendar of a jurisdiction, or a 422 that lists the supported ones. */
@@ -34,6 +35,24 @@ export function requireClockMode(jurisdiction: { pack: PolicyPack; binding: Juri
 
 /** A new request's deadlines: the clock engine on the pack's rules with no pause or extension yet. */
 export function initialDeadlines(jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding }, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
+  // Without events the clock counts whole local days from the day of receipt, so every receipt of one local day gets
+  // the same deadlines: computed once per day, pack (by identity), calendar, type and mode, not once per request.
+  const key = `${jurisdiction.binding.code}|${jurisdiction.binding.timeZone}|${requestType}|${clockMode}|${DateTime.fromJSDate(intakeReceivedAt, { zone: jurisdiction.binding.timeZone }).toISODate()}`;
+  let byPack = initialDeadlineCache.get(jurisdiction.pack);
+  if (!byPack) initialDeadlineCache.set(jurisdiction.pack, (byPack = new Map()));
+  const known = byPack.get(key);
+  if (known) return copyOf(known);
   const clock = computeClock({ pack: jurisdiction.pack, binding: jurisdiction.binding, requestType, clockMode, receivedAt: intakeReceivedAt, events: [] });
-  return { dueAt: clock.finalDueAt, acknowledgementDueAt: clock.acknowledgementDueAt };
+  const deadlines = { dueAt: clock.finalDueAt, acknowledgementDueAt: clock.acknowledgementDueAt };
+  if (byPack.size >= MAX_CACHED_DAYS_PER_PACK) byPack.clear();
+  byPack.set(key, deadlines);
+  return copyOf(deadlines);
 }
+
+function copyOf(d: { dueAt: Date; acknowledgementDueAt: Date | null }): { dueAt: Date; acknowledgementDueAt: Date | null } {
+  return { dueAt: new Date(d.dueAt), acknowledgementDueAt: d.acknowledgementDueAt && new Date(d.acknowledgementDueAt) };
+}
+
+/** Deadlines already computed, per pack document (a custom pack's document is one object per tenant and version). */
+const initialDeadlineCache = new WeakMap<PolicyPack, Map<string, { dueAt: Date; acknowledgementDueAt: Date | null }>>();
+const MAX_CACHED_DAYS_PER_PACK = 10_000;
