@@ -28,6 +28,9 @@ export interface PinnedPack {
 /** What a request row says it pinned. */
 export type PinnedRow = { readonly id: string; readonly tenantId: string; readonly jurisdiction: string; readonly policyPack: string; readonly policyVersion: string };
 
+const PACK_SET_CACHE_MS = 1000;
+const MAX_CACHED_PACK_SETS = 10_000;
+
 type PackSetRow = { revision: number; built_in_pins: Record<string, string>; activations: PackActivation[] };
 
 /**
@@ -41,6 +44,8 @@ type PackSetRow = { revision: number; built_in_pins: Record<string, string>; act
 export class PolicyCopy {
   private readonly logger = new Logger(PolicyCopy.name);
   private readonly documents = new Map<string, PolicyPack>();
+  /** Pack sets as last read, for PACK_SET_CACHE_MS: intake reads one per request. */
+  private readonly packSets = new Map<string, { readAt: number; row: PackSetRow | undefined }>();
 
   constructor(private readonly uow: UnitOfWork) {}
 
@@ -51,6 +56,7 @@ export class PolicyCopy {
        ON CONFLICT (tenant_id) DO UPDATE SET revision = $2, built_in_pins = $3::jsonb, activations = $4::jsonb, occurred_at = $5 WHERE s.revision < $2`,
       [data.tenantId, data.revision, JSON.stringify(data.builtInPins), JSON.stringify(data.activations), data.occurredAt],
     );
+    this.packSets.delete(data.tenantId);
   }
 
   async keepCustomPack(manager: EntityManager, data: CustomPackRegisteredV1): Promise<void> {
@@ -114,8 +120,17 @@ export class PolicyCopy {
     return (await this.packSetOf(manager, tenantId))?.built_in_pins[packId];
   }
 
+  /**
+   * A tenant's pack set from the copy. A set read less than PACK_SET_CACHE_MS ago is used again: another replica may
+   * have stored a newer one in that time, which then applies a moment later, as the event itself arrives later.
+   */
   private async packSetOf(manager: EntityManager, tenantId: string): Promise<PackSetRow | undefined> {
+    const now = performance.now();
+    const cached = this.packSets.get(tenantId);
+    if (cached && now - cached.readAt < PACK_SET_CACHE_MS) return cached.row;
     const [row]: PackSetRow[] = await manager.query(`SELECT revision, built_in_pins, activations FROM ${this.table('policy_pack_sets')} WHERE tenant_id = $1`, [tenantId]);
+    if (this.packSets.size >= MAX_CACHED_PACK_SETS) this.packSets.clear();
+    this.packSets.set(tenantId, { readAt: now, row });
     return row;
   }
 
