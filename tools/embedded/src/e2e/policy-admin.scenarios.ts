@@ -1,6 +1,7 @@
 import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
 import { endOfLocalDay } from '@dsar/platform/deadline';
 import { waitFor } from '@dsar/platform/testing';
+import { CheckpointPublisher } from '@dsar/services/audit-ledger';
 import type { TestSystem } from './systems';
 import { ApiClient, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
@@ -31,7 +32,7 @@ function dueAfterDays(day: string, days: number): string {
 
 /** The probe's value once `done` holds of it (the copy of the pack sets, the re-pinning and the timeline catch up asynchronously). */
 function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  return waitFor('the change to reach lifecycle-clock', async () => {
+  return waitFor('the change to take effect', async () => {
     const value = await probe();
     return done(value) ? value : undefined;
   }, { timeoutMs: 15_000 });
@@ -224,6 +225,28 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect((await admin.post(`/policies/upgrades/${proposalId}/apply`, undefined)).status).toBe(202);
       await eventually(() => create(admin, '2026-03-02T12:00:00Z'), (r) => r.policyVersion === '1.1.1');
       expect((await admin.get(`/requests/${open.id}`)).body.policyVersion).toBe('1.1.0');
+    });
+  });
+
+  describe('audit', () => {
+    it('every change is on the tenant-wide audit chain tenant:<id>, which the signed checkpoints cover', async () => {
+      // 3 registrations; 2 activations and 1 deactivation, each with its pack set; 2 proposals × (proposed, approved, applied + pack set).
+      const expected = 3 + 2 * 2 + 2 + 2 * 4;
+      const publisher = getSystem().services.get('audit-ledger')!.app.get(CheckpointPublisher);
+      // A checkpoint covers the chain heads that moved since the one before: the tenant chain's head is in the first made after its last entry.
+      let covered = 0;
+      await eventually(
+        async () => {
+          for (const made of (await publisher.run()).filter((c) => c.tenantId === 'tenant-a')) {
+            const detail = (await admin.get(`/audit/checkpoints/${made.checkpointId}`)).body as { leaves: Array<{ requestId: string; sequence: number }> };
+            const leaf = detail.leaves.find((l) => l.requestId === 'tenant:tenant-a');
+            if (leaf) covered = Math.max(covered, leaf.sequence);
+          }
+          return covered;
+        },
+        (sequence) => sequence === expected,
+      );
+      expect(covered).toBe(expected);
     });
   });
 
