@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import type { DataSource } from 'typeorm';
-import { INTAKE_CHANNELS, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
+import { INTAKE_CHANNELS, OPEN_STATUSES, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 import { idempotencyMigrations } from '@dsar/platform/idempotency';
 import { messagingMigrations } from '@dsar/platform/messaging';
@@ -26,6 +27,11 @@ import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMach
  * BENCH_OTHER_TENANTS (50), BENCH_ITERATIONS (30), BENCH_WARMUP (5),
  * BENCH_VACUUM (1; 0 = ANALYZE only and autovacuum off on the table, i.e. a
  * visibility map that is still empty, as right after a bulk load).
+ *
+ * For the harness (`npm run bench -- queue`, tools/bench/benchmarks/queue.ts):
+ * BENCH_REPEAT (1) runs the measured rounds that many times on the same data,
+ * and BENCH_JSON=<file> writes every run's figures per shape there, with the
+ * total each shape should have, counted by plain SQL beside RequestQueue.
  */
 
 const env = benchEnv;
@@ -36,6 +42,8 @@ const OTHER_TENANTS = Math.max(1, env('BENCH_OTHER_TENANTS', 50));
 const ITERATIONS = Math.max(20, env('BENCH_ITERATIONS', 30));
 const WARMUP = env('BENCH_WARMUP', 5);
 const VACUUM = env('BENCH_VACUUM', 1) !== 0;
+const REPEAT = Math.max(1, env('BENCH_REPEAT', 1));
+const JSON_OUT = process.env.BENCH_JSON;
 
 const SCHEMA = schemaNameFor(lifecycleClockService.name);
 const TABLE = `"${SCHEMA}"."requests"`;
@@ -267,6 +275,64 @@ function accessPaths(plan: string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// For the harness: the total each shape should have, and the figures as JSON.
+
+/** The number of rows a shape matches, counted by plain SQL with the filters the queue documents. */
+async function expectedTotal(ds: DataSource, shape: Shape, now: Date): Promise<number> {
+  const known = new Set(['status', 'atRiskDays', 'sortBy', 'sortOrder', 'offset', 'limit']);
+  const unknown = Object.keys(shape.query).filter((k) => !known.has(k));
+  if (unknown.length > 0) throw new Error(`expectedTotal does not know the filter(s) ${unknown.join(', ')}`);
+  const params: unknown[] = [shape.scope.tenantId];
+  const where = ['tenant_id = $1'];
+  if (shape.scope.workspaceId) {
+    params.push(shape.scope.workspaceId);
+    where.push(`workspace_id = $${params.length}`);
+  }
+  if (shape.query.status) {
+    params.push(shape.query.status);
+    where.push(`status = ANY($${params.length}::text[])`);
+  }
+  if (shape.query.atRiskDays !== undefined) {
+    params.push([...OPEN_STATUSES]);
+    where.push(`status = ANY($${params.length}::text[])`);
+    params.push(new Date(now.getTime() + shape.query.atRiskDays * 86_400_000));
+    where.push(`due_at <= $${params.length}`);
+  }
+  const [row] = await ds.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE ${where.join(' AND ')}`, params);
+  return row.n;
+}
+
+/** The run's figures (BENCH_REPEAT runs of the measured rounds, the first being `first`) and the expected totals, to `path`. */
+async function writeJson(ds: DataSource, queue: QueuePager, recorder: { take(): Recorded[] }, first: Result[], now: Date, path: string): Promise<void> {
+  const runs = [first];
+  for (let i = 1; i < REPEAT; i++) {
+    log(`  repetition ${i + 1} of ${REPEAT}`);
+    runs.push(await measureAll(queue, recorder, SHAPES, now));
+  }
+  const expected = new Map<Shape, number>();
+  for (const shape of SHAPES) expected.set(shape, await expectedTotal(ds, shape, now));
+  const shapes = SHAPES.map((shape) => ({
+    name: shape.name,
+    expectedTotal: expected.get(shape),
+    runs: runs.map((results) => {
+      const r = results.find((x) => x.shape === shape) as Result;
+      return {
+        total: r.total,
+        rows: r.rows,
+        p50: percentile(r.page, 0.5),
+        p95: percentile(r.page, 0.95),
+        selectP50: percentile(r.select, 0.5),
+        countP50: percentile(r.count, 0.5),
+        samples: r.page,
+      };
+    }),
+  }));
+  const data = { tenantRows: TENANT_ROWS, otherRows: OTHER_ROWS, otherTenants: OTHER_TENANTS, iterations: ITERATIONS, warmup: WARMUP, vacuum: VACUUM, repeat: REPEAT, shapes };
+  writeFileSync(path, JSON.stringify(data));
+  for (const s of shapes) if (s.runs.some((r) => r.total !== s.expectedTotal)) log(`  ${s.name}: total ${s.runs.map((r) => r.total).join('/')} but ${s.expectedTotal} rows match`);
+}
+
+// ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   await onThrowawayDatabase(async (db, closeBeforeDrop) => {
@@ -296,6 +362,7 @@ async function main(): Promise<void> {
     log(`\ntiming RequestQueue.page(): ${WARMUP} warm-up + ${ITERATIONS} measured rounds, each round calls every shape once`);
     const results = await measureAll(queue, recorder, SHAPES, now);
     for (const r of results) log(`  ${r.shape.name}: p50 ${fmt(percentile(r.page, 0.5))} ms, p95 ${fmt(percentile(r.page, 0.95))} ms (total ${r.total})`);
+    if (JSON_OUT) await writeJson(ds, queue, recorder, results, now, JSON_OUT);
 
     // EXPLAIN ANALYZE times every row it passes; on plans that visit a million rows that inflates the
     // Execution Time well above the real one, so the timings to read are page()'s; the plans say which index.

@@ -1,0 +1,11 @@
+import type { Benchmark } from '../harness/types';
+import { footprint } from './footprint';
+import { intake } from './intake';
+import { propagation } from './propagation';
+import { queue } from './queue';
+import { reads } from './reads';
+import { relay } from './relay';
+import { artifact, audit, evidence } from './scripts';
+
+/** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact];

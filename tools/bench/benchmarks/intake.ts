@@ -1,0 +1,153 @@
+import { join } from 'node:path';
+import { createBody, type Floor, jsonHeaders, startFloor } from '../harness/api';
+import { atLeastFloor, atMost, exactly, figure } from '../harness/figures';
+import { type LoadSpec, type LoadSummary, measuredLoad } from '../harness/load';
+import { startEmbedded } from '../harness/system';
+import type { Benchmark, Context, Figure } from '../harness/types';
+import { quiesce, wallMs } from '../harness/util';
+
+/**
+ * intake: `POST /api/v1/requests` through the gateway at 16 and 64 clients (autocannon, keep-alive, one request
+ * in flight per client) against the floor, a bare http server doing one INSERT per request into the same
+ * database. Distributed mode (eight processes, PostgreSQL, Kafka) against the floor on the same PostgreSQL
+ * (`pg`, pool 10); embedded mode (one process, PGlite) against the floor on PGlite.
+ */
+
+type Sample = LoadSummary & { cpuMsPerOk: number };
+
+interface Side {
+  name: 'ours' | 'floor';
+  spec: (connections: number, durationS: number) => LoadSpec;
+  pids: () => number[];
+}
+
+/** Every repetition runs both sides back to back (the order alternating), each at every client count. */
+async function measure(ctx: Context, sides: Side[], quiet: () => number[]): Promise<Record<string, Record<number, Sample[]>>> {
+  const { settings } = ctx;
+  const out: Record<string, Record<number, Sample[]>> = {};
+  for (let rep = 0; rep < ctx.repeat; rep++) {
+    const order = rep % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) {
+      if (rep === 0 && settings.warmupS > 0) await measuredLoad(side.spec(settings.clients, settings.warmupS), side.pids());
+      for (const c of settings.intakeClients) {
+        const q = await quiesce(quiet(), settings.quiesceTimeoutS * 1000);
+        if (!q.idle) ctx.log(`    (still busy after ${(q.waitedMs / 1000).toFixed(0)} s; measuring anyway)`);
+        const s = await measuredLoad(side.spec(c, settings.loadS), side.pids());
+        ((out[side.name] ??= {})[c] ??= []).push(s);
+        ctx.log(`    rep ${rep + 1} ${side.name.padEnd(5)} ${String(c).padStart(3)} clients: ${s.throughput.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, errors ${s.errors}`);
+      }
+    }
+  }
+  return out;
+}
+
+function figuresOf(mode: 'distributed' | 'embedded', samples: Record<string, Record<number, Sample[]>>, clients: number[], ratioTarget: number): Figure[] {
+  const figures: Figure[] = [];
+  for (const c of clients) {
+    const ours = samples.ours[c];
+    const floor = samples.floor[c];
+    const at16 = c === 16;
+    const pick = (k: keyof Sample) => ours.map((s) => s[k] as number);
+    const floorPick = (k: keyof Sample) => ({ label: 'floor', samples: floor.map((s) => s[k] as number) });
+    figures.push(
+      figure(`${mode}.c${c}.throughput`, `${mode}, ${c} clients: throughput`, 'req/s', pick('throughput'), { floor: floorPick('throughput'), target: at16 ? atLeastFloor(ratioTarget) : undefined }),
+      figure(`${mode}.c${c}.p50`, `${mode}, ${c} clients: p50`, 'ms', pick('p50'), { floor: floorPick('p50') }),
+      figure(`${mode}.c${c}.p99`, `${mode}, ${c} clients: p99`, 'ms', pick('p99'), { floor: floorPick('p99'), target: at16 ? atMost(50, 'ms') : undefined }),
+      figure(`${mode}.c${c}.errors`, `${mode}, ${c} clients: errors (non-2xx, transport, timeouts)`, 'count', pick('errors'), { floor: floorPick('errors'), target: exactly(0, '0') }),
+      figure(`${mode}.c${c}.cpu`, `${mode}, ${c} clients: CPU per create, server processes (no PostgreSQL/Kafka)`, 'ms', pick('cpuMsPerOk'), { floor: floorPick('cpuMsPerOk') }),
+    );
+  }
+  return figures;
+}
+
+export const intake: Benchmark = {
+  name: 'intake',
+  summary: 'POST /requests through the gateway at 16 and 64 clients, distributed and embedded, against a bare http + INSERT floor',
+  inDefault: true,
+  needsInfra: true,
+  async run(ctx) {
+    const { settings } = ctx;
+    // Received a minute before the run: a valid provenance time for every create of the run.
+    const body = createBody(new Date(wallMs() - 60_000));
+    const logDir = join(ctx.scratch, 'intake');
+    const raw: Record<string, unknown> = {};
+    const figures: Figure[] = [];
+
+    if (settings.intakeEmbedded) {
+      const dir = join(ctx.scratch, 'intake-embedded');
+      // A smoke run shares one embedded system with the footprint benchmark (one start fewer); a full run starts its
+      // own and stops it after, so that it adds no noise to the benchmarks after this one. Both started at once (a
+      // process left running when the other fails is stopped at the end of the run).
+      // Embedded mode goes first: in a full run the shared distributed system, idle but never at zero CPU, is not
+      // started yet. A smoke run judges nothing, and boots distributed mode meanwhile to save its start time.
+      if (ctx.smoke) ctx.distributed().catch(() => undefined);
+      const own = !ctx.smoke;
+      const [embedded, pgliteFloor] = await Promise.all([own ? startEmbedded(join(dir, 'system')) : ctx.embedded(), startFloor({ pglite: join(dir, 'floor-pglite') }, dir)]);
+      try {
+        const floorUrl = pgliteFloor.url;
+        const floorPid = pgliteFloor.proc.pid;
+        const sides: Side[] = [
+          {
+            name: 'floor',
+            spec: (connections, durationS) => ({ url: floorUrl, connections, durationS, method: 'POST', path: '/requests', headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' }, body }),
+            pids: () => [floorPid],
+          },
+          {
+            name: 'ours',
+            spec: (connections, durationS) => ({ url: embedded.url, connections, durationS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(embedded.keys['bench-intake']), body }),
+            pids: () => [embedded.proc.pid],
+          },
+        ];
+        ctx.log('  embedded mode (PGlite, in-memory bus) against the floor on PGlite');
+        const samples = await measure(ctx, sides, () => [embedded.proc.pid, floorPid]);
+        if (!embedded.proc.running) throw new Error(`embedded mode ${embedded.proc.exit}:\n${embedded.proc.tail()}`);
+        raw.embedded = samples;
+        figures.push(...figuresOf('embedded', samples, settings.intakeClients, 0.1));
+      } finally {
+        await pgliteFloor.proc.stop();
+        if (own) await embedded.proc.stop();
+      }
+    }
+
+    const sys = await ctx.distributed();
+    let floor: Floor | undefined;
+    try {
+      floor = await startFloor({ pg: sys.db.url }, logDir);
+      const floorUrl = floor.url;
+      const floorPid = floor.proc.pid;
+      const sides: Side[] = [
+        {
+          name: 'floor',
+          spec: (connections, durationS) => ({ url: floorUrl, connections, durationS, method: 'POST', path: '/requests', headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' }, body }),
+          pids: () => [floorPid],
+        },
+        {
+          name: 'ours',
+          spec: (connections, durationS) => ({ url: sys.gatewayUrl, connections, durationS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(sys.keys['bench-intake']), body }),
+          pids: () => sys.pids,
+        },
+      ];
+      ctx.log('  distributed mode (PostgreSQL, Kafka) against the floor on the same PostgreSQL');
+      const samples = await measure(ctx, sides, () => [...sys.pids, floorPid]);
+      sys.assertRunning();
+      raw.distributed = samples;
+      figures.push(...figuresOf('distributed', samples, settings.intakeClients, 0.25));
+    } finally {
+      await floor?.proc.stop();
+    }
+
+    return {
+      title: 'intake — POST /api/v1/requests through the gateway',
+      method:
+        `autocannon (keep-alive, one request in flight per client) sends the same create (DE, web form, no requestType) for ${settings.loadS} s at each client count, ` +
+        'the floor and the product back to back in every repetition (order alternating), the system left to go idle before each run. ' +
+        'Floor: a bare Node http server (tools/bench/harness/floor-server.ts) that parses the same JSON and does one INSERT (uuid, tenant, jsonb, timestamptz): ' +
+        '`pg` with a pool of 10 on the same PostgreSQL for distributed mode, PGlite on disk for embedded mode. ' +
+        'Throughput counts 2xx answers; latencies are autocannon\'s (whole ms); CPU is the server processes\' user + system time from /proc over the run, per 2xx. ' +
+        'Embedded mode is measured first, before the distributed system (idle, its eight processes still take CPU) is started.',
+      // Distributed mode's table first, as the issue lists it.
+      figures: [...figures.filter((f) => f.key.startsWith('distributed.')), ...figures.filter((f) => !f.key.startsWith('distributed.'))],
+      raw,
+    };
+  },
+};

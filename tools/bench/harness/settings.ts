@@ -1,0 +1,109 @@
+/**
+ * The sizes of a run. A full run (`npm run bench`, about 15 minutes with 3 repetitions) and a smoke run
+ * (`--smoke`: seconds, only to prove that every benchmark still runs end to end). Each can be overridden from
+ * the environment (BENCH_<NAME>, e.g. BENCH_LOAD_S=20), whole numbers only.
+ */
+export interface Settings {
+  /** Seconds of each measured autocannon run (intake, reads). */
+  loadS: number;
+  /** Seconds of warm-up load before the first measured run on a server. */
+  warmupS: number;
+  /** Client counts of the intake benchmark. */
+  intakeClients: number[];
+  /** Client count of the reads benchmark and the propagation burst. */
+  clients: number;
+  /** Run the intake benchmark on embedded mode too (0 to skip). */
+  intakeEmbedded: number;
+  /** Creates of the propagation benchmark at a steady rate… */
+  propagationCount: number;
+  /** …of this many per second. */
+  propagationRate: number;
+  /** Seconds of the burst whose backlog must drain. */
+  burstS: number;
+  /** How long to wait for a backlog to drain before calling it not drained. */
+  drainTimeoutS: number;
+  /** Requests created for the reads benchmark (the ids read, and the queue paged). */
+  readsRows: number;
+  /** Outbox rows the relay publishes per repetition. */
+  relayEvents: number;
+  /** The queue benchmark: requests of the big tenant, of the other tenants, and how many others. */
+  queueTenantRows: number;
+  queueOtherRows: number;
+  queueOtherTenants: number;
+  /** Measured rounds per repetition of the queue benchmark (each round calls every shape once; at least 20). */
+  queueIterations: number;
+  /** Seconds a started system is left alone before its idle RSS is sampled. */
+  settleS: number;
+  /** RSS samples (200 ms apart) of an idle process; the median is the figure. */
+  rssSamples: number;
+  /** Footprint: also start the services from source (run-ts.cjs, as the image runs them) for comparison (0 to skip). */
+  footprintSource: number;
+  /** Footprint: also cold-start embedded mode as `npm start` runs it, from source (0 to skip; then only the built output is started). */
+  footprintEmbeddedSource: number;
+  /** The longest wait for the system to go idle between phases. */
+  quiesceTimeoutS: number;
+}
+
+const FULL: Settings = {
+  loadS: 10,
+  warmupS: 3,
+  intakeClients: [16, 64],
+  clients: 16,
+  intakeEmbedded: 1,
+  propagationCount: 1000,
+  propagationRate: 50,
+  burstS: 20,
+  drainTimeoutS: 60,
+  readsRows: 1000,
+  relayEvents: 10_000,
+  queueTenantRows: 1_000_000,
+  queueOtherRows: 200_000,
+  queueOtherTenants: 99,
+  queueIterations: 30,
+  settleS: 5,
+  rssSamples: 10,
+  footprintSource: 1,
+  footprintEmbeddedSource: 1,
+  quiesceTimeoutS: 60,
+};
+
+const SMOKE: Settings = {
+  loadS: 1,
+  warmupS: 0,
+  intakeClients: [16, 64],
+  clients: 16,
+  intakeEmbedded: 1,
+  propagationCount: 20,
+  propagationRate: 50,
+  burstS: 1,
+  drainTimeoutS: 30,
+  readsRows: 40,
+  relayEvents: 300,
+  queueTenantRows: 12_000,
+  queueOtherRows: 990,
+  queueOtherTenants: 99,
+  queueIterations: 20,
+  settleS: 1,
+  rssSamples: 3,
+  footprintSource: 0,
+  // The intake benchmark has started embedded mode from source already; the smoke run starts the built one only.
+  footprintEmbeddedSource: 0,
+  quiesceTimeoutS: 5,
+};
+
+const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+export function settingsFor(smoke: boolean, env: NodeJS.ProcessEnv = process.env): Settings {
+  const base = { ...(smoke ? SMOKE : FULL) };
+  for (const key of Object.keys(base) as (keyof Settings)[]) {
+    const raw = env[envName(key)];
+    if (raw === undefined || raw === '') continue;
+    const values = raw.split(',').map(Number);
+    if (values.some((v) => !Number.isInteger(v) || v < 0)) throw new Error(`${envName(key)} must be a whole number (or a list of them), got ${raw}`);
+    (base as Record<string, unknown>)[key] = Array.isArray(base[key]) ? values : values[0];
+  }
+  return base;
+}
+
+/** The environment variables settingsFor reads, for --help. */
+export const settingNames = (): string[] => Object.keys(FULL).map(envName);
