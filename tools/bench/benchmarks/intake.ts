@@ -13,7 +13,7 @@ import { quiesce, wallMs } from '../harness/util';
  * (`pg`, pool 10); embedded mode (one process, PGlite) against the floor on PGlite.
  */
 
-type Sample = LoadSummary & { cpuMsPerOk: number };
+type Sample = LoadSummary & { cpuMsPerOk: number; cpuMsPerOkByPid: Record<number, number> };
 
 interface Side {
   name: 'ours' | 'floor';
@@ -58,6 +58,13 @@ function figuresOf(mode: 'distributed' | 'embedded', samples: Record<string, Rec
     );
   }
   return figures;
+}
+
+/** Where the CPU of a create goes in distributed mode: each service's share, at the first client count. */
+function cpuByService(samples: Sample[], serviceOfPid: Record<number, string>, clients: number): Figure[] {
+  return Object.entries(serviceOfPid)
+    .map(([pid, service]) => figure(`distributed.c${clients}.cpu.${service}`, `distributed, ${clients} clients: CPU per create in ${service}`, 'ms', samples.map((s) => s.cpuMsPerOkByPid[Number(pid)])))
+    .sort((a, b) => b.value - a.value);
 }
 
 export const intake: Benchmark = {
@@ -131,7 +138,7 @@ export const intake: Benchmark = {
       const samples = await measure(ctx, sides, () => [...sys.pids, floorPid]);
       sys.assertRunning();
       raw.distributed = samples;
-      figures.push(...figuresOf('distributed', samples, settings.intakeClients, 0.25));
+      figures.push(...figuresOf('distributed', samples, settings.intakeClients, 0.25), ...cpuByService(samples.ours[settings.intakeClients[0]], sys.serviceOfPid, settings.intakeClients[0]));
     } finally {
       await floor?.proc.stop();
     }

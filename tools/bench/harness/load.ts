@@ -73,10 +73,11 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   return { ...summarize(result), connections: spec.connections };
 }
 
-/** A load run with the CPU time the server processes (`pids`) used during it, per 2xx answer. */
-export async function measuredLoad(spec: LoadSpec, pids: readonly number[]): Promise<LoadSummary & { cpuMsPerOk: number }> {
-  const c0 = cpuMsOfAll(pids);
+/** A load run with the CPU time the server processes (`pids`) used during it, per 2xx answer, in all and by process. */
+export async function measuredLoad(spec: LoadSpec, pids: readonly number[]): Promise<LoadSummary & { cpuMsPerOk: number; cpuMsPerOkByPid: Record<number, number> }> {
+  const before = pids.map((pid) => cpuMsOfAll([pid]));
   const summary = await runLoad(spec);
-  const cpu = cpuMsOfAll(pids) - c0;
-  return { ...summary, cpuMsPerOk: summary.ok > 0 ? cpu / summary.ok : NaN };
+  const used = pids.map((pid, i) => cpuMsOfAll([pid]) - before[i]);
+  const perOk = (ms: number) => (summary.ok > 0 ? ms / summary.ok : NaN);
+  return { ...summary, cpuMsPerOk: perOk(used.reduce((a, b) => a + b, 0)), cpuMsPerOkByPid: Object.fromEntries(pids.map((pid, i) => [pid, perOk(used[i])])) };
 }

@@ -154,6 +154,11 @@ export class DistributedSystem {
     return [...this.processes.values()].map((p) => p.pid);
   }
 
+  /** The service each process runs, by pid. */
+  get serviceOfPid(): Record<number, string> {
+    return Object.fromEntries([...this.processes.entries()].map(([name, p]) => [p.pid, name]));
+  }
+
   service(name: ServiceName): Proc {
     const p = this.processes.get(name);
     if (!p) throw new Error(`${name} was not started`);
