@@ -1,5 +1,5 @@
-export { type BaseDeadline, computeBaseDeadline, endOfLocalDay } from './base-deadline';
-export { type HolidayCalendarRef, isPublicHoliday, isWorkingDay } from './working-days';
+export { type BaseDeadline, computeBaseDeadline, endOfLocalDay, localDateOf } from './base-deadline';
+export { holidayCalendarExists, type HolidayCalendarRef, isPublicHoliday, isWorkingDay } from './working-days';
 export {
   appealClockRule,
   appealDecisionDueAt,

@@ -39,11 +39,8 @@ class PublicHolidayCalendar {
   private readonly holidayDays = new Set<string>();
 
   constructor(country: string, state: string | undefined) {
+    if (!holidayCalendarExists({ country, state })) throw new RangeError(`date-holidays has no calendar for ${state ? `${country}-${state}` : country}`);
     this.source = state === undefined ? new Holidays(country) : new Holidays(country, state);
-    // date-holidays accepts unknown codes and then reports no holidays at all, which would silently drop a calendar.
-    const countryKnown = country in this.source.getCountries();
-    const stateKnown = state === undefined || state in (this.source.getStates(country) ?? {});
-    if (!countryKnown || !stateKnown) throw new RangeError(`date-holidays has no calendar for ${state ? `${country}-${state}` : country}`);
   }
 
   includes(date: string): boolean {
@@ -64,6 +61,15 @@ class PublicHolidayCalendar {
     }
     this.loadedYears.add(year);
   }
+}
+
+let catalogue: Holidays | undefined;
+
+/** Whether date-holidays has the calendar: it accepts unknown codes and then reports no holidays at all, which would silently drop a calendar. */
+export function holidayCalendarExists({ country, state }: NonNullable<HolidayCalendarRef>): boolean {
+  catalogue ??= new Holidays();
+  if (!(country in catalogue.getCountries())) return false;
+  return state === undefined || state in (catalogue.getStates(country) ?? {});
 }
 
 const calendars = new Map<string, PublicHolidayCalendar>();

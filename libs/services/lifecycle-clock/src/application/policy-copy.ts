@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DateTime } from 'luxon';
 import type { EntityManager } from 'typeorm';
 import {
   bindingIn,
@@ -14,6 +13,7 @@ import {
   type ResolvedJurisdiction,
   versionInForce,
 } from '@dsar/contracts';
+import { localDateOf } from '@dsar/platform/deadline';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
@@ -86,13 +86,9 @@ export class PolicyCopy {
       // The activation's document has not arrived yet: the statutory pack, never no pack.
       this.logger.warn(`custom pack ${activation.name} ${activation.version} of an activation is not in the copy yet; the built-in pack applies`);
     }
-    const packId = resolved.pack.packId;
-    const ceiling = set?.built_in_pins[packId];
-    const localDate = DateTime.fromJSDate(receivedAt, { zone: resolved.binding.timeZone }).toISODate() as string;
-    const versions = builtInVersionsOf(packId);
-    const chosen = versionInForce(versions, localDate, ceiling) ?? { pack: resolved.pack, basis: 'in_force' as const };
-    const binding = bindingIn(chosen.pack, code) ?? resolved.binding;
-    return { pack: chosen.pack, binding, basis: builtInBasis(chosen.pack, chosen.basis, localDate, resolved.binding.timeZone, versions, ceiling) };
+    const chosen = builtInVersionAt(resolved.pack.packId, resolved.binding, receivedAt, set?.built_in_pins[resolved.pack.packId]);
+    if (!chosen) return { pack: resolved.pack, binding: resolved.binding, basis: `${resolved.pack.packId} ${resolved.pack.version}.` };
+    return { ...chosen, binding: bindingIn(chosen.pack, code) ?? resolved.binding };
   }
 
   /** The pack document a request pinned: built-in, or one of its tenant's custom packs. */
@@ -115,11 +111,6 @@ export class PolicyCopy {
     return row?.document;
   }
 
-  /** The built-in release a tenant is on for a pack; undefined while its set never changed (the newest). */
-  async ceilingOf(manager: EntityManager, tenantId: string, packId: string): Promise<string | undefined> {
-    return (await this.packSetOf(manager, tenantId))?.built_in_pins[packId];
-  }
-
   /**
    * A tenant's pack set from the copy. A set read less than PACK_SET_CACHE_MS ago is used again: another replica may
    * have stored a newer one in that time, which then applies a moment later, as the event itself arrives later.
@@ -139,8 +130,20 @@ export class PolicyCopy {
   }
 }
 
+/**
+ * The built-in version of a pack in force on the local day of a receipt in a jurisdiction's calendar, among the
+ * releases up to `ceiling` (the one the tenant is on; all of them when undefined), and why in words. Intake pins
+ * with it, and an applied upgrade re-pins with it.
+ */
+export function builtInVersionAt(packId: string, binding: JurisdictionBinding, receivedAt: Date, ceiling: string | undefined): { pack: PolicyPack; basis: string } | undefined {
+  const localDate = localDateOf(receivedAt, binding.timeZone);
+  const versions = builtInVersionsOf(packId);
+  const chosen = versionInForce(versions, localDate, ceiling);
+  return chosen && { pack: chosen.pack, basis: builtInBasis(chosen.pack, chosen.basis, localDate, binding.timeZone, versions, ceiling) };
+}
+
 /** Why a built-in version applies, in words for the clock explanation. */
-export function builtInBasis(pack: PolicyPack, basis: 'in_force' | 'earliest', localDate: string, timeZone: string, versions: readonly PolicyPack[], ceiling: string | undefined): string {
+function builtInBasis(pack: PolicyPack, basis: 'in_force' | 'earliest', localDate: string, timeZone: string, versions: readonly PolicyPack[], ceiling: string | undefined): string {
   const parts =
     basis === 'in_force'
       ? [`${pack.packId} ${pack.version} (in force from ${pack.effectiveFrom}) applies to a request received on ${localDate} (${timeZone}).`]

@@ -1,11 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DateTime } from 'luxon';
 import { In, type EntityManager } from 'typeorm';
-import { bindingIn, builtInVersionsOf, OPEN_STATUSES, type PolicyPack, type PolicyUsage, type UpgradeAppliedV1, type UpgradeChange, versionInForce } from '@dsar/contracts';
+import { bindingIn, builtInVersionsOf, OPEN_STATUSES, type PolicyPack, type PolicyUsage, type UpgradeAppliedV1, type UpgradeChange } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { RequestEntity } from '../infrastructure/request.entity';
-import { builtInBasis, PolicyCopy } from './policy-copy';
+import { builtInVersionAt, PolicyCopy } from './policy-copy';
 import { RequestClock } from './request-clock';
 
 /**
@@ -75,11 +74,7 @@ export class PolicyUpgrades {
       const pack = await this.policies.customDocument(manager, row.tenantId, change.packId, change.to, row.jurisdiction);
       return pack && bindingIn(pack, row.jurisdiction) ? { pack, basis: `Custom pack ${pack.packId} ${pack.version}, re-pinned from ${row.policyVersion} by upgrade proposal.` } : undefined;
     }
-    const versions = builtInVersionsOf(change.packId);
-    const binding = versions.map((v) => bindingIn(v, row.jurisdiction)).find((b) => b !== undefined);
-    if (!binding) return undefined;
-    const localDate = DateTime.fromJSDate(row.intakeReceivedAt, { zone: binding.timeZone }).toISODate() as string;
-    const chosen = versionInForce(versions, localDate, change.to);
-    return chosen && { pack: chosen.pack, basis: builtInBasis(chosen.pack, chosen.basis, localDate, binding.timeZone, versions, change.to) };
+    const binding = builtInVersionsOf(change.packId).map((v) => bindingIn(v, row.jurisdiction)).find((b) => b !== undefined);
+    return binding && builtInVersionAt(change.packId, binding, row.intakeReceivedAt, change.to);
   }
 }

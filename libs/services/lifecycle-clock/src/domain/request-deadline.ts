@@ -1,7 +1,6 @@
 import { type ClockMode, type JurisdictionBinding, type PolicyPack, type RequestType, resolveJurisdiction, type ResolvedJurisdiction, supportedJurisdictions } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { DateTime } from 'luxon';
-import { computeClock } from '@dsar/platform/deadline';
+import { computeClock, localDateOf } from '@dsar/platform/deadline';
 
 /** The pack and calendar of a jurisdiction, or a 422 that lists the supported ones. */
 export function requireJurisdiction(code: string): ResolvedJurisdiction {
@@ -37,7 +36,7 @@ export function requireClockMode(jurisdiction: { pack: PolicyPack; binding: Juri
 export function initialDeadlines(jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding }, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
   // Without events the clock counts whole local days from the day of receipt, so every receipt of one local day gets
   // the same deadlines: computed once per day, pack (by identity), calendar, type and mode, not once per request.
-  const key = `${jurisdiction.binding.code}|${jurisdiction.binding.timeZone}|${requestType}|${clockMode}|${DateTime.fromJSDate(intakeReceivedAt, { zone: jurisdiction.binding.timeZone }).toISODate()}`;
+  const key = `${jurisdiction.binding.code}|${jurisdiction.binding.timeZone}|${requestType}|${clockMode}|${localDateOf(intakeReceivedAt, jurisdiction.binding.timeZone)}`;
   let byPack = initialDeadlineCache.get(jurisdiction.pack);
   if (!byPack) initialDeadlineCache.set(jurisdiction.pack, (byPack = new Map()));
   const known = byPack.get(key);

@@ -7,6 +7,7 @@ import {
   compareVersions,
   newestReleases,
   INTERNAL_API_PREFIX,
+  isUuid,
   type PackActivation,
   PolicyEventTypes,
   type PolicyUsage,
@@ -137,7 +138,7 @@ export class UpgradeProposals {
   }
 
   private async find(manager: EntityManager, principal: Principal, id: string, lock: boolean): Promise<Row> {
-    const rows: Row[] = UUID.test(id)
+    const rows: Row[] = isUuid(id)
       ? await manager.query(`SELECT * FROM ${this.table()} WHERE id = $1 AND tenant_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, principal.tenantId])
       : [];
     if (rows.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No upgrade proposal ${id}.`);
@@ -160,8 +161,6 @@ export class UpgradeProposals {
     return qualifiedTable(this.uow.dataSource, 'policy_upgrade_proposals');
   }
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What an upgrade would move now: built-in pins and custom activations behind their newest release (without counts). */
 export function plannedChanges(set: PackSet, custom: readonly CustomPackRecord[]): Array<Omit<UpgradeChange, 'openRequests'>> {

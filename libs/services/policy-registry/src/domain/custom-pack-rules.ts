@@ -1,4 +1,3 @@
-import Holidays from 'date-holidays';
 import { DateTime, IANAZone } from 'luxon';
 import {
   compareVersions,
@@ -14,7 +13,7 @@ import {
   type RollRule,
   ruleFor,
 } from '@dsar/contracts';
-import { appealDueAt, type ClockEvent, computeBaseDeadline, computeClock, describePeriod, isPublicHoliday } from '@dsar/platform/deadline';
+import { appealDueAt, type ClockEvent, computeBaseDeadline, computeClock, describePeriod, holidayCalendarExists, isPublicHoliday } from '@dsar/platform/deadline';
 
 /**
  * The rules policy-registry applies when a tenant registers a custom policy pack.
@@ -77,18 +76,6 @@ function bindingFindings(binding: JurisdictionBinding, path: string): Finding[] 
     findings.push({ field: `${path}.holidays`, message: `date-holidays has no public-holiday calendar ${calendarName(binding.holidays)}.` });
   }
   return findings;
-}
-
-let holidayCatalogue: Holidays | undefined;
-
-/**
- * The test working-days.ts applies before it uses a calendar: date-holidays accepts unknown
- * codes and then reports no holidays at all, which would silently drop every holiday.
- */
-function holidayCalendarExists({ country, state }: NonNullable<JurisdictionBinding['holidays']>): boolean {
-  holidayCatalogue ??= new Holidays();
-  if (!(country in holidayCatalogue.getCountries())) return false;
-  return state === undefined || state in (holidayCatalogue.getStates(country) ?? {});
 }
 
 function calendarName({ country, state }: NonNullable<JurisdictionBinding['holidays']>): string {
