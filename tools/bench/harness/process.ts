@@ -3,6 +3,16 @@ import { createWriteStream, mkdirSync, readFileSync, type WriteStream } from 'no
 import { dirname } from 'node:path';
 import { cpuMsOf, created, REPO_ROOT, rssOf, sleep } from './util';
 
+/**
+ * With BENCH_CPU_PROF_DIR set, every product process writes a V8 CPU profile there when it stops
+ * (`<name>.cpuprofile`, the last run of each name; `tools/bench/harness/profile-summary.ts` reads them). Node refuses `--cpu-prof` in
+ * NODE_OPTIONS, hence an argument of each process.
+ */
+function profilingArgs(name: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
 /** The processes still running, so that an interrupted run can stop them all. */
 const live = new Set<Proc>();
 
@@ -58,7 +68,7 @@ export class Proc {
 
   /** `node tools/scripts/run-ts.cjs <entry.ts>` (as npm start and the image run a service) or `node <entry.js>` (built output). */
   static node(name: string, entry: string, env: Record<string, string>, logFile: string, onLine?: (line: string) => void): Proc {
-    const args = entry.endsWith('.ts') ? ['tools/scripts/run-ts.cjs', entry] : [entry];
+    const args = [...profilingArgs(name), ...(entry.endsWith('.ts') ? ['tools/scripts/run-ts.cjs', entry] : [entry])];
     return new Proc(name, args, env, logFile, onLine);
   }
 

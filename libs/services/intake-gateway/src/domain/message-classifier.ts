@@ -15,7 +15,7 @@ import {
   REQUEST_MARKERS,
   SPAM_CUES,
 } from './message-classifier-rules';
-import { compilePattern, inferRequestType, likelyLanguage, normalize } from './request-type-inference';
+import { compileGuarded, type GuardedPattern, inferRequestType, likelyLanguage, normalize, occursIn } from './request-type-inference';
 import type { RuleLanguage } from './request-type-rules';
 
 /** A message as the classifier reads it: a mail's subject, text, sender and headers, or a chat message's text. */
@@ -59,7 +59,7 @@ function window(text: string): string {
   return text.length <= HEAD_CHARS + TAIL_CHARS ? text : `${text.slice(0, HEAD_CHARS)}\n${text.slice(-TAIL_CHARS)}`;
 }
 
-const compiled = (cues: Readonly<Record<RuleLanguage, readonly string[]>>): readonly RegExp[] => Object.values(cues).flat().map(compilePattern);
+const compiled = (cues: Readonly<Record<RuleLanguage, readonly string[]>>): readonly GuardedPattern[] => Object.values(cues).flat().map(compileGuarded);
 
 const CUES = {
   ownData: compiled(OWN_DATA_CUES),
@@ -73,8 +73,8 @@ const CUES = {
   spam: compiled(SPAM_CUES),
 };
 
-/** Whether any pattern matches the normalized text (`search` ignores the patterns' global state). */
-const anyOf = (patterns: readonly RegExp[], normalized: string): boolean => normalized !== '' && patterns.some((p) => normalized.search(p) >= 0);
+/** Whether any pattern matches the normalized text. */
+const anyOf = (patterns: readonly GuardedPattern[], normalized: string): boolean => normalized !== '' && patterns.some((p) => occursIn(p, normalized));
 
 const headerSays = (cues: readonly HeaderCue[], headers: Readonly<Record<string, string>> | undefined): boolean =>
   headers !== undefined && cues.some(({ name, value }) => headers[name] !== undefined && value.test(headers[name].trim()));

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { REQUEST_TYPES, type RequestType } from '@dsar/contracts';
-import { inferRequestType } from './request-type-inference';
+import { AUTO_REPLY_CUES, BOUNCE_CUES, BULK_CUES, FIRST_PERSON_CUES, INFORMATIONAL_CUES, LEGAL_CUES, OWN_DATA_CUES, REQUEST_MARKERS, SPAM_CUES } from './message-classifier-rules';
+import { compileGuarded, inferRequestType, occursIn, requiredLiteral } from './request-type-inference';
 import { REQUEST_TYPE_PRECEDENCE, REQUEST_TYPE_RULES, RULE_LANGUAGES } from './request-type-rules';
 
 /**
@@ -226,6 +227,48 @@ describe('the rule table', () => {
       const row = docs.find((line) => line.startsWith(`| \`${id}\` |`));
       expect(row).toBeDefined();
       for (const pattern of patterns) expect(row).toContain(`\`${pattern}\``);
+    }
+  });
+});
+
+describe('the literal guard of each pattern', () => {
+  const classifierCues = [OWN_DATA_CUES, FIRST_PERSON_CUES, REQUEST_MARKERS, LEGAL_CUES, INFORMATIONAL_CUES, AUTO_REPLY_CUES, BOUNCE_CUES, BULK_CUES, SPAM_CUES];
+  const patterns = [...REQUEST_TYPE_RULES.flatMap((r) => r.patterns), ...classifierCues.flatMap((cues) => Object.values(cues).flat())];
+
+  it.each([
+    ['do not sell', 'sell'],
+    ["droit a l'oubli", 'droit'],
+    ["je m'oppose", 'oppose'],
+    ['*auskunft*', 'auskunft'],
+    ['art. ... dsgvo', 'dsgvo'],
+    ['verkauf* ... daten', 'verkauf'],
+    ['1798.120', '1798.120'],
+  ])('of %p is %p', (pattern, literal) => {
+    expect(requiredLiteral(pattern)).toBe(literal);
+  });
+
+  /** A text a pattern describes: each gap one word, each wildcard some letters, each optional dot kept. */
+  const instanceOf = (pattern: string): string =>
+    pattern
+      .split(' ')
+      .map((word) => (word === '...' ? 'und' : word.replace(/^\*/, 'ab').replace(/\*$/, 'en')))
+      .join(' ');
+
+  it('is never empty and is in every text the pattern matches', () => {
+    for (const pattern of patterns) {
+      const { regex, literal } = compileGuarded(pattern);
+      const text = `vorher ${instanceOf(pattern)} nachher`;
+      expect({ pattern, literal: literal.length > 0 }).toEqual({ pattern, literal: true });
+      expect({ pattern, matches: occursIn({ regex, literal }, text), contains: text.includes(literal) }).toEqual({ pattern, matches: true, contains: true });
+    }
+  });
+
+  it('leaves every match of the unguarded expression in place', () => {
+    // Texts where the optional parts are left out: the apostrophe, the abbreviation dot.
+    for (const pattern of patterns) {
+      const { regex, literal } = compileGuarded(pattern);
+      const bare = instanceOf(pattern).replace(/'/g, '').replace(/\.(?= |$)/g, '');
+      if (bare.search(regex) >= 0) expect({ pattern, contains: bare.includes(literal) }).toEqual({ pattern, contains: true });
     }
   });
 });

@@ -79,7 +79,7 @@ const SEPARATOR = '[\\s-]+';
 const GAP_WORD = '(?:[^\\s.,;:!?]+|\\p{L}{1,4}\\.)';
 const GAP = `(?:${SEPARATOR}${GAP_WORD}){0,3}`;
 
-export function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): RegExp {
   const words = pattern.split(' ');
   let source = '';
   words.forEach((word, i) => {
@@ -95,22 +95,54 @@ export function compilePattern(pattern: string): RegExp {
   return new RegExp(`${WORD_START}${source}${WORD_END}`, 'gu');
 }
 
-function compileWord(word: string): string {
-  const anyLetters = `${LETTER_OR_DIGIT}*`;
-  const leading = word.startsWith('*') ? anyLetters : '';
-  const trailing = word.endsWith('*') ? anyLetters : word.endsWith('.') ? '\\.?' : '';
-  const core = word.slice(leading ? 1 : 0, trailing ? -1 : undefined);
-  const body = [...core].map((ch) => (ch === "'" ? "'?" : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
-  return `${leading}${body}${trailing}`;
+/** A word of a pattern without its wildcards and its abbreviation dot: the letters it must match literally. */
+function coreOf(word: string): { core: string; leading: boolean; trailing: '' | '*' | '.' } {
+  const leading = word.startsWith('*');
+  const trailing = word.endsWith('*') ? '*' : word.endsWith('.') ? '.' : '';
+  return { core: word.slice(leading ? 1 : 0, trailing ? -1 : undefined), leading, trailing };
 }
 
-const COMPILED_RULES = REQUEST_TYPE_RULES.map((rule, order) => ({ rule, order, patterns: rule.patterns.map(compilePattern) }));
+function compileWord(word: string): string {
+  const anyLetters = `${LETTER_OR_DIGIT}*`;
+  const { core, leading, trailing } = coreOf(word);
+  const body = [...core].map((ch) => (ch === "'" ? "'?" : ch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
+  return `${leading ? anyLetters : ''}${body}${trailing === '*' ? anyLetters : trailing === '.' ? '\\.?' : ''}`;
+}
+
+/**
+ * A pattern's regular expression and a piece of text every match of it contains: the longest run of a word's
+ * letters that the expression matches literally (an apostrophe is optional, so it splits a run). Scanning a text
+ * with a regular expression that starts with a look-behind costs a try at every position, for each of the
+ * hundreds of patterns; `includes` rules most of them out first, so that only the few whose words occur run.
+ */
+export interface GuardedPattern {
+  regex: RegExp;
+  literal: string;
+}
+
+export function requiredLiteral(pattern: string): string {
+  return pattern
+    .split(' ')
+    .filter((word) => word !== '...')
+    .flatMap((word) => coreOf(word).core.split("'"))
+    .reduce((longest, run) => (run.length > longest.length ? run : longest), '');
+}
+
+export function compileGuarded(pattern: string): GuardedPattern {
+  return { regex: compilePattern(pattern), literal: requiredLiteral(pattern) };
+}
+
+/** Whether a guarded pattern occurs in a normalized text (`search` ignores the expression's global state). */
+export const occursIn = (pattern: GuardedPattern, normalized: string): boolean => normalized.includes(pattern.literal) && normalized.search(pattern.regex) >= 0;
+
+const COMPILED_RULES = REQUEST_TYPE_RULES.map((rule, order) => ({ rule, order, patterns: rule.patterns.map(compileGuarded) }));
 
 function findMatches(text: string): Match[] {
   const matches: Match[] = [];
   for (const { rule, order, patterns } of COMPILED_RULES) {
-    for (const pattern of patterns) {
-      for (const m of text.matchAll(pattern)) matches.push({ rule, order, start: m.index, length: m[0].length });
+    for (const { regex, literal } of patterns) {
+      if (!text.includes(literal)) continue;
+      for (const m of text.matchAll(regex)) matches.push({ rule, order, start: m.index, length: m[0].length });
     }
   }
   return matches;
