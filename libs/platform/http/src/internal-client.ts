@@ -1,3 +1,4 @@
+import { Agent, request } from 'undici';
 import type { Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { type InternalAuthKey, requestTargetOf, signedIdentityHeaders } from './internal-identity';
@@ -64,6 +65,24 @@ function prepared(baseUrl: string, call: InternalCall): { url: URL; headers: Rec
   return { url, headers };
 }
 
+/**
+ * The connections of the short calls (JSON in, JSON out): kept alive and reused between calls to each service.
+ * They go through undici's `request` rather than `fetch`: the answer is read whole anyway, and fetch's WHATWG
+ * streams, Request and Response objects cost about as much CPU per call as the rest of a gateway's forwarding
+ * (profiled in docs/performance.md). Streamed bodies (uploads, downloads) keep fetch.
+ */
+const SHORT_CALLS = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0 });
+
+/** The answer's headers as `Headers`, whatever the client gave (a list per repeated header). */
+function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.append(name, value);
+  }
+  return headers;
+}
+
 export interface InternalResponse {
   status: number;
   headers: Headers;
@@ -82,27 +101,48 @@ export interface InternalResponse {
 export async function callService(service: string, baseUrl: string, call: InternalCall): Promise<InternalResponse> {
   const { url, headers } = prepared(baseUrl, call);
   const deadline = new Deadline(call.signal);
-  const upload = typeof call.body === 'object' ? new WatchedBody(call.body, deadline, call) : undefined;
-  if (!upload) deadline.set(call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+  if (typeof call.body !== 'object') return shortCall(service, url, headers, call, deadline);
+  const upload = new WatchedBody(call.body, deadline, call);
   try {
     const res = await fetch(url, {
       method: call.method,
       headers,
-      body: upload ? upload.stream : (call.body as string | undefined),
+      body: upload.stream,
       // An upload is never redirected: with `manual` (or `follow`) fetch keeps a copy of the streamed body for a
       // possible resend, which holds every chunk until the upload ends. Internal services do not redirect anyway.
-      redirect: upload ? 'error' : 'manual',
+      redirect: 'error',
       signal: deadline.signal,
-      ...(upload ? { duplex: 'half', window: null } : {}),
+      duplex: 'half',
+      window: null,
     } as RequestInit);
     // An answer before the whole upload was read: the service decided (a 413, say) and reads no more.
-    if (upload && !upload.finished) deadline.set(call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+    if (!upload.finished) deadline.set(call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
     const body = Buffer.from(await res.arrayBuffer());
-    upload?.stop();
+    upload.stop();
     return { status: res.status, headers: res.headers, body };
   } catch (e) {
-    upload?.stop();
-    if (upload?.failure !== undefined && deadline.reason === undefined) throw upload.failure;
+    upload.stop();
+    if (upload.failure !== undefined && deadline.reason === undefined) throw upload.failure;
+    throw unreachable(service, deadline.reason ?? e);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** A call with a text body or none, its answer read whole, within one deadline. */
+async function shortCall(service: string, url: URL, headers: Record<string, string>, call: InternalCall, deadline: Deadline): Promise<InternalResponse> {
+  deadline.set(call.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
+  try {
+    const res = await request(url, {
+      method: call.method as 'GET',
+      headers,
+      body: call.body as string | undefined,
+      signal: deadline.signal,
+      dispatcher: SHORT_CALLS,
+    });
+    const body = Buffer.from(await res.body.arrayBuffer());
+    return { status: res.statusCode, headers: headersOf(res.headers), body };
+  } catch (e) {
     throw unreachable(service, deadline.reason ?? e);
   } finally {
     deadline.clear();
