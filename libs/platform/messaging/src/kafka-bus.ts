@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
+import { ConsumerProgress } from './consumer-progress';
 
 export interface KafkaBusOptions {
   brokers: string[];
@@ -40,7 +41,8 @@ const levelName = (l: logLevel): 'error' | 'warn' | 'info' | 'debug' =>
  * request in flight and waits for all in-sync replicas, so a batch keeps its
  * order and is durable when `publish` resolves. Consumers read from the
  * beginning of a topic the first time a group joins, never create topics,
- * and commit an offset only after the handler has resolved.
+ * and commit an offset only after the handler has resolved (every
+ * OFFSET_COMMIT_INTERVAL_MS, see ConsumerProgress).
  */
 export class KafkaBus implements BusPort {
   readonly driver = 'kafka' as const;
@@ -105,27 +107,35 @@ export class KafkaBus implements BusPort {
 
   async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
     let closed = false;
-    let current: Consumer | undefined;
-    const start = async (): Promise<Consumer> => {
+    let current: { consumer: Consumer; progress: ConsumerProgress } | undefined;
+    const start = async (): Promise<{ consumer: Consumer; progress: ConsumerProgress }> => {
       const consumer = this.consumerOf(groupId);
+      const progress = new ConsumerProgress(consumer, (e) => this.options.log?.('warn', 'kafka consumer: offset commit failed; tried again', { groupId, error: e.message }));
       consumer.on(consumer.events.CRASH, ({ payload }) => {
         // kafkajs restarts a crashed consumer only after a retriable error. After another one (say "Failed to find
         // group coordinator" while the broker goes away) it stays stopped and the service would consume nothing
         // more: start a new consumer instead, once the broker answers.
-        if (payload.restart || closed || consumer !== current) return;
+        if (payload.restart || closed || consumer !== current?.consumer) return;
+        progress.stop();
         this.consumers.delete(consumer);
         void restart();
       });
+      consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => progress.retain(payload.memberAssignment));
       try {
         await consumer.connect();
         await consumer.subscribe({ topics: topics.map((t) => this.prefix + t), fromBeginning: true });
-        await consumer.run({ autoCommit: true, partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3, eachMessage: (payload) => this.deliver(payload, handler) });
+        await consumer.run({
+          autoCommit: false,
+          partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
+          eachMessage: (payload) => progress.deliver(payload.topic, payload.partition, payload.message.offset, () => this.deliver(payload, handler)),
+        });
       } catch (e) {
         await consumer.disconnect().catch(() => undefined);
         throw e;
       }
+      progress.start();
       this.consumers.add(consumer);
-      return consumer;
+      return { consumer, progress };
     };
     const restart = async (): Promise<void> => {
       while (!closed) {
@@ -143,10 +153,16 @@ export class KafkaBus implements BusPort {
     return {
       close: async () => {
         closed = true;
-        const consumer = current;
-        if (!consumer) return;
-        this.consumers.delete(consumer);
-        await consumer.disconnect(); // leaves the group, so a rebalance starts at once
+        const running = current;
+        if (!running) return;
+        this.consumers.delete(running.consumer);
+        // Take no more messages, let the handlers running finish, commit what they did, then leave the group (so
+        // that a rebalance starts at once) without handing the next member work already done.
+        running.progress.stop();
+        running.consumer.pause(topics.map((t) => ({ topic: this.prefix + t })));
+        await running.progress.idle();
+        await running.progress.flush();
+        await running.consumer.disconnect();
       },
     };
   }
