@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { MODULE_METADATA } from '@nestjs/common/constants';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { INTAKE_CHANNELS, OPEN_STATUSES, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 import { idempotencyMigrations } from '@dsar/platform/idempotency';
@@ -9,6 +9,7 @@ import { messagingMigrations } from '@dsar/platform/messaging';
 import { dataSourceOptions, openDataSource, schemaNameFor, UnitOfWork } from '@dsar/platform/persistence';
 import { LifecycleClockModule, lifecycleClockService, type RequestEntity } from '@dsar/services/lifecycle-clock';
 import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine, recordStatements, type Statement } from './bench-kit';
+import type { TriggerTimes, WriteCosts } from './queue-writes';
 
 /**
  * The request queue (`GET /api/v1/requests`) at a million requests per tenant.
@@ -20,18 +21,26 @@ import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMach
  * as the service host does), loads BENCH_TENANT_ROWS requests for one tenant
  * and BENCH_OTHER_ROWS over other tenants with one INSERT … SELECT, VACUUM
  * ANALYZEs, then times every queue shape through the real `RequestQueue.page()`
- * (both of its queries: the page SELECT and the COUNT of getManyAndCount).
- * The database is dropped at the end, on failure and on Ctrl-C too.
+ * (the page SELECT, and the statements of its total: the request counters,
+ * and for the at-risk filter the capped counts and the planner's estimate).
+ * Then what the counters' triggers cost the writes: a bulk INSERT … SELECT
+ * with them and without, the rebuild, and the trigger's own time in single-row
+ * INSERTs and UPDATEs (EXPLAIN ANALYZE). The database is dropped at the end,
+ * on failure and on Ctrl-C too.
  *
  * Environment: BENCH_TENANT_ROWS (1000000), BENCH_OTHER_ROWS (200000),
  * BENCH_OTHER_TENANTS (50), BENCH_ITERATIONS (30), BENCH_WARMUP (5),
  * BENCH_VACUUM (1; 0 = ANALYZE only and autovacuum off on the table, i.e. a
- * visibility map that is still empty, as right after a bulk load).
+ * visibility map that is still empty, as right after a bulk load),
+ * BENCH_WRITE_ROWS (100000; the bulk insert of the write costs, half with the
+ * triggers and half without), BENCH_WRITE_STATEMENTS (200 single-row INSERTs
+ * and as many UPDATEs of each kind).
  *
  * For the harness (`npm run bench -- queue`, tools/bench/benchmarks/queue.ts):
  * BENCH_REPEAT (1) runs the measured rounds that many times on the same data,
  * and BENCH_JSON=<file> writes every run's figures per shape there, with the
- * total each shape should have, counted by plain SQL beside RequestQueue.
+ * total each shape should have, counted by plain SQL beside RequestQueue, and
+ * the write costs.
  */
 
 const env = benchEnv;
@@ -44,10 +53,15 @@ const WARMUP = env('BENCH_WARMUP', 5);
 const VACUUM = env('BENCH_VACUUM', 1) !== 0;
 const REPEAT = Math.max(1, env('BENCH_REPEAT', 1));
 const JSON_OUT = process.env.BENCH_JSON;
+const WRITE_ROWS = Math.max(4, env('BENCH_WRITE_ROWS', 100_000));
+const WRITE_STATEMENTS = Math.max(20, env('BENCH_WRITE_STATEMENTS', 200));
 
 const SCHEMA = schemaNameFor(lifecycleClockService.name);
 const TABLE = `"${SCHEMA}"."requests"`;
+const COUNTS = `"${SCHEMA}"."request_counts"`;
 const BIG_TENANT = 'bench-big';
+/** The tenant of the write costs, loaded after every queue figure is taken. */
+const WRITES_TENANT = 'bench-writes';
 const SMALL_TENANT = 'bench-other-007';
 
 /** Status mix, weighted toward open requests (60 % open); cumulative thresholds for one random() per row. */
@@ -73,6 +87,7 @@ const CAP = 10_000;
 interface QueueSliceLike {
   rows: RequestEntity[];
   total: number;
+  totalExact: boolean;
 }
 interface QueuePager {
   page(scope: TenantScope, query: QueueQuery, now?: Date): Promise<QueueSliceLike>;
@@ -96,14 +111,17 @@ function requestQueueClass(): QueueClass {
 // ---------------------------------------------------------------------------------------------
 // Query recording: every query of page() is timed where TypeORM sends it.
 
-/** A statement page() sent, with what it is: the page SELECT, getManyAndCount's COUNT, or anything else. */
+/**
+ * A statement page() sent, with what it is: the page SELECT, a statement of the total (the counters, the capped
+ * counts of the at-risk filter, the planner's estimate), or anything else.
+ */
 interface Recorded extends Statement {
-  kind: 'select' | 'count' | 'other';
+  kind: 'select' | 'total' | 'other';
 }
 
 function recordQueries(ds: DataSource): { take(): Recorded[] } {
   const recorder = recordStatements(ds);
-  const kindOf = (sql: string): Recorded['kind'] => (/COUNT\(1\) AS "cnt"/.test(sql) ? 'count' : /^\s*SELECT/i.test(sql) ? 'select' : 'other');
+  const kindOf = (sql: string): Recorded['kind'] => (/request_counts|^\s*EXPLAIN/.test(sql) ? 'total' : /^\s*SELECT/i.test(sql) ? 'select' : 'other');
   return { take: () => recorder.take().map((q) => ({ ...q, kind: kindOf(q.sql) })) };
 }
 
@@ -145,7 +163,7 @@ function loadSql(): string {
         CASE ${statusCase} ELSE 'closed' END AS status
       FROM (
         SELECT
-          CASE WHEN i <= $1 THEN ${sqlText(BIG_TENANT)} ELSE 'bench-other-' || lpad((i % $3)::text, 3, '0') END AS tenant_id,
+          CASE WHEN i <= $1 THEN $4 ELSE 'bench-other-' || lpad((i % $3)::text, 3, '0') END AS tenant_id,
           now() - random() * interval '730 days' AS received_at,
           CASE WHEN random() < ${WORKSPACE_SHARE} THEN 'ws-' || lpad((1 + floor(random() * ${WORKSPACES}))::int::text, 2, '0') END AS workspace_id,
           ${pick(JURISDICTIONS)} AS jurisdiction,
@@ -160,22 +178,32 @@ function loadSql(): string {
     ORDER BY received_at`;
 }
 
-async function load(ds: DataSource): Promise<void> {
+/** The settings of the bulk loads: an INSERT … SELECT of a million rows sorts them by receipt. */
+async function bulkSession(qr: QueryRunner): Promise<void> {
+  await qr.query(`SET work_mem = '256MB'`);
+  await qr.query(`SET maintenance_work_mem = '512MB'`);
+}
+
+/** Loads the data; returns the seconds the INSERT … SELECT took (the counters' trigger included). */
+async function load(ds: DataSource): Promise<number> {
   const qr = ds.createQueryRunner();
+  let loadS: number;
   try {
-    await qr.query(`SET work_mem = '256MB'`);
-    await qr.query(`SET maintenance_work_mem = '512MB'`);
+    await bulkSession(qr);
     let t = Date.now();
-    await qr.query(loadSql(), [TENANT_ROWS, OTHER_ROWS, OTHER_TENANTS]);
-    log(`  INSERT … SELECT … generate_series: ${TENANT_ROWS + OTHER_ROWS} rows in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    await qr.query(loadSql(), [TENANT_ROWS, OTHER_ROWS, OTHER_TENANTS, BIG_TENANT]);
+    loadS = (Date.now() - t) / 1000;
+    log(`  INSERT … SELECT … generate_series: ${TENANT_ROWS + OTHER_ROWS} rows in ${loadS.toFixed(1)} s (the request counters' trigger included)`);
     t = Date.now();
     if (VACUUM) {
       await qr.query(`VACUUM (ANALYZE) ${TABLE}`);
+      await qr.query(`VACUUM (ANALYZE) ${COUNTS}`);
       log(`  VACUUM (ANALYZE): ${((Date.now() - t) / 1000).toFixed(1)} s`);
     } else {
       // Keep autovacuum from setting the visibility map in the middle of the run.
       await qr.query(`ALTER TABLE ${TABLE} SET (autovacuum_enabled = false)`);
       await qr.query(`ANALYZE ${TABLE}`);
+      await qr.query(`ANALYZE ${COUNTS}`);
       log(`  ANALYZE (no VACUUM, autovacuum off on the table): ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   } finally {
@@ -195,6 +223,9 @@ async function load(ds: DataSource): Promise<void> {
     [BIG_TENANT],
   );
   log(`  ${BIG_TENANT}: ${mix[0].n} requests, ${mix[0].open} open (${mix[0].overdue} of them overdue), ${mix[0].no_workspace} without workspace`);
+  const [counters] = await ds.query(`SELECT count(*)::int AS n, pg_size_pretty(pg_total_relation_size($1)) AS size FROM ${COUNTS}`, [`${SCHEMA}.request_counts`]);
+  log(`  request_counts: ${counters.n} rows, ${counters.size}`);
+  return loadS;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,7 +236,7 @@ interface Shape {
   scope: TenantScope;
   query: QueueQuery;
   explain?: boolean;
-  /** Also time the planner's row estimate for its filter (the alternatives table). */
+  /** Also time, for its filter, the exact COUNT the queue used to send, the planner's row estimate and a capped count (the alternatives table). */
   estimate?: boolean;
 }
 
@@ -226,11 +257,13 @@ const SHAPES: Shape[] = [
 interface Result {
   shape: Shape;
   total: number;
+  totalExact: boolean;
   rows: number;
   page: number[];
   select: number[];
-  count: number[];
-  countShare: number[];
+  /** The time of the total's statements, and their share of the call (the at-risk total runs beside the page SELECT). */
+  totalMs: number[];
+  totalShare: number[];
   last: Recorded[];
 }
 
@@ -240,7 +273,7 @@ interface Result {
  * instead of skewing one.
  */
 async function measureAll(queue: QueuePager, recorder: { take(): Recorded[] }, shapes: Shape[], now: Date): Promise<Result[]> {
-  const results: Result[] = shapes.map((shape) => ({ shape, total: 0, rows: 0, page: [], select: [], count: [], countShare: [], last: [] }));
+  const results: Result[] = shapes.map((shape) => ({ shape, total: 0, totalExact: true, rows: 0, page: [], select: [], totalMs: [], totalShare: [], last: [] }));
   const call = async (r: Result, keep: boolean): Promise<void> => {
     recorder.take();
     const t0 = process.hrtime.bigint();
@@ -249,12 +282,13 @@ async function measureAll(queue: QueuePager, recorder: { take(): Recorded[] }, s
     const queries = recorder.take();
     if (!keep) return;
     const select = queries.filter((q) => q.kind === 'select').reduce((s, q) => s + q.ms, 0);
-    const count = queries.filter((q) => q.kind === 'count').reduce((s, q) => s + q.ms, 0);
+    const total = queries.filter((q) => q.kind === 'total').reduce((s, q) => s + q.ms, 0);
     r.page.push(ms);
     r.select.push(select);
-    r.count.push(count);
-    r.countShare.push(count / ms);
+    r.totalMs.push(total);
+    r.totalShare.push(total / ms);
     r.total = slice.total;
+    r.totalExact = slice.totalExact;
     r.rows = slice.rows.length;
     r.last = queries;
   };
@@ -302,34 +336,41 @@ async function expectedTotal(ds: DataSource, shape: Shape, now: Date): Promise<n
   return row.n;
 }
 
-/** The run's figures (BENCH_REPEAT runs of the measured rounds, the first being `first`) and the expected totals, to `path`. */
-async function writeJson(ds: DataSource, queue: QueuePager, recorder: { take(): Recorded[] }, first: Result[], now: Date, path: string): Promise<void> {
-  const runs = [first];
-  for (let i = 1; i < REPEAT; i++) {
-    log(`  repetition ${i + 1} of ${REPEAT}`);
-    runs.push(await measureAll(queue, recorder, SHAPES, now));
-  }
-  const expected = new Map<Shape, number>();
-  for (const shape of SHAPES) expected.set(shape, await expectedTotal(ds, shape, now));
+/** Per shape and repetition, what the harness judges. */
+function runFigures(r: Result) {
+  return {
+    total: r.total,
+    totalExact: r.totalExact,
+    rows: r.rows,
+    p50: percentile(r.page, 0.5),
+    p95: percentile(r.page, 0.95),
+    selectP50: percentile(r.select, 0.5),
+    totalP50: percentile(r.totalMs, 0.5),
+    samples: r.page,
+  };
+}
+
+/** The run's figures (BENCH_REPEAT runs of the measured rounds), the expected totals, the load and the write costs, to `path`. */
+function writeJson(path: string, runs: Result[][], expected: Map<Shape, number>, loadS: number, writes: WriteCosts): void {
   const shapes = SHAPES.map((shape) => ({
     name: shape.name,
     expectedTotal: expected.get(shape),
-    runs: runs.map((results) => {
-      const r = results.find((x) => x.shape === shape) as Result;
-      return {
-        total: r.total,
-        rows: r.rows,
-        p50: percentile(r.page, 0.5),
-        p95: percentile(r.page, 0.95),
-        selectP50: percentile(r.select, 0.5),
-        countP50: percentile(r.count, 0.5),
-        samples: r.page,
-      };
-    }),
+    runs: runs.map((results) => runFigures(results.find((x) => x.shape === shape) as Result)),
   }));
-  const data = { tenantRows: TENANT_ROWS, otherRows: OTHER_ROWS, otherTenants: OTHER_TENANTS, iterations: ITERATIONS, warmup: WARMUP, vacuum: VACUUM, repeat: REPEAT, shapes };
+  const data = { tenantRows: TENANT_ROWS, otherRows: OTHER_ROWS, otherTenants: OTHER_TENANTS, iterations: ITERATIONS, warmup: WARMUP, vacuum: VACUUM, repeat: REPEAT, loadS, writes, shapes };
   writeFileSync(path, JSON.stringify(data));
-  for (const s of shapes) if (s.runs.some((r) => r.total !== s.expectedTotal)) log(`  ${s.name}: total ${s.runs.map((r) => r.total).join('/')} but ${s.expectedTotal} rows match`);
+}
+
+/** Says which totals differ from the rows that match: an exact one by any, an estimate by its relative error. */
+function checkTotals(runs: Result[][], expected: Map<Shape, number>): void {
+  for (const shape of SHAPES) {
+    const want = expected.get(shape) as number;
+    const got = runs.map((results) => results.find((x) => x.shape === shape) as Result);
+    if (got.some((r) => r.totalExact && r.total !== want)) log(`  ${shape.name}: total ${got.map((r) => r.total).join('/')} but ${want} rows match`);
+    for (const r of got.filter((x) => !x.totalExact)) {
+      log(`  ${shape.name}: total ${r.total} is an estimate (totalExact false), ${want} rows match: ${((100 * (r.total - want)) / want).toFixed(2)} %`);
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -353,7 +394,7 @@ async function main(): Promise<void> {
     await printMachine(ds, ['shared_buffers', 'work_mem', 'effective_cache_size', 'random_page_cost', 'jit', 'max_parallel_workers_per_gather']);
 
     log(`\nloading ${TENANT_ROWS} requests for ${BIG_TENANT} and ${OTHER_ROWS} over ${OTHER_TENANTS} other tenants`);
-    await load(ds);
+    const loadS = await load(ds);
 
     const recorder = recordQueries(ds);
     const queue = new (requestQueueClass())(new UnitOfWork(ds));
@@ -361,30 +402,38 @@ async function main(): Promise<void> {
 
     log(`\ntiming RequestQueue.page(): ${WARMUP} warm-up + ${ITERATIONS} measured rounds, each round calls every shape once`);
     const results = await measureAll(queue, recorder, SHAPES, now);
-    for (const r of results) log(`  ${r.shape.name}: p50 ${fmt(percentile(r.page, 0.5))} ms, p95 ${fmt(percentile(r.page, 0.95))} ms (total ${r.total})`);
-    if (JSON_OUT) await writeJson(ds, queue, recorder, results, now, JSON_OUT);
+    for (const r of results) log(`  ${r.shape.name}: p50 ${fmt(percentile(r.page, 0.5))} ms, p95 ${fmt(percentile(r.page, 0.95))} ms (total ${r.total}${r.totalExact ? '' : ', an estimate'})`);
+    const runs = [results];
+    if (JSON_OUT) {
+      for (let i = 1; i < REPEAT; i++) {
+        log(`  repetition ${i + 1} of ${REPEAT}`);
+        runs.push(await measureAll(queue, recorder, SHAPES, now));
+      }
+    }
+    const expected = new Map<Shape, number>();
+    for (const shape of SHAPES) expected.set(shape, await expectedTotal(ds, shape, now));
+    checkTotals(runs, expected);
 
     // EXPLAIN ANALYZE times every row it passes; on plans that visit a million rows that inflates the
     // Execution Time well above the real one, so the timings to read are page()'s; the plans say which index.
     log('\nEXPLAIN (ANALYZE, BUFFERS) of the SQL page() sent (last measured call), per shape');
-    const plans = new Map<Shape, { select: string[]; count: string[] }>();
+    const plans = new Map<Shape, { select: string[]; total: string[] }>();
     for (const r of results) {
       const select = r.last.find((q) => q.kind === 'select');
-      const count = r.last.find((q) => q.kind === 'count');
-      plans.set(r.shape, { select: select ? await explain(ds, select) : [], count: count ? await explain(ds, count) : [] });
+      const total = totalStatementOf(r);
+      plans.set(r.shape, { select: select ? await explain(ds, select) : [], total: total ? await explain(ds, total) : [] });
     }
 
-    log('\n| Shape | total | p50 ms | p95 ms | page SELECT p50 | COUNT p50 | COUNT share (p50) | SELECT plan | COUNT plan |');
-    log('|---|---:|---:|---:|---:|---:|---:|---|---|');
+    log('\n| Shape | total | exact? | p50 ms | p95 ms | page SELECT p50 | total p50 | total share (p50) | SELECT plan | total plan |');
+    log('|---|---:|---|---:|---:|---:|---:|---:|---|---|');
     for (const r of results) {
-      const p = plans.get(r.shape) ?? { select: [], count: [] };
-      const countCell = r.count.some((c) => c > 0) ? fmt(percentile(r.count, 0.5)) : 'not run¹';
+      const p = plans.get(r.shape) ?? { select: [], total: [] };
       log(
-        `| ${r.shape.name} | ${r.total} | ${fmt(percentile(r.page, 0.5))} | ${fmt(percentile(r.page, 0.95))} | ${fmt(percentile(r.select, 0.5))} | ${countCell} | ` +
-          `${(percentile(r.countShare, 0.5) * 100).toFixed(0)} % | ${accessPaths(p.select)} | ${p.count.length ? accessPaths(p.count) : '—'} |`,
+        `| ${r.shape.name} | ${r.total} | ${r.totalExact ? 'yes' : 'estimate'} | ${fmt(percentile(r.page, 0.5))} | ${fmt(percentile(r.page, 0.95))} | ${fmt(percentile(r.select, 0.5))} | ` +
+          `${fmt(percentile(r.totalMs, 0.5))} | ${(percentile(r.totalShare, 0.5) * 100).toFixed(0)} % | ${accessPaths(p.select)} | ${accessPaths(p.total)} |`,
       );
     }
-    log('¹ getManyAndCount skips the COUNT when the page is not full (total = offset + rows).  ↑ = backward index scan');
+    log('↑ = backward index scan. The at-risk total runs on a second connection beside the page SELECT: its share may pass 100 % less the SELECT.');
 
     for (const r of results.filter((x) => x.shape.explain)) {
       const p = plans.get(r.shape);
@@ -392,49 +441,64 @@ async function main(): Promise<void> {
       log(`\n--- ${r.shape.name}: page SELECT`);
       log(r.last.find((q) => q.kind === 'select')?.sql.replace(/\s+/g, ' ') ?? '');
       for (const line of p.select) log(`  ${line}`);
-      log(`--- ${r.shape.name}: COUNT`);
-      log(r.last.find((q) => q.kind === 'count')?.sql.replace(/\s+/g, ' ') ?? '');
-      for (const line of p.count) log(`  ${line}`);
+      log(`--- ${r.shape.name}: total`);
+      for (const q of r.last.filter((x) => x.kind === 'total')) log(q.sql.replace(/\s+/g, ' '));
+      for (const line of p.total) log(`  ${line}`);
     }
 
     await alternatives(ds, results);
+    const writes = await writeCosts(ds);
+    if (JSON_OUT) writeJson(JSON_OUT, runs, expected, loadS, writes);
   });
 }
 
+/** The first statement of a call's total that is not itself an EXPLAIN: the counters, or the at-risk counts. */
+function totalStatementOf(r: Result): Recorded | undefined {
+  return r.last.find((q) => q.kind === 'total' && !/^\s*EXPLAIN/.test(q.sql));
+}
+
+async function timeIt(fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const out: number[] = [];
+  for (let i = 0; i < ITERATIONS; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    out.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return out;
+}
+
 /**
- * What the usual remedies would cost on the same data, in raw SQL (not
- * through RequestQueue): the planner's row estimate or a capped count instead
- * of an exact COUNT, and a keyset (seek) page instead of OFFSET.
+ * What the total cost before the counters and what the other remedies would
+ * cost on the same data, in raw SQL (not through RequestQueue): the exact
+ * COUNT of the matching rows (what getManyAndCount sent), the planner's row
+ * estimate or a capped count instead, and a keyset (seek) page instead of
+ * OFFSET.
  */
 async function alternatives(ds: DataSource, results: Result[]): Promise<void> {
   log('\nalternatives, raw SQL on the same data (not RequestQueue)');
-  const timeIt = async (fn: () => Promise<unknown>): Promise<number[]> => {
-    for (let i = 0; i < WARMUP; i++) await fn();
-    const out: number[] = [];
-    for (let i = 0; i < ITERATIONS; i++) {
-      const t0 = process.hrtime.bigint();
-      await fn();
-      out.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    }
-    return out;
-  };
-
   log('| Alternative | result | p50 ms | p95 ms |');
   log('|---|---:|---:|---:|');
   for (const r of results.filter((x) => x.shape.estimate)) {
-    const count = r.last.find((q) => q.kind === 'count');
-    if (!count || !/^SELECT COUNT\(1\) AS "cnt" FROM/.test(count.sql)) continue;
-    const estimateSql = `EXPLAIN (FORMAT JSON) ${count.sql.replace(/^SELECT COUNT\(1\) AS "cnt" FROM/, 'SELECT 1 FROM')}`;
+    const select = r.last.find((q) => q.kind === 'select');
+    // The page SELECT's FROM and WHERE: the rows the filters match.
+    const matching = select ? / FROM (.+?) ORDER BY /s.exec(select.sql)?.[1] : undefined;
+    if (!select || !matching) continue;
+    let exact = 0;
+    const exactTimes = await timeIt(async () => {
+      const [row] = await ds.query(`SELECT count(*)::int AS n FROM ${matching}`, select.params);
+      exact = row.n;
+    });
+    log(`| exact COUNT of the matching rows (the total before the counters), ${r.shape.name} | ${exact} | ${fmt(percentile(exactTimes, 0.5))} | ${fmt(percentile(exactTimes, 0.95))} |`);
     let estimate = 0;
     const times = await timeIt(async () => {
-      const [row] = await ds.query(estimateSql, count.params);
+      const [row] = await ds.query(`EXPLAIN (FORMAT JSON) SELECT 1 FROM ${matching}`, select.params);
       estimate = Number(row['QUERY PLAN'][0].Plan['Plan Rows']);
     });
-    log(`| planner estimate instead of COUNT, ${r.shape.name} | ${estimate} (exact ${r.total}) | ${fmt(percentile(times, 0.5))} | ${fmt(percentile(times, 0.95))} |`);
-    const cappedSql = `SELECT count(*)::int AS n FROM (${count.sql.replace(/^SELECT COUNT\(1\) AS "cnt" FROM/, 'SELECT 1 FROM')} LIMIT ${CAP + 1}) capped`;
+    log(`| planner estimate instead of COUNT, ${r.shape.name} | ${estimate} (exact ${exact}) | ${fmt(percentile(times, 0.5))} | ${fmt(percentile(times, 0.95))} |`);
     let capped = 0;
     const cappedTimes = await timeIt(async () => {
-      const [row] = await ds.query(cappedSql, count.params);
+      const [row] = await ds.query(`SELECT count(*)::int AS n FROM (SELECT 1 FROM ${matching} LIMIT ${CAP + 1}) capped`, select.params);
       capped = row.n;
     });
     const cappedResult = capped > CAP ? `${CAP}+` : String(capped);
@@ -453,6 +517,79 @@ async function alternatives(ds: DataSource, results: Result[]): Promise<void> {
   });
   log(`| keyset page after row 10000 (receivedAt desc), instead of offset 10000 | ${keysetRows} rows | ${fmt(percentile(keyset, 0.5))} | ${fmt(percentile(keyset, 0.95))} |`);
   for (const line of await explain(ds, { sql: keysetSql, params: [BIG_TENANT, cursor.received_at, cursor.id] })) log(`  ${line}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the counters cost the writes
+
+/**
+ * The counters' cost to writers. A bulk INSERT … SELECT for another tenant in
+ * four alternating parts, with the insert trigger and with it disabled (the
+ * counters then rebuilt, as docs/operations.md tells a bulk load to); and the
+ * trigger's own time in single-row statements like the product's, from
+ * EXPLAIN (ANALYZE) inside one transaction that is rolled back.
+ */
+async function writeCosts(ds: DataSource): Promise<WriteCosts> {
+  log(`\nwrite costs of the request counters (tenant ${WRITES_TENANT}, after every queue figure)`);
+  const qr = ds.createQueryRunner();
+  try {
+    await bulkSession(qr);
+    const part = Math.floor(WRITE_ROWS / 4);
+    const seconds = { on: 0, off: 0 };
+    for (const mode of ['on', 'off', 'on', 'off'] as const) {
+      if (mode === 'off') await qr.query(`ALTER TABLE ${TABLE} DISABLE TRIGGER request_counts_insert`);
+      const t = process.hrtime.bigint();
+      await qr.query(loadSql(), [part, 0, 1, WRITES_TENANT]);
+      seconds[mode] += Number(process.hrtime.bigint() - t) / 1e9;
+      if (mode === 'off') await qr.query(`ALTER TABLE ${TABLE} ENABLE TRIGGER request_counts_insert`);
+    }
+    log(`  bulk INSERT … SELECT of ${2 * part} rows with the counters' trigger: ${seconds.on.toFixed(2)} s; ${2 * part} rows without: ${seconds.off.toFixed(2)} s`);
+    const t = process.hrtime.bigint();
+    const [rebuilt] = await qr.query(`SELECT "${SCHEMA}".request_counts_rebuild() AS n`);
+    const rebuildS = Number(process.hrtime.bigint() - t) / 1e9;
+    log(`  request_counts_rebuild() over ${rebuilt.n} requests: ${rebuildS.toFixed(2)} s`);
+
+    const n = WRITE_STATEMENTS;
+    const warm = 20;
+    const ids: string[] = (await qr.query(`SELECT id FROM ${TABLE} WHERE tenant_id = $1 AND status = 'received' LIMIT $2`, [BIG_TENANT, 2 * (n + warm)])).map((r: { id: string }) => r.id);
+    if (ids.length < 2 * (n + warm)) throw new Error(`only ${ids.length} received requests of ${BIG_TENANT} to update; BENCH_TENANT_ROWS is too small for BENCH_WRITE_STATEMENTS`);
+    await qr.startTransaction();
+    const timed = async (sql: string, params: () => unknown[]): Promise<TriggerTimes> => {
+      const trigger: number[] = [];
+      const statement: number[] = [];
+      for (let i = 0; i < warm + n; i++) {
+        const [row] = await qr.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, params());
+        const [plan] = row['QUERY PLAN'] as Array<{ 'Execution Time': number; Triggers?: Array<{ 'Trigger Name': string; Time: number }> }>;
+        if (i < warm) continue;
+        trigger.push((plan.Triggers ?? []).filter((x) => x['Trigger Name'].startsWith('request_counts_')).reduce((sum, x) => sum + x.Time, 0));
+        statement.push(plan['Execution Time']);
+      }
+      return { triggerP50: percentile(trigger, 0.5), triggerP95: percentile(trigger, 0.95), statementP50: percentile(statement, 0.5) };
+    };
+    try {
+      const insert = await timed(
+        `INSERT INTO ${TABLE} (id, tenant_id, workspace_id, jurisdiction, request_type, request_type_inferred, status, channel, received_at, intake_received_at,
+                               clock_mode, policy_pack, policy_version, due_at, intake_source, last_event_id, version, status_changed_at)
+         VALUES (gen_random_uuid(), $1, 'ws-01', 'DE', 'access', false, 'received', 'email', now(), now(), 'receipt', 'eu-gdpr', '1.0.0',
+                 now() + interval '30 days', '{"channel": "email", "rawText": "Please send me my data."}', gen_random_uuid(), 1, now())`,
+        () => [BIG_TENANT],
+      );
+      const next = (() => {
+        let i = 0;
+        return () => [ids[i++]];
+      })();
+      const transition = await timed(`UPDATE ${TABLE} SET status = 'in_progress', status_changed_at = now(), updated_at = now(), version = version + 1 WHERE id = $1`, next);
+      const unchanged = await timed(`UPDATE ${TABLE} SET due_at = due_at + interval '1 day', updated_at = now(), version = version + 1 WHERE id = $1`, next);
+      for (const [name, x] of [['INSERT (a create)', insert], ['UPDATE of the status (a transition)', transition], ['UPDATE leaving the status (a clock change)', unchanged]] as const) {
+        log(`  ${name}: counters' trigger p50 ${fmt(x.triggerP50)} ms, p95 ${fmt(x.triggerP95)} ms; the statement p50 ${fmt(x.statementP50)} ms (EXPLAIN ANALYZE, ${n} statements)`);
+      }
+      return { bulkRows: 2 * part, withTriggerS: seconds.on, withoutTriggerS: seconds.off, rebuildS, rebuildRows: Number(rebuilt.n), insert, transition, unchanged };
+    } finally {
+      await qr.rollbackTransaction();
+    }
+  } finally {
+    await qr.release();
+  }
 }
 
 main().then(

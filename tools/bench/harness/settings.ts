@@ -32,6 +32,8 @@ export interface Settings {
   queueOtherTenants: number;
   /** Measured rounds per repetition of the queue benchmark (each round calls every shape once; at least 20). */
   queueIterations: number;
+  /** Rows of the queue benchmark's bulk insert with and without the request counters' trigger (half each). */
+  queueWriteRows: number;
   /** Seconds a started system is left alone before its idle RSS is sampled. */
   settleS: number;
   /** RSS samples (200 ms apart) of an idle process; the median is the figure. */
@@ -60,6 +62,7 @@ const FULL: Settings = {
   queueOtherRows: 200_000,
   queueOtherTenants: 99,
   queueIterations: 30,
+  queueWriteRows: 100_000,
   settleS: 5,
   rssSamples: 10,
   footprintSource: 1,
@@ -83,6 +86,7 @@ const SMOKE: Settings = {
   queueOtherRows: 990,
   queueOtherTenants: 99,
   queueIterations: 20,
+  queueWriteRows: 2_000,
   settleS: 1,
   rssSamples: 3,
   footprintSource: 0,

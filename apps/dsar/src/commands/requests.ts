@@ -45,11 +45,13 @@ type Query = Record<string, string | number | undefined>;
 interface QueuePage extends JsonObject {
   items: JsonObject[];
   total: number;
+  /** False when `total` is an estimate (a large at-risk result); absent from older servers, whose totals are exact. */
+  totalExact?: boolean;
   limit: number;
   offset: number;
 }
 
-/** Reads the queue page by page from `offset` until `total` is reached. */
+/** Reads the queue page by page from `offset` until `total` is reached, or a page comes back short (`total` may be an estimate). */
 async function allPages(ctx: Context, query: Query): Promise<JsonObject> {
   const items: JsonObject[] = [];
   let page: QueuePage;
@@ -58,7 +60,7 @@ async function allPages(ctx: Context, query: Query): Promise<JsonObject> {
     page = (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query: { ...query, limit: query.limit ?? MAX_PAGE, offset } })).body as QueuePage;
     items.push(...page.items);
     offset += page.items.length;
-  } while (page.items.length > 0 && offset < page.total);
+  } while (page.items.length === page.limit && (page.totalExact === false || offset < page.total));
   const { limit: _limit, offset: _offset, items: _items, ...echo } = page;
   return { ...echo, items };
 }

@@ -143,6 +143,11 @@ export type RequestDetail = z.infer<typeof requestDetail>;
 
 export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] as const;
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
+/**
+ * With `atRiskDays`, the queue counts up to this many requests at risk (or, when fewer open requests in scope are not
+ * at risk, those) exactly; when both sides are larger its `total` is an estimate (`totalExact: false`). ADR 0029.
+ */
+export const QUEUE_AT_RISK_EXACT_BOUND = 10_000;
 
 
 /** One status or a comma-separated list of them (white space and empty items aside), as the `status` query parameter takes it. */
@@ -195,7 +200,12 @@ export const queuePage = z
     sortOrder: z.enum(['asc', 'desc']),
     status: z.array(z.enum(REQUEST_STATUSES)).optional(),
     atRiskDays: z.number().int().optional(),
-    total: z.number().int().describe('Requests matching the filters, across all pages'),
+    total: z.number().int().describe('Requests matching the filters, across all pages; an estimate when `totalExact` is false'),
+    totalExact: z
+      .boolean()
+      .describe(
+        `False only with \`atRiskDays\`, when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests are at risk and more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} other open ones in scope are not: \`total\` is then an estimate`,
+      ),
   })
   .meta({ id: 'QueuePage' });
 export type QueuePage = z.infer<typeof queuePage>;

@@ -10,6 +10,7 @@ import { RequestClock1763700000120 } from './infrastructure/migrations/176370000
 import { RequestLifecycle1763700000130 } from './infrastructure/migrations/1763700000130-request-lifecycle';
 import { RequestLocale1763700000140 } from './infrastructure/migrations/1763700000140-request-locale';
 import { PolicyCopy1763700000150 } from './infrastructure/migrations/1763700000150-policy-copy';
+import { RequestCounts1763700000160 } from './infrastructure/migrations/1763700000160-request-counts';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -30,7 +31,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
     module: LifecycleClockModule.withMonitor(monitor, retention),
     persistence: true,
     entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity, RetentionRuleEntity],
-    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140, PolicyCopy1763700000150],
+    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140, PolicyCopy1763700000150, RequestCounts1763700000160],
   };
 }
 

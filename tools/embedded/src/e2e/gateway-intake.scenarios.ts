@@ -20,6 +20,8 @@ export const KEYS = {
   /** An admin confined to tenant A's workspace `north`. */
   northAdminA: { token: 'tenant-a-north-admin-key-0000000', tenantId: 'tenant-a', workspaceId: 'north', roles: ['admin'] },
   queueC: { token: 'tenant-c-queue-key-0000000000000', tenantId: 'tenant-c', roles: ['operator'] },
+  /** Tenant C's queue seen from its workspace `north`. */
+  queueCNorth: { token: 'tenant-c-north-queue-key-0000000', tenantId: 'tenant-c', workspaceId: 'north', roles: ['operator'] },
 };
 export const API_KEYS_JSON = JSON.stringify(Object.values(KEYS));
 
@@ -358,7 +360,7 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
     it('echoes the defaults: newest first, 25 per page, with the total', async () => {
       const page = await queue.get('/requests');
       expect(page.status).toBe(200);
-      expect(page.body).toMatchObject({ limit: 25, offset: 0, sortBy: 'receivedAt', sortOrder: 'desc', total: 5 });
+      expect(page.body).toMatchObject({ limit: 25, offset: 0, sortBy: 'receivedAt', sortOrder: 'desc', total: 5, totalExact: true });
       const received = page.body.items.map((i: { receivedAt: string }) => i.receivedAt);
       expect(received).toEqual([...received].sort().reverse());
       expect(page.body.items[0]).not.toHaveProperty('requestor');
@@ -382,13 +384,13 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
     });
 
     it('filters by status (one or a list)', async () => {
-      expect((await queue.get('/requests?status=received')).body).toMatchObject({ total: 5, status: ['received'] });
-      expect((await queue.get('/requests?status=fulfilled,closed')).body.total).toBe(0);
+      expect((await queue.get('/requests?status=received')).body).toMatchObject({ total: 5, totalExact: true, status: ['received'] });
+      expect((await queue.get('/requests?status=fulfilled,closed')).body).toMatchObject({ total: 0, totalExact: true });
     });
 
     it('atRiskDays keeps open requests due within N days, overdue ones included', async () => {
       const page = await queue.get('/requests?atRiskDays=7&sortBy=dueAt&sortOrder=asc');
-      expect(page.body.atRiskDays).toBe(7);
+      expect(page.body).toMatchObject({ atRiskDays: 7, total: 2, totalExact: true });
       // On Tue 16 Jun at 10:00 UTC: the request due 18 May is overdue and the one due at the end of Mon 22 Jun is within
       // 7 days (before 23 Jun 10:00); the rest are due in July.
       expect(page.body.items.map((i: { id: string }) => i.id)).toEqual([created[0].id, created[1].id]);
@@ -411,6 +413,35 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual([field]);
       expect(res.body.instance).toBe(`/api/v1/requests?${query}`);
+    });
+
+    it('keeps the total exact per status and workspace as requests come in and move, apart from other tenants', async () => {
+      const otherTenant = api.as(KEYS.operatorB.token);
+      const otherTotal = (await otherTenant.get('/requests?limit=1')).body.total as number;
+      const north = api.as(KEYS.queueCNorth.token);
+      const ids: string[] = [];
+      // Received yesterday: due in July, not at risk.
+      for (let i = 0; i < 2; i++) {
+        const res = await north.post('/requests/capture', intake({}, { receivedAt: '2026-06-15T09:00:00Z' }));
+        expect(res.status).toBe(202);
+        ids.push(res.body.id);
+      }
+      expect((await north.post(`/requests/${ids[0]}/acknowledgements`, {})).status).toBe(202);
+      expect((await queue.post(`/requests/${created[0].id}/closures`, {})).status).toBe(202);
+      const totals = async (client: ApiClient, query = '') => {
+        const { total, totalExact } = (await client.get(`/requests?limit=1${query}`)).body;
+        return { total, totalExact };
+      };
+      expect(await totals(queue)).toEqual({ total: 7, totalExact: true });
+      expect(await totals(north)).toEqual({ total: 2, totalExact: true });
+      expect(await totals(queue, '&status=received')).toEqual({ total: 5, totalExact: true });
+      expect(await totals(queue, '&status=in_progress,closed')).toEqual({ total: 2, totalExact: true });
+      expect(await totals(north, '&status=in_progress')).toEqual({ total: 1, totalExact: true });
+      expect(await totals(north, '&status=closed')).toEqual({ total: 0, totalExact: true });
+      // The overdue request is closed now: only the one due within 7 days is left at risk.
+      expect(await totals(queue, '&atRiskDays=7')).toEqual({ total: 1, totalExact: true });
+      expect(await totals(north, '&atRiskDays=7')).toEqual({ total: 0, totalExact: true });
+      expect(await totals(otherTenant)).toEqual({ total: otherTotal, totalExact: true });
     });
   });
 

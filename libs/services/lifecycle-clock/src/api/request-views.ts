@@ -60,6 +60,7 @@ export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.atRiskDays !== undefined ? { atRiskDays: filters.atRiskDays } : {}),
     total: slice.total,
+    totalExact: slice.totalExact,
   };
 }
 

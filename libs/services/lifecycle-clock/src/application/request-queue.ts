@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { OPEN_STATUSES, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
+import type { EntityManager, ObjectLiteral } from 'typeorm';
+import { OPEN_STATUSES, QUEUE_AT_RISK_EXACT_BOUND, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { RequestEntity } from '../infrastructure/request.entity';
 
 const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: 'r.status', updatedAt: 'r.updated_at' } as const;
@@ -10,16 +11,38 @@ const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: '
 export interface QueueSlice {
   rows: RequestEntity[];
   total: number;
+  /** False only when `total` is an estimate: more than QUEUE_AT_RISK_EXACT_BOUND requests at risk, and not at risk. */
+  totalExact: boolean;
   limit: number;
   offset: number;
   sortBy: keyof typeof SORT_COLUMNS;
   sortOrder: 'asc' | 'desc';
 }
 
+interface QueueTotal {
+  total: number;
+  exact: boolean;
+}
+
+/**
+ * The conditions of a queue read on the tenant, workspace and status, written
+ * so that they hold both for `requests r` and for `request_counts r` (the same
+ * columns), with their parameters by name (`horizon` among them for the
+ * at-risk filter, whose due-time condition only `requests` can answer).
+ */
+interface QueueFilter {
+  keys: string[];
+  params: ObjectLiteral;
+  atRisk: boolean;
+}
+
 /**
  * The work queue of a tenant. Every filter and sort order is served by an
  * index that starts with the tenant (see the RequestIntake migration); the id
- * breaks ties so that pages never overlap or skip.
+ * breaks ties so that pages never overlap or skip. `total` comes from the
+ * request counters the triggers of the RequestCounts migration keep, not from
+ * counting rows; only the at-risk filter, which depends on the time, counts
+ * rows, up to a bound.
  */
 @Injectable()
 export class RequestQueue {
@@ -28,29 +51,131 @@ export class RequestQueue {
     private readonly clock: Clock,
   ) {}
 
-  async page(scope: TenantScope, query: QueueQuery, now = this.clock.now()): Promise<QueueSlice> {
+  /**
+   * `atRiskBound`: how many requests at risk are counted before `total` becomes an estimate (tests set a small one).
+   * Counting 10,001 index entries takes 1–2 ms at a million requests (docs/performance.md).
+   */
+  async page(scope: TenantScope, query: QueueQuery, now = this.clock.now(), atRiskBound = QUEUE_AT_RISK_EXACT_BOUND): Promise<QueueSlice> {
     const limit = query.limit ?? QUEUE_LIMIT.default;
     const offset = query.offset ?? 0;
     const sortBy = query.sortBy ?? 'receivedAt';
     const sortOrder = query.sortOrder ?? 'desc';
     const direction = sortOrder === 'asc' ? 'ASC' : 'DESC';
+    const filter = filterOf(scope, query, now);
+    // Inside a unit of work both reads go through its transaction; PGlite has one connection.
+    const tx = this.uow.activeManager;
+    const manager = tx ?? this.uow.dataSource.manager;
 
-    const qb = this.uow.dataSource.getRepository(RequestEntity).createQueryBuilder('r').where('r.tenant_id = :tenantId', { tenantId: scope.tenantId });
-    if (scope.workspaceId) qb.andWhere('r.workspace_id = :workspaceId', { workspaceId: scope.workspaceId });
-    if (query.status) qb.andWhere('r.status IN (:...statuses)', { statuses: query.status });
-    if (query.atRiskDays !== undefined) {
-      // At risk: still open and due within N days from now; overdue requests are the most at risk of all.
-      qb.andWhere('r.status IN (:...open)', { open: [...OPEN_STATUSES] });
-      qb.andWhere('r.due_at <= :horizon', { horizon: new Date(now.getTime() + query.atRiskDays * 86_400_000) });
+    const readPage = (): Promise<RequestEntity[]> => {
+      const conditions = filter.atRisk ? [...filter.keys, 'r.due_at <= :horizon'] : filter.keys;
+      const qb = manager.createQueryBuilder(RequestEntity, 'r').where(conditions.join(' AND '), filter.params);
+      qb.orderBy(SORT_COLUMNS[sortBy], direction);
+      // Within one status the newest first (or last): useful to a reader, and the order of the status index.
+      if (sortBy === 'status') qb.addOrderBy('r.received_at', direction);
+      return qb.addOrderBy('r.id', direction).offset(offset).limit(limit).getMany();
+    };
+    let rows: RequestEntity[];
+    let total: QueueTotal;
+    if (!filter.atRisk) {
+      // The counters answer in a fraction of a millisecond: not worth a second connection.
+      rows = await readPage();
+      total = await this.counted(manager, filter);
+    } else if (tx) {
+      rows = await readPage();
+      total = await this.atRiskTotal(manager, filter, atRiskBound);
+    } else {
+      // The at-risk total counts index entries (milliseconds): on another pooled connection while the page is read.
+      [rows, total] = await Promise.all([readPage(), this.atRiskTotal(manager, filter, atRiskBound)]);
     }
-    qb.orderBy(SORT_COLUMNS[sortBy], direction);
-    // Within one status the newest first (or last): useful to a reader, and the order of the status index.
-    if (sortBy === 'status') qb.addOrderBy('r.received_at', direction);
-    const [rows, total] = await qb
-      .addOrderBy('r.id', direction)
-      .offset(offset)
-      .limit(limit)
-      .getManyAndCount();
-    return { rows, total, limit, offset, sortBy, sortOrder };
+    return { rows, total: total.total, totalExact: total.exact, limit, offset, sortBy, sortOrder };
   }
+
+  /** The requests of the filter without its due time, from the counters: exact. */
+  private async counted(manager: EntityManager, filter: QueueFilter): Promise<QueueTotal> {
+    const [row]: Array<{ n: string }> = await this.query(manager, `SELECT coalesce(sum(r.n), 0)::bigint AS n FROM ${this.table('request_counts')} r WHERE ${filter.keys.join(' AND ')}`, filter.params);
+    return { total: Number(row.n), exact: true };
+  }
+
+  /**
+   * The requests at risk: open, in the filter's scope and statuses, due by
+   * its horizon. In one statement (one snapshot): the open requests of the
+   * filter from the counters, the at-risk ones counted up to bound + 1, and
+   * only when there are more than `bound` of those, the open ones due later,
+   * counted up to bound + 1 as well. Whichever side is within the bound gives
+   * the exact total; when both are larger, an estimate (`exact: false`): the
+   * planner's share of the open requests that are at risk, applied to the
+   * exact open count, and kept within what the two capped counts proved.
+   */
+  private async atRiskTotal(manager: EntityManager, filter: QueueFilter, bound: number): Promise<QueueTotal> {
+    const cap = bound + 1;
+    const keys = filter.keys.join(' AND ');
+    const requests = this.table('requests');
+    const [row]: Array<{ open: string; at_risk: string; later: string | null }> = await this.query(
+      manager,
+      `SELECT open, at_risk,
+              CASE WHEN at_risk > ${bound} THEN (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at > :horizon LIMIT ${cap}) l) END AS later
+         FROM (SELECT (SELECT coalesce(sum(r.n), 0)::bigint FROM ${this.table('request_counts')} r WHERE ${keys}) AS open,
+                      (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at <= :horizon LIMIT ${cap}) s) AS at_risk
+               OFFSET 0) counted`,
+      filter.params,
+    );
+    const open = Number(row.open);
+    const atRisk = Number(row.at_risk);
+    if (atRisk <= bound) return { total: atRisk, exact: true };
+    const later = Number(row.later);
+    if (later <= bound) return { total: open - later, exact: true };
+    const [plan]: Array<{ 'QUERY PLAN': unknown }> = await this.query(
+      manager,
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at <= :horizon UNION ALL SELECT 1 FROM ${requests} r WHERE ${keys}`,
+      filter.params,
+    );
+    return { total: estimateWithin(open, shareOf(plan['QUERY PLAN']), cap), exact: false };
+  }
+
+  private table(name: string): string {
+    return qualifiedTable(this.uow.dataSource, name);
+  }
+
+  /** Raw SQL with TypeORM's named parameters (`:name`, `:...list`). */
+  private query<T>(manager: EntityManager, sql: string, params: ObjectLiteral): Promise<T[]> {
+    const [text, values] = this.uow.dataSource.driver.escapeQueryWithParameters(sql, params, {});
+    return manager.query(text, values);
+  }
+}
+
+function filterOf(scope: TenantScope, query: QueueQuery, now: Date): QueueFilter {
+  const keys = ['r.tenant_id = :tenantId'];
+  const params: ObjectLiteral = { tenantId: scope.tenantId };
+  if (scope.workspaceId) {
+    keys.push('r.workspace_id = :workspaceId');
+    params.workspaceId = scope.workspaceId;
+  }
+  if (query.status) {
+    keys.push('r.status IN (:...statuses)');
+    params.statuses = query.status;
+  }
+  if (query.atRiskDays === undefined) return { keys, params, atRisk: false };
+  // At risk: still open and due within N days from now; overdue requests are the most at risk of all.
+  keys.push('r.status IN (:...open)');
+  params.open = [...OPEN_STATUSES];
+  params.horizon = new Date(now.getTime() + query.atRiskDays * 86_400_000);
+  return { keys, params, atRisk: true };
+}
+
+/** From the plan of `<at risk> UNION ALL <open>` (EXPLAIN (FORMAT JSON)): the planner's estimated share of the open requests that are at risk. */
+export function shareOf(plan: unknown): number {
+  const doc = (typeof plan === 'string' ? JSON.parse(plan) : plan) as Array<{ Plan: { Plans?: Array<{ 'Plan Rows': number }> } }>;
+  const [atRisk, open] = doc[0].Plan.Plans ?? [];
+  if (!atRisk || !open || !(open['Plan Rows'] > 0)) return 1;
+  return Math.min(1, atRisk['Plan Rows'] / open['Plan Rows']);
+}
+
+/**
+ * `share` of the `open` requests, kept where the capped counts put the answer:
+ * more than `cap − 1` at risk, and more than `cap − 1` not.
+ */
+export function estimateWithin(open: number, share: number, cap: number): number {
+  const least = cap;
+  const most = Math.max(least, open - cap);
+  return Math.min(most, Math.max(least, Math.round(open * share)));
 }
