@@ -11,6 +11,7 @@ import { RequestLifecycle1763700000130 } from './infrastructure/migrations/17637
 import { RequestLocale1763700000140 } from './infrastructure/migrations/1763700000140-request-locale';
 import { PolicyCopy1763700000150 } from './infrastructure/migrations/1763700000150-policy-copy';
 import { RequestCounts1763700000160 } from './infrastructure/migrations/1763700000160-request-counts';
+import { QueueOpenReceived1763700000170 } from './infrastructure/migrations/1763700000170-queue-open-received';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -31,7 +32,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
     module: LifecycleClockModule.withMonitor(monitor, retention),
     persistence: true,
     entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity, RetentionRuleEntity],
-    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140, PolicyCopy1763700000150, RequestCounts1763700000160],
+    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140, PolicyCopy1763700000150, RequestCounts1763700000160, QueueOpenReceived1763700000170],
   };
 }
 
