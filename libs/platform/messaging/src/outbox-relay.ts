@@ -1,4 +1,6 @@
+import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { quoteIdent } from '@dsar/platform/persistence';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort } from './bus.port';
@@ -22,8 +24,14 @@ interface OutboxRow {
   id: string;
   topic: string;
   partition_key: string;
-  envelope: Record<string, unknown> | string;
+  /** The CloudEvent JSON as PostgreSQL prints the jsonb: published as it is, never parsed here. */
+  envelope: string;
   headers: Record<string, string> | string;
+}
+
+/** A row of the claim statement: how many rows it locked, and one row it marked (none when it marked nothing). */
+interface ClaimedRow extends Partial<OutboxRow> {
+  claimed: number;
 }
 
 /**
@@ -37,6 +45,8 @@ interface OutboxRow {
  */
 export class OutboxRelay {
   private readonly table: string;
+  /** The claim of a batch, see `relayClaimed`. */
+  private readonly claimSql: string;
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
@@ -49,6 +59,8 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions,
   ) {
     this.table = `${quoteIdent(options.schema)}.outbox`;
+    if (!Number.isSafeInteger(options.batchSize) || options.batchSize < 1) throw new Error(`batchSize must be a positive integer, not ${options.batchSize}`);
+    this.claimSql = claimStatement(this.table, options.batchSize);
   }
 
   start(): void {
@@ -128,24 +140,36 @@ export class OutboxRelay {
     }
   }
 
+  /**
+   * One batch on PostgreSQL in two round trips: the claim statement opens the transaction, locks the batch, leaves
+   * the rows whose request is held elsewhere and marks the others published (invisible to anyone until the commit);
+   * then they are published and the transaction commits. A publish that fails rolls the marks back. The connection
+   * comes straight from the pool: the hot path needs none of TypeORM's query handling.
+   */
   private async relayClaimed(): Promise<number> {
-    return this.dataSource.transaction('READ COMMITTED', async (tx) => {
-      const rows: OutboxRow[] = await tx.query(
-        `SELECT id, topic, partition_key, envelope, headers FROM ${this.table}
-          WHERE processed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [this.options.batchSize],
-      );
-      if (rows.length === 0) return 0;
-      const sendable = await this.withoutKeysHeldElsewhere(tx, rows);
+    const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [PoolClient, (err?: unknown) => void];
+    let broken: unknown;
+    try {
+      // Two statements in one simple-protocol message: BEGIN and the claim.
+      const results = (await client.query(this.claimSql)) as unknown as QueryResult<ClaimedRow>[];
+      const rows = results[1].rows;
+      const claimed = rows.length === 0 ? 0 : Number(rows[0].claimed);
+      const sendable = rows.filter((r): r is ClaimedRow & OutboxRow => r.id != null);
       await this.publish(sendable);
-      await this.markProcessed(tx, sendable);
-      return rows.length;
-    });
+      await client.query('COMMIT');
+      return claimed;
+    } catch (e) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+      throw e;
+    } finally {
+      // A connection that cannot even roll back is dropped from the pool.
+      release(broken);
+    }
   }
 
   private async relayUnlocked(): Promise<number> {
     const rows: OutboxRow[] = await this.dataSource.query(
-      `SELECT id, topic, partition_key, envelope, headers FROM ${this.table}
+      `SELECT id, topic, partition_key, envelope::text AS envelope, headers FROM ${this.table}
         WHERE processed_at IS NULL ORDER BY id LIMIT $1`,
       [this.options.batchSize],
     );
@@ -155,27 +179,12 @@ export class OutboxRelay {
     return rows.length;
   }
 
-  /** Drops rows whose request has an earlier unpublished row that this relay did not claim. */
-  private async withoutKeysHeldElsewhere(tx: EntityManager, rows: OutboxRow[]): Promise<OutboxRow[]> {
-    const firstIdByKey = new Map<string, string>();
-    for (const r of rows) if (!firstIdByKey.has(r.partition_key)) firstIdByKey.set(r.partition_key, r.id);
-    const held: { partition_key: string }[] = await tx.query(
-      `SELECT DISTINCT o.partition_key FROM ${this.table} o
-         JOIN unnest($1::text[], $2::bigint[]) AS c(key, first_id) ON o.partition_key = c.key
-        WHERE o.processed_at IS NULL AND o.id < c.first_id`,
-      [[...firstIdByKey.keys()], [...firstIdByKey.values()]],
-    );
-    if (held.length === 0) return rows;
-    const blocked = new Set(held.map((h) => h.partition_key));
-    return rows.filter((r) => !blocked.has(r.partition_key));
-  }
-
   private async publish(rows: OutboxRow[]): Promise<void> {
     if (rows.length === 0) return;
     const messages: BusMessage[] = rows.map((r) => ({
       topic: r.topic,
       key: r.partition_key,
-      value: typeof r.envelope === 'string' ? r.envelope : JSON.stringify(r.envelope),
+      value: r.envelope,
       headers: typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers,
     }));
     await this.bus.publish(messages);
@@ -196,4 +205,31 @@ export class OutboxRelay {
       [this.options.batchSize, error.message.slice(0, 1000)],
     );
   }
+}
+
+/**
+ * BEGIN and the claim of at most `batchSize` rows, as one parameterless message (the batch size is a validated
+ * integer), so the simple protocol sends both in one round trip and no prepared statement is left on a connection a
+ * pooler may hand to someone else. In one snapshot it
+ * - locks the oldest unpublished rows that no other relay holds (`FOR UPDATE SKIP LOCKED`), materialized once;
+ * - finds the requests that still have an earlier unpublished row outside the batch (held by another relay, or
+ *   committed late): their rows stay locked but unmarked, for a later round, so each request keeps its order;
+ * - marks the others published and returns them in id order, with the number of rows locked on every row (and on
+ *   a single row of NULLs when none could be marked).
+ */
+function claimStatement(table: string, batchSize: number): string {
+  return `BEGIN ISOLATION LEVEL READ COMMITTED;
+WITH claimed AS MATERIALIZED (
+       SELECT id, partition_key FROM ${table}
+        WHERE processed_at IS NULL ORDER BY id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED),
+     held AS (
+       SELECT c.partition_key FROM claimed c GROUP BY c.partition_key
+       HAVING EXISTS (SELECT 1 FROM ${table} o
+                       WHERE o.partition_key = c.partition_key AND o.processed_at IS NULL AND o.id < min(c.id))),
+     marked AS (
+       UPDATE ${table} o SET processed_at = now(), attempts = o.attempts + 1
+         FROM claimed c
+        WHERE o.id = c.id AND c.partition_key NOT IN (SELECT partition_key FROM held)
+       RETURNING o.id, o.topic, o.partition_key, o.envelope::text AS envelope, o.headers)
+SELECT n.claimed, m.* FROM (SELECT count(*)::int AS claimed FROM claimed) n LEFT JOIN marked m ON true ORDER BY m.id`;
 }
