@@ -212,8 +212,9 @@ export class OutboxRelay {
  * integer), so the simple protocol sends both in one round trip and no prepared statement is left on a connection a
  * pooler may hand to someone else. In one snapshot it
  * - locks the oldest unpublished rows that no other relay holds (`FOR UPDATE SKIP LOCKED`), materialized once;
- * - finds the requests that still have an earlier unpublished row outside the batch (held by another relay, or
- *   committed late): their rows stay locked but unmarked, for a later round, so each request keeps its order;
+ * - finds the requests that have an unpublished row outside the batch before the last row the batch has of them
+ *   (before the first, or between two of them: another relay skipped past a row it found locked): their rows stay
+ *   locked but unmarked, for a later round, so each request keeps its order;
  * - marks the others published and returns them in id order, with the number of rows locked on every row (and on
  *   a single row of NULLs when none could be marked).
  */
@@ -225,7 +226,8 @@ WITH claimed AS MATERIALIZED (
      held AS (
        SELECT c.partition_key FROM claimed c GROUP BY c.partition_key
        HAVING EXISTS (SELECT 1 FROM ${table} o
-                       WHERE o.partition_key = c.partition_key AND o.processed_at IS NULL AND o.id < min(c.id))),
+                       WHERE o.partition_key = c.partition_key AND o.processed_at IS NULL AND o.id < max(c.id)
+                         AND NOT EXISTS (SELECT 1 FROM claimed mine WHERE mine.id = o.id))),
      marked AS (
        UPDATE ${table} o SET processed_at = now(), attempts = o.attempts + 1
          FROM claimed c
