@@ -29,6 +29,17 @@ interface OutboxRow {
   headers: Record<string, string> | string;
 }
 
+/** A claimed batch, its transaction open until `end`. */
+interface ClaimedBatch {
+  /** Claimed while the batch before it was still open. */
+  ahead: boolean;
+  /** Rows locked, sendable or not. */
+  claimed: number;
+  /** The rows marked published, in id order. */
+  rows: OutboxRow[];
+  end(command: 'COMMIT' | 'ROLLBACK'): Promise<void>;
+}
+
 /** A row of the claim statement: how many rows it locked, and one row it marked (none when it marked nothing). */
 interface ClaimedRow extends Partial<OutboxRow> {
   claimed: number;
@@ -122,11 +133,15 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     try {
-      for (;;) {
-        this.again = false;
-        const claimed = this.options.serializedSession ? await this.relayUnlocked() : await this.relayClaimed();
-        if (claimed < this.options.batchSize && !this.again) break;
-        if (this.stopped) break;
+      if (this.options.serializedSession) {
+        for (;;) {
+          this.again = false;
+          const claimed = await this.relayUnlocked();
+          if (claimed < this.options.batchSize && !this.again) break;
+          if (this.stopped) break;
+        }
+      } else {
+        await this.relayClaimed();
       }
       this.failures = 0;
     } catch (e) {
@@ -141,29 +156,82 @@ export class OutboxRelay {
   }
 
   /**
-   * One batch on PostgreSQL in two round trips: the claim statement opens the transaction, locks the batch, leaves
-   * the rows whose request is held elsewhere and marks the others published (invisible to anyone until the commit);
-   * then they are published and the transaction commits. A publish that fails rolls the marks back. The connection
-   * comes straight from the pool: the hot path needs none of TypeORM's query handling.
+   * Batches on PostgreSQL until a claim finds less than a full batch (and no commit woke the relay meanwhile).
+   *
+   * After a full batch more rows are likely waiting, so the next batch is claimed, on another connection, while
+   * this one is being published, and a batch commits while the next one is being published. Nothing of the order
+   * is lost by that: a batch claimed while the one before it is uncommitted sees that batch's rows as locked and
+   * unpublished, so it skips them and its key check leaves every request that has a row there, exactly as it
+   * leaves a request held by another replica. The publishes stay one after the other, the commits too, and a batch
+   * commits only after the one before it did; a failed publish or commit rolls back the batches after it, and the
+   * relay stops where it is.
    */
-  private async relayClaimed(): Promise<number> {
+  private async relayClaimed(): Promise<void> {
+    let next: Promise<ClaimedBatch> | undefined = this.claim(false);
+    let committing: Promise<void> | undefined;
+    try {
+      for (;;) {
+        this.again = false;
+        const batch = await next;
+        next = undefined;
+        if (batch.claimed >= this.options.batchSize && !this.stopped) next = settledLater(this.claim(true));
+        try {
+          await this.publish(batch.rows);
+          await committing;
+        } catch (e) {
+          await batch.end('ROLLBACK');
+          throw e;
+        }
+        committing = settledLater(batch.end('COMMIT'));
+        if (this.stopped) break;
+        if (!next && (this.again || batch.ahead)) {
+          // A batch claimed ahead saw less than the outbox holds (the rows locked by the batch before it), so it ends
+          // nothing: the next claim comes after the commits, like any claim that is not ahead.
+          await committing;
+          next = this.claim(false);
+        }
+        if (!next) break;
+      }
+      await committing;
+    } finally {
+      if (next) await next.then((b) => b.end('ROLLBACK')).catch(() => undefined);
+      await committing?.catch(() => undefined);
+    }
+  }
+
+  /**
+   * One batch claimed in one round trip: the claim statement opens the transaction, locks the batch, leaves the
+   * rows whose request is held elsewhere and marks the others published (invisible to anyone until the commit).
+   * The connection comes straight from the pool and stays with the batch until `end`: the hot path needs none of
+   * TypeORM's query handling.
+   */
+  private async claim(ahead: boolean): Promise<ClaimedBatch> {
     const [client, release] = (await (this.dataSource.driver as PostgresDriver).obtainMasterConnection()) as [PoolClient, (err?: unknown) => void];
-    let broken: unknown;
+    const end = async (command: 'COMMIT' | 'ROLLBACK'): Promise<void> => {
+      let broken: unknown;
+      try {
+        await client.query(command);
+      } catch (e) {
+        // The transaction is over either way; a connection that failed to end it is dropped from the pool.
+        broken = e;
+        if (command === 'COMMIT') throw e;
+      } finally {
+        release(broken);
+      }
+    };
     try {
       // Two statements in one simple-protocol message: BEGIN and the claim.
       const results = (await client.query(this.claimSql)) as unknown as QueryResult<ClaimedRow>[];
       const rows = results[1].rows;
-      const claimed = rows.length === 0 ? 0 : Number(rows[0].claimed);
-      const sendable = rows.filter((r): r is ClaimedRow & OutboxRow => r.id != null);
-      await this.publish(sendable);
-      await client.query('COMMIT');
-      return claimed;
+      return {
+        ahead,
+        claimed: rows.length === 0 ? 0 : Number(rows[0].claimed),
+        rows: rows.filter((r): r is ClaimedRow & OutboxRow => r.id != null),
+        end,
+      };
     } catch (e) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => (broken = rollbackError));
+      await end('ROLLBACK');
       throw e;
-    } finally {
-      // A connection that cannot even roll back is dropped from the pool.
-      release(broken);
     }
   }
 
@@ -205,6 +273,12 @@ export class OutboxRelay {
       [this.options.batchSize, error.message.slice(0, 1000)],
     );
   }
+}
+
+/** A promise awaited later, while other work is under way: its failure must not count as unhandled meanwhile. */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
 
 /**
