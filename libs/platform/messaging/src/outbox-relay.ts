@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { PoolClient, QueryResult } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -174,7 +175,11 @@ export class OutboxRelay {
         this.again = false;
         const batch = await next;
         next = undefined;
-        if (batch.claimed >= this.options.batchSize && !this.stopped) next = settledLater(this.claim(true));
+        if (batch.claimed >= this.options.batchSize && !this.stopped) {
+          next = settledLater(this.claim(true));
+          // One turn of the event loop lets the claim reach the database before the publish's encoding takes it.
+          await setImmediate();
+        }
         try {
           await this.publish(batch.rows);
           await committing;
