@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { mkdirSync } from 'node:fs';
-import { PGlite, types, type Results } from '@electric-sql/pglite';
+import type { PGlite, Results } from '@electric-sql/pglite';
 import { SessionLock } from './async-mutex';
 
 /**
@@ -13,6 +13,9 @@ import { SessionLock } from './async-mutex';
  * Results are shaped like node-postgres results (rows, rowCount, command) and
  * values are parsed the way node-postgres parses them (int8 and numeric as
  * strings, dates as 'YYYY-MM-DD'), so entities behave the same on both drivers.
+ *
+ * PGlite itself (its module and WebAssembly) is loaded when the first host
+ * opens: a service on PostgreSQL never loads it.
  */
 export class PgliteHost {
   private static readonly hosts = new Map<string, Promise<PgliteHost>>();
@@ -30,14 +33,18 @@ export class PgliteHost {
     if (!host) {
       const inMemory = dataDir.startsWith('memory://');
       if (!inMemory) mkdirSync(dataDir, { recursive: true });
-      host = PGlite.create({
-        dataDir: inMemory ? undefined : dataDir,
-        parsers: {
-          [types.INT8]: (v: string) => v,
-          [types.NUMERIC]: (v: string) => v,
-          [types.DATE]: (v: string) => v,
-        },
-      }).then((db) => new PgliteHost(dataDir, db));
+      host = import('@electric-sql/pglite')
+        .then(({ PGlite, types }) =>
+          PGlite.create({
+            dataDir: inMemory ? undefined : dataDir,
+            parsers: {
+              [types.INT8]: (v: string) => v,
+              [types.NUMERIC]: (v: string) => v,
+              [types.DATE]: (v: string) => v,
+            },
+          }),
+        )
+        .then((db) => new PgliteHost(dataDir, db));
       PgliteHost.hosts.set(dataDir, host);
       host.catch(() => PgliteHost.hosts.delete(dataDir));
     }
