@@ -2,6 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
+import { fixIdleRequestQueueTimers } from './kafkajs-request-queue';
+
+fixIdleRequestQueueTimers();
 
 export interface KafkaBusOptions {
   brokers: string[];
