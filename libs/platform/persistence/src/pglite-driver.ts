@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import type { PGlite, Results } from '@electric-sql/pglite';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PGlite, PGliteOptions, Results } from '@electric-sql/pglite';
 import { SessionLock } from './async-mutex';
+import { dropClusterTemplate, keepClusterTemplate, readClusterTemplate, unpackClusterTemplate } from './pglite-template';
 
 /**
  * A `pg`-compatible module over one embedded PGlite database, for TypeORM's
@@ -15,7 +17,8 @@ import { SessionLock } from './async-mutex';
  * strings, dates as 'YYYY-MM-DD'), so entities behave the same on both drivers.
  *
  * PGlite itself (its module and WebAssembly) is loaded when the first host
- * opens: a service on PostgreSQL never loads it.
+ * opens: a service on PostgreSQL never loads it. A new database starts from
+ * the cached empty cluster when there is one (pglite-template.ts).
  */
 export class PgliteHost {
   private static readonly hosts = new Map<string, Promise<PgliteHost>>();
@@ -31,20 +34,7 @@ export class PgliteHost {
   static open(dataDir: string): Promise<PgliteHost> {
     let host = PgliteHost.hosts.get(dataDir);
     if (!host) {
-      const inMemory = dataDir.startsWith('memory://');
-      if (!inMemory) mkdirSync(dataDir, { recursive: true });
-      host = import('@electric-sql/pglite')
-        .then(({ PGlite, types }) =>
-          PGlite.create({
-            dataDir: inMemory ? undefined : dataDir,
-            parsers: {
-              [types.INT8]: (v: string) => v,
-              [types.NUMERIC]: (v: string) => v,
-              [types.DATE]: (v: string) => v,
-            },
-          }),
-        )
-        .then((db) => new PgliteHost(dataDir, db));
+      host = openDatabase(dataDir).then((db) => new PgliteHost(dataDir, db));
       PgliteHost.hosts.set(dataDir, host);
       host.catch(() => PgliteHost.hosts.delete(dataDir));
     }
@@ -85,6 +75,43 @@ export class PgliteHost {
       },
     };
   }
+}
+
+/**
+ * The embedded database of a data directory (`memory://…`: in memory only). A directory that holds no cluster yet,
+ * and every in-memory database, is a new one: unpacked from the cached empty cluster, or made by initdb, whose result
+ * then becomes that cache. A template PGlite cannot start from is dropped, and initdb runs on an emptied directory.
+ */
+async function openDatabase(dataDir: string): Promise<PGlite> {
+  const { PGlite, types } = await import('@electric-sql/pglite');
+  const inMemory = dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  const options: PGliteOptions = {
+    dataDir: inMemory ? undefined : dataDir,
+    parsers: {
+      [types.INT8]: (v: string) => v,
+      [types.NUMERIC]: (v: string) => v,
+      [types.DATE]: (v: string) => v,
+    },
+  };
+  if (!inMemory && existsSync(join(dataDir, 'PG_VERSION'))) return PGlite.create(options);
+  const template = readClusterTemplate();
+  if (template) {
+    try {
+      if (inMemory) return await PGlite.create({ ...options, loadDataDir: new Blob([template]) });
+      unpackClusterTemplate(template, dataDir);
+      return await PGlite.create(options);
+    } catch {
+      dropClusterTemplate();
+      if (!inMemory) {
+        rmSync(dataDir, { recursive: true, force: true });
+        mkdirSync(dataDir, { recursive: true });
+      }
+    }
+  }
+  const db = await PGlite.create(options);
+  await keepClusterTemplate(db);
+  return db;
 }
 
 type Callback<T> = (err: Error | null, value?: T) => void;
