@@ -8,10 +8,9 @@ import {
   type DatabaseSettings,
   openDataSource,
   PendingMigrationsError,
-  pgliteDirectory,
   schemaOf,
 } from './data-source';
-import { PgliteHost } from './pglite-driver';
+import { PgliteHost, pgliteDirectory } from './pglite-driver';
 import { clusterTemplateFile } from './pglite-template';
 import { UnitOfWork } from './unit-of-work';
 

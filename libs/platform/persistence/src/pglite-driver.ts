@@ -1,9 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { PGlite, PGliteOptions, Results } from '@electric-sql/pglite';
 import { SessionLock } from './async-mutex';
 import { dropClusterTemplate, keepClusterTemplate, readClusterTemplate, unpackClusterTemplate } from './pglite-template';
+
+/** Where PGlite keeps the files of a DATA_DIR (its `pg` folder); a `memory://` one keeps nothing. */
+export function pgliteDirectory(dataDir: string): string {
+  return dataDir.startsWith('memory://') ? dataDir : resolve(dataDir, 'pg');
+}
 
 /**
  * A `pg`-compatible module over one embedded PGlite database, for TypeORM's
@@ -81,37 +86,47 @@ export class PgliteHost {
  * The embedded database of a data directory (`memory://…`: in memory only). A directory that holds no cluster yet,
  * and every in-memory database, is a new one: unpacked from the cached empty cluster, or made by initdb, whose result
  * then becomes that cache. A template PGlite cannot start from is dropped, and initdb runs on an emptied directory.
+ * The unpacking of a template on disk has started when this returns (see unpackClusterTemplate).
  */
-async function openDatabase(dataDir: string): Promise<PGlite> {
-  const { PGlite, types } = await import('@electric-sql/pglite');
+function openDatabase(dataDir: string): Promise<PGlite> {
   const inMemory = dataDir.startsWith('memory://');
-  if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const options: PGliteOptions = {
-    dataDir: inMemory ? undefined : dataDir,
-    parsers: {
-      [types.INT8]: (v: string) => v,
-      [types.NUMERIC]: (v: string) => v,
-      [types.DATE]: (v: string) => v,
-    },
-  };
-  if (!inMemory && existsSync(join(dataDir, 'PG_VERSION'))) return PGlite.create(options);
-  const template = readClusterTemplate();
-  if (template) {
-    try {
-      if (inMemory) return await PGlite.create({ ...options, loadDataDir: new Blob([template]) });
-      unpackClusterTemplate(template, dataDir);
-      return await PGlite.create(options);
-    } catch {
-      dropClusterTemplate();
-      if (!inMemory) {
-        rmSync(dataDir, { recursive: true, force: true });
-        mkdirSync(dataDir, { recursive: true });
+  try {
+    if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const fresh = inMemory || !existsSync(join(dataDir, 'PG_VERSION'));
+  const template = fresh ? readClusterTemplate() : undefined;
+  const unpacking = template && !inMemory ? unpackClusterTemplate(template, dataDir).then(() => undefined, (e: unknown) => e ?? new Error('unpacking failed')) : undefined;
+  return (async () => {
+    const { PGlite, types } = await import('@electric-sql/pglite');
+    const options: PGliteOptions = {
+      dataDir: inMemory ? undefined : dataDir,
+      parsers: {
+        [types.INT8]: (v: string) => v,
+        [types.NUMERIC]: (v: string) => v,
+        [types.DATE]: (v: string) => v,
+      },
+    };
+    if (!fresh) return PGlite.create(options);
+    if (template) {
+      try {
+        if (inMemory) return await PGlite.create({ ...options, loadDataDir: new Blob([template]) });
+        const failure = await unpacking;
+        if (failure) throw failure;
+        return await PGlite.create(options);
+      } catch {
+        dropClusterTemplate();
+        if (!inMemory) {
+          rmSync(dataDir, { recursive: true, force: true });
+          mkdirSync(dataDir, { recursive: true });
+        }
       }
     }
-  }
-  const db = await PGlite.create(options);
-  await keepClusterTemplate(db);
-  return db;
+    const db = await PGlite.create(options);
+    await keepClusterTemplate(db);
+    return db;
+  })();
 }
 
 type Callback<T> = (err: Error | null, value?: T) => void;

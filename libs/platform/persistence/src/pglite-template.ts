@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -66,27 +67,51 @@ export async function keepClusterTemplate(db: PGlite): Promise<void> {
  * Unpacks the template into an empty data directory, for PGlite to open as an existing cluster. PGlite could unpack
  * it itself (`loadDataDir`), but on disk it then runs that first session several times slower (4× on DDL, measured)
  * and needs a second opening. The tar is the one PGlite's dumpDataDir writes: ustar, directories and regular files.
+ *
+ * The directories are made at once and every file write is handed to libuv's thread pool before this returns, so
+ * the unpacking goes on while the caller's thread does other work (embedded mode loads its modules meanwhile).
  */
-export function unpackClusterTemplate(tar: Buffer, dataDir: string): void {
+export function unpackClusterTemplate(tar: Buffer, dataDir: string): Promise<void> {
   // Unpacked beside it and moved into place whole: a start cut short never leaves a directory that looks like a cluster.
   const staging = `${dataDir}.${process.pid}.unpacking`;
-  rmSync(staging, { recursive: true, force: true });
+  const finish = async (): Promise<void> => {
+    try {
+      await Promise.all(untar(tar, staging).map((f) => writeFile(f.path, f.content, { mode: f.mode })));
+      if (!existsSync(join(staging, 'PG_VERSION'))) throw new Error('the cluster template holds no cluster');
+      await rm(dataDir, { recursive: true, force: true });
+      await rename(staging, dataDir);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+  };
   try {
-    untar(tar, staging);
-    if (!existsSync(join(staging, 'PG_VERSION'))) throw new Error('the cluster template holds no cluster');
-    rmSync(dataDir, { recursive: true, force: true });
-    renameSync(staging, dataDir);
-  } finally {
     rmSync(staging, { recursive: true, force: true });
+    return finish();
+  } catch (e) {
+    return Promise.reject(e);
   }
 }
 
-function untar(tar: Buffer, dir: string): void {
+interface TarFile {
+  path: string;
+  content: Buffer;
+  mode: number;
+}
+
+/** Makes the directories of the tar under `dir` and returns its files, to be written. */
+function untar(tar: Buffer, dir: string): TarFile[] {
   const BLOCK = 512;
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const files: TarFile[] = [];
+  const made = new Set<string>();
+  const makeDir = (path: string, mode = 0o700) => {
+    if (made.has(path)) return;
+    mkdirSync(path, { recursive: true, mode });
+    made.add(path);
+  };
+  makeDir(dir);
   for (let at = 0; at + BLOCK <= tar.length; ) {
     const header = tar.subarray(at, at + BLOCK);
-    if (header.every((b) => b === 0)) return;
+    if (header.every((b) => b === 0)) break;
     const field = (offset: number, length: number): string => header.subarray(offset, offset + length).toString('utf8').replace(/\0[\s\S]*$/, '');
     const path = [field(345, 155), field(0, 100)].filter(Boolean).join('/');
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
@@ -96,13 +121,14 @@ function untar(tar: Buffer, dir: string): void {
     const type = String.fromCharCode(header[156]);
     const target = join(dir, ...parts);
     if (type === '5') {
-      mkdirSync(target, { recursive: true, mode });
+      makeDir(target, mode);
     } else if (type === '0' || type === '\0') {
-      mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-      writeFileSync(target, tar.subarray(at + BLOCK, at + BLOCK + size), { mode });
+      makeDir(dirname(target));
+      files.push({ path: target, content: tar.subarray(at + BLOCK, at + BLOCK + size), mode });
     } else {
       throw new Error(`unexpected entry type ${JSON.stringify(type)} in the cluster template (${path})`);
     }
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }
+  return files;
 }
