@@ -52,7 +52,7 @@ function environmentOf(service: string): Record<string, string> {
 
 describe('deploy/compose/compose.yaml', () => {
   it('runs every service of the product, and nothing the product does not have', () => {
-    const products = Object.keys(compose.services).filter((s) => compose.services[s].command?.some((c) => c.startsWith('apps/')));
+    const products = Object.keys(compose.services).filter((s) => compose.services[s].command?.some((c) => c.startsWith('dist/apps/')));
     expect(products.sort()).toEqual(SERVICES);
   });
 
@@ -60,7 +60,7 @@ describe('deploy/compose/compose.yaml', () => {
     const schema = () => schemas.get(service)!;
 
     it('runs its own app', () => {
-      expect(compose.services[service].command).toEqual(['node', 'tools/scripts/run-ts.cjs', `apps/${service}/src/main.ts`]);
+      expect(compose.services[service].command).toEqual(['node', `dist/apps/${service}/src/main.js`]);
     });
 
     it('has an environment its config schema accepts', () => {

@@ -23,11 +23,21 @@ it('builds in stages and ships the production dependencies only, installed from 
   expect(dockerfile).toMatch(/COPY --from=deps \/app\/node_modules/);
 });
 
+it('compiles the product in a build stage and ships its output, not the TypeScript sources (ADR 0030)', () => {
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const runtime = stages.at(-1) ?? '';
+  expect(stages.some((s) => /\bAS build\b/.test(s.split('\n')[0]) && /^RUN npm run build$/m.test(s))).toBe(true);
+  expect(runtime).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+  // From the build context, only the package files: no TypeScript source, no swc settings.
+  expect(runtime.split('\n').filter((l) => l.startsWith('COPY ') && !l.startsWith('COPY --from='))).toEqual(['COPY package.json package-lock.json ./']);
+  expect(runtime).not.toContain('run-ts.cjs');
+});
+
 it('runs as a numeric non-root user, with OCI labels, and starts the api-gateway by default', () => {
   const users = instructions.filter((l) => l.startsWith('USER '));
   expect(users.at(-1)).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);
   for (const label of ['title', 'version', 'revision', 'source', 'licenses']) expect(dockerfile).toContain(`org.opencontainers.image.${label}=`);
-  expect(instructions.at(-1)).toBe('CMD ["node", "tools/scripts/run-ts.cjs", "apps/api-gateway/src/main.ts"]');
+  expect(instructions.at(-1)).toBe('CMD ["node", "dist/apps/api-gateway/src/main.js"]');
 });
 
 it('keeps local state, tools and secrets out of the build context', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { databaseFields, everyProblem, loadConfigOrExit } from '@dsar/platform/config';
-import { type BlobStore, EncryptedStorage, FilesystemBlobStore, requireStorageSettings, S3BlobStore, storageFields, storageFromConfig } from '@dsar/platform/storage';
+import { type BlobStore, EncryptedStorage, FilesystemBlobStore, requireStorageSettings, storageFields, storageFromConfig } from '@dsar/platform/storage';
+import { S3BlobStore } from '@dsar/platform/storage/s3';
 
 /**
  * `npm run storage:rewrap`: the explicit step of a storage master key rotation (docs/storage.md#master-key-rotation).

@@ -1,6 +1,6 @@
 {{/*
 One hook Job (migrations or topics). Call with (dict "root" $ "job" "migrations"|"topics"
-"weight" "<n>" "script" "<path of the TypeScript entry point>").
+"weight" "<n>" "script" "<path of the compiled entry point, under dist/>").
 They run before the release's own ServiceAccounts, ConfigMaps and
 NetworkPolicies exist on a first install, so their settings are inline and
 they use serviceAccountName (or the namespace's default).
@@ -49,7 +49,7 @@ spec:
         - name: {{ .job }}
           image: {{ include "dsar.image" $root | quote }}
           imagePullPolicy: {{ $root.Values.image.pullPolicy }}
-          command: ["node", "tools/scripts/run-ts.cjs", {{ .script | quote }}]
+          command: ["node", {{ .script | quote }}]
           env:
             - name: NODE_ENV
               value: {{ $root.Values.env.NODE_ENV | default "production" | quote }}

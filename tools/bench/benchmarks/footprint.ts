@@ -6,9 +6,9 @@ import { median, quiesce, sleep } from '../harness/util';
 
 /**
  * footprint: the idle RSS of each service and of embedded mode, and how long embedded mode takes to be ready
- * from a cold start. The services' target is judged on the built output (the product compiled to JavaScript
- * ahead of time, harness/build.ts); the services as the image runs them today (TypeScript compiled at start by
- * tools/scripts/run-ts.cjs) are measured beside it.
+ * from a cold start. The services' target is judged on the built output (`npm run build`, what the image runs,
+ * ADR 0030); the services with their TypeScript compiled at start by tools/scripts/run-ts.cjs (as `npm run
+ * start:distributed` runs them in development) are measured beside it.
  */
 
 const MiB = 2 ** 20;
@@ -109,7 +109,7 @@ export const footprint: Benchmark = {
     figures.push(figure('built.total', 'the eight services: idle RSS in all, built output', 'MiB', mib(built.map((m) => [...m.values()].reduce((a, b) => a + b, 0)))));
     figures.push(figure('built.ready', 'the eight services, built output: start to all ready', 's', builtReady.map((v) => v / 1000)));
     if (source.length > 0) {
-      for (const s of SERVICES) figures.push(figure(`source.${s}`, `${s}: idle RSS, TypeScript compiled at start (run-ts.cjs, as the image runs it)`, 'MiB', mib(source.map((m) => m.get(s) as number))));
+      for (const s of SERVICES) figures.push(figure(`source.${s}`, `${s}: idle RSS, TypeScript compiled at start (run-ts.cjs, development)`, 'MiB', mib(source.map((m) => m.get(s) as number))));
       figures.push(figure('source.total', 'the eight services: idle RSS in all, run-ts.cjs', 'MiB', mib(source.map((m) => [...m.values()].reduce((a, b) => a + b, 0)))));
       figures.push(figure('source.ready', 'the eight services, run-ts.cjs: start to all ready', 's', sourceReady.map((v) => v / 1000)));
     }
@@ -126,9 +126,9 @@ export const footprint: Benchmark = {
     return {
       title: 'footprint — idle memory and cold start',
       method:
-        `Each repetition starts the eight services from the built output (the product compiled ahead of time by the harness with swc and the workspace's settings, \`node apps/<service>/src/main.js\`; ` +
-        'the repository has no build of its own yet) on a fresh database and topics' +
-        (settings.footprintSource ? ', then the same from the TypeScript sources as the image starts them (`node tools/scripts/run-ts.cjs apps/<service>/src/main.ts`)' : '') +
+        'Each repetition starts the eight services from the built output (`npm run build` into the run\'s scratch directory, `node dist/apps/<service>/src/main.js` as the image runs them, ADR 0030) ' +
+        'on a fresh database and topics' +
+        (settings.footprintSource ? ', then the same from the TypeScript sources as development runs them (`node tools/scripts/run-ts.cjs apps/<service>/src/main.ts`)' : '') +
         `; embedded mode ${settings.footprintEmbeddedSource ? 'as `npm start` runs it and ' : ''}from the built output, each on a fresh data directory. Idle RSS: VmRSS from /proc, the median of ${settings.rssSamples} samples 200 ms apart ` +
         `after ${settings.settleS} s without requests (no GC forced). Ready: from the spawn to the first 200 of /health/ready (polled every 50 ms for embedded, 100 ms for the services), migrations of a fresh database included for embedded mode.`,
       figures,

@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Message, type TopicMessages } from 'kafkajs';
-import { KafkaBus, messagingMigrations, OutboxRelay } from '@dsar/platform/messaging';
+import { messagingMigrations, OutboxRelay } from '@dsar/platform/messaging';
+import { KafkaBus } from '@dsar/platform/messaging/kafka';
 import { dataSourceOptions, openDataSource, schemaNameFor } from '@dsar/platform/persistence';
 import { createTestTopics, kafkaBrokers } from '@dsar/platform/testing';
 import { createBody, createRequests } from '../harness/api';

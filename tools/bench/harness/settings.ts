@@ -38,7 +38,7 @@ export interface Settings {
   settleS: number;
   /** RSS samples (200 ms apart) of an idle process; the median is the figure. */
   rssSamples: number;
-  /** Footprint: also start the services from source (run-ts.cjs, as the image runs them) for comparison (0 to skip). */
+  /** Footprint: also start the services from source (run-ts.cjs, as development runs them) for comparison (0 to skip). */
   footprintSource: number;
   /** Footprint: also cold-start embedded mode as `npm start` runs it, from source (0 to skip; then only the built output is started). */
   footprintEmbeddedSource: number;

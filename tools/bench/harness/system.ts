@@ -12,8 +12,8 @@ import { created, freePort, REPO_ROOT } from './util';
  * The product as the benchmarks run it.
  *
  * Distributed mode as `npm run start:distributed` (tools/scripts/start-distributed.sh) runs it: the eight
- * services as eight processes (`node tools/scripts/run-ts.cjs apps/<service>/src/main.ts`, the image's command,
- * or the built JavaScript for the footprint), on the project's own PostgreSQL and Kafka (DATABASE_URL and
+ * services as eight processes (`node tools/scripts/run-ts.cjs apps/<service>/src/main.ts`, or the built JavaScript
+ * of `npm run build` that the image runs, for the footprint and smoke runs), on the project's own PostgreSQL and Kafka (DATABASE_URL and
  * KAFKA_BROKERS from `deploy/local/infra.sh env`), with a fresh database and a fresh topic prefix, each service
  * on a free loopback port, the migrations applied first (`tools/embedded/src/migrate.ts`, as the Helm hook does).
  * Settings are the production defaults except: LOG_LEVEL=warn, no rate limit at the gateway, one admin API key

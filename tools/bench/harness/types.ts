@@ -57,15 +57,15 @@ export interface Context {
   settings: Settings;
   /**
    * The distributed system on the project's PostgreSQL and Kafka, started on first use and shared by the
-   * benchmarks of the run: from the TypeScript sources as the image runs the services, or, in smoke runs (to save
-   * the seconds of compiling at every start), from the built output.
+   * benchmarks of the run: from the TypeScript sources as `npm run start:distributed` runs the services, or, in
+   * smoke runs (to save the seconds of compiling at every start), from the built output (what the image runs).
    */
   distributed(): Promise<DistributedSystem>;
   /** Embedded mode (`npm start`; from the built output in smoke runs), started on first use on a fresh data directory and shared likewise. */
   embedded(): Promise<EmbeddedSystem>;
   /** Stops the shared systems (a later call starts new ones), so that they add no noise to what follows. */
   releaseShared(): Promise<void>;
-  /** The product compiled to JavaScript (harness/build.ts), built on first use. */
+  /** The product compiled to JavaScript by `npm run build`'s script (harness/build.ts), built on first use. */
   build(): Promise<BuiltOutput>;
   /** A scratch directory of the run (removed at the end). */
   scratch: string;

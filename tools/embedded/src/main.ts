@@ -1,11 +1,22 @@
 import 'reflect-metadata';
-import { loadConfig } from '@dsar/platform/config';
-import { exitOnStartupFailure } from '@dsar/platform/host';
-import { embeddedConfigSchema } from './config';
-import { startSystem } from './system';
+import { z } from 'zod';
+import { databaseFields, loadConfig } from '@dsar/platform/config';
+import { PgliteHost, pgliteDirectory } from '@dsar/platform/persistence/pglite';
+
+/**
+ * Starts opening the embedded database before the services' modules load: a new data directory is unpacked from
+ * the cached empty cluster by the thread pool meanwhile (the services' migrations wait for it). Settings that do not
+ * parse are left to the full configuration below, which reports them.
+ */
+function openDatabaseEarly(): void {
+  const settings = z.object({ DB_DRIVER: databaseFields.DB_DRIVER, DATA_DIR: databaseFields.DATA_DIR }).safeParse(process.env);
+  if (settings.success && settings.data.DB_DRIVER === 'pglite') PgliteHost.open(pgliteDirectory(settings.data.DATA_DIR)).catch(() => undefined);
+}
 
 /** `npm start`: the whole product in one process. */
 async function main(): Promise<void> {
+  openDatabaseEarly();
+  const [{ embeddedConfigSchema }, { startSystem }] = await Promise.all([import('./config'), import('./system')]);
   const config = loadConfig('dsar (embedded)', embeddedConfigSchema);
   const system = await startSystem(config);
   process.stdout.write(
@@ -37,4 +48,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
-main().catch(exitOnStartupFailure('dsar'));
+main().catch(async (e: unknown) => (await import('@dsar/platform/host')).exitOnStartupFailure('dsar')(e));

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { type NewRequestCommand, RequestEventTypes, Topics } from '@dsar/contracts';
 import { type HostConfig, type HostedService, hostService } from '@dsar/platform/host';
-import { type BusMessage, KafkaBus, MemoryBus } from '@dsar/platform/messaging';
+import { type BusMessage, MemoryBus } from '@dsar/platform/messaging';
+import { KafkaBus } from '@dsar/platform/messaging/kafka';
 import { Metrics } from '@dsar/platform/observability';
 import {
   createTestDatabase,

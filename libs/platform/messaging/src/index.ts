@@ -1,6 +1,6 @@
 export * from './bus.port';
 export * from './memory-bus';
-export * from './kafka-bus';
+// The Kafka bus (and kafkajs) is its own entry, @dsar/platform/messaging/kafka: MessagingModule loads it only for BUS_DRIVER=kafka.
 export * from './envelope';
 export * from './outbox';
 export * from './outbox-relay';

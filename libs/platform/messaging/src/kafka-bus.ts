@@ -3,6 +3,9 @@ import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaCo
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
 import { ConsumerProgress } from './consumer-progress';
+import { fixIdleRequestQueueTimers } from './kafkajs-request-queue';
+
+fixIdleRequestQueueTimers();
 
 export interface KafkaBusOptions {
   brokers: string[];

@@ -6,7 +6,6 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import { READINESS_CHECKS, type ReadinessCheck } from '@dsar/platform/observability';
 import { BUS_PORT, type BusPort } from './bus.port';
 import { BusServer } from './bus-server';
-import { KafkaBus } from './kafka-bus';
 import { MemoryBus } from './memory-bus';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
@@ -41,8 +40,10 @@ export function nestLog(context: string): LogFn {
   };
 }
 
-export function createBus(settings: BusSettings, service: string): BusPort {
+/** The bus of the settings; kafkajs is loaded only for the Kafka bus (embedded mode never loads it). */
+export async function createBus(settings: BusSettings, service: string): Promise<BusPort> {
   if (settings.driver === 'memory') return MemoryBus.instance();
+  const { KafkaBus } = await import('./kafka-bus');
   return new KafkaBus({
     brokers: (settings.brokers ?? '').split(','),
     clientId: `${settings.clientId}-${service}`,

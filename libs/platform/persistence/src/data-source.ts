@@ -1,8 +1,7 @@
-import * as path from 'node:path';
 import * as pg from 'pg';
 import { DataSource, type DataSourceOptions, type QueryRunner } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import { PgliteHost } from './pglite-driver';
+import { PgliteHost, pgliteDirectory } from './pglite-driver';
 
 // Calendar dates stay 'YYYY-MM-DD' strings on both drivers: a DATE has no time zone.
 pg.types.setTypeParser(pg.types.builtins.DATE, (v: string) => v);
@@ -24,10 +23,6 @@ export interface DatabaseSettings {
 /* eslint-enable @typescript-eslint/no-unsafe-function-type */
 
 export type MigrationPolicy = 'run' | 'check';
-
-export function pgliteDirectory(dataDir: string): string {
-  return dataDir.startsWith('memory://') ? dataDir : path.resolve(dataDir, 'pg');
-}
 
 export async function dataSourceOptions(settings: DatabaseSettings): Promise<DataSourceOptions> {
   const common = {

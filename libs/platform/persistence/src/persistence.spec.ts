@@ -1,3 +1,4 @@
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -7,10 +8,10 @@ import {
   type DatabaseSettings,
   openDataSource,
   PendingMigrationsError,
-  pgliteDirectory,
   schemaOf,
 } from './data-source';
-import { PgliteHost } from './pglite-driver';
+import { PgliteHost, pgliteDirectory } from './pglite-driver';
+import { clusterTemplateFile } from './pglite-template';
 import { UnitOfWork } from './unit-of-work';
 
 // PGlite's CommonJS build loads parts of itself with `import()`, which Jest's
@@ -384,4 +385,52 @@ describe('the database on disk', () => {
     await expect(ds.query('SELECT 1')).rejects.toThrow('The embedded database is closed');
     await ds.destroy();
   }, 60_000);
+});
+
+/** New embedded databases start from the cached empty cluster that the first one kept (ADR 0030). */
+describe('the cached empty cluster', () => {
+  const previousCacheHome = process.env.XDG_CACHE_HOME;
+  let root: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'dsar-pglite-template-'));
+    process.env.XDG_CACHE_HOME = path.join(root, 'cache');
+  });
+
+  afterAll(async () => {
+    await PgliteHost.closeAll();
+    if (previousCacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = previousCacheHome;
+    await rm(root, { recursive: true, force: true });
+  });
+
+  const count = async (host: PgliteHost, sql: string): Promise<number> => Number((await host.db.query<{ n: number }>(sql)).rows[0].n);
+
+  it('is kept by the first new database, before anything is written to it, and starts the next ones on disk and in memory', async () => {
+    const file = clusterTemplateFile();
+    expect(file.startsWith(path.join(root, 'cache', 'dsar', 'pglite-'))).toBe(true);
+    expect(existsSync(file)).toBe(false);
+
+    const first = await PgliteHost.open(path.join(root, 'first'));
+    expect(existsSync(file)).toBe(true);
+    const kept = statSync(file).mtimeMs;
+    await first.db.exec('CREATE TABLE written_after_the_template (x int)');
+
+    const second = await PgliteHost.open(path.join(root, 'second'));
+    const inMemory = await PgliteHost.open('memory://pglite-template-spec');
+    for (const host of [second, inMemory]) {
+      expect(await count(host, `SELECT count(*)::int AS n FROM pg_database WHERE datname = 'template1'`)).toBe(1);
+      expect(await count(host, `SELECT count(*)::int AS n FROM pg_class WHERE relname = 'written_after_the_template'`)).toBe(0);
+    }
+    expect(existsSync(path.join(root, 'second', 'PG_VERSION'))).toBe(true);
+    // Made from the template, not by initdb: that would have kept a new one.
+    expect(statSync(file).mtimeMs).toBe(kept);
+  }, 180_000);
+
+  it('is replaced when PGlite cannot start from it, and the new database is made by initdb', async () => {
+    writeFileSync(clusterTemplateFile(), 'not a tar');
+    const host = await PgliteHost.open(path.join(root, 'third'));
+    expect(await count(host, 'SELECT 1 AS n')).toBe(1);
+    expect(statSync(clusterTemplateFile()).size).toBeGreaterThan(1_000_000);
+  }, 180_000);
 });

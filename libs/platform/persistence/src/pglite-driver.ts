@@ -1,7 +1,14 @@
 import { EventEmitter } from 'node:events';
-import { mkdirSync } from 'node:fs';
-import { PGlite, types, type Results } from '@electric-sql/pglite';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { PGlite, PGliteOptions, Results } from '@electric-sql/pglite';
 import { SessionLock } from './async-mutex';
+import { dropClusterTemplate, keepClusterTemplate, readClusterTemplate, unpackClusterTemplate } from './pglite-template';
+
+/** Where PGlite keeps the files of a DATA_DIR (its `pg` folder); a `memory://` one keeps nothing. */
+export function pgliteDirectory(dataDir: string): string {
+  return dataDir.startsWith('memory://') ? dataDir : resolve(dataDir, 'pg');
+}
 
 /**
  * A `pg`-compatible module over one embedded PGlite database, for TypeORM's
@@ -13,6 +20,10 @@ import { SessionLock } from './async-mutex';
  * Results are shaped like node-postgres results (rows, rowCount, command) and
  * values are parsed the way node-postgres parses them (int8 and numeric as
  * strings, dates as 'YYYY-MM-DD'), so entities behave the same on both drivers.
+ *
+ * PGlite itself (its module and WebAssembly) is loaded when the first host
+ * opens: a service on PostgreSQL never loads it. A new database starts from
+ * the cached empty cluster when there is one (pglite-template.ts).
  */
 export class PgliteHost {
   private static readonly hosts = new Map<string, Promise<PgliteHost>>();
@@ -28,16 +39,7 @@ export class PgliteHost {
   static open(dataDir: string): Promise<PgliteHost> {
     let host = PgliteHost.hosts.get(dataDir);
     if (!host) {
-      const inMemory = dataDir.startsWith('memory://');
-      if (!inMemory) mkdirSync(dataDir, { recursive: true });
-      host = PGlite.create({
-        dataDir: inMemory ? undefined : dataDir,
-        parsers: {
-          [types.INT8]: (v: string) => v,
-          [types.NUMERIC]: (v: string) => v,
-          [types.DATE]: (v: string) => v,
-        },
-      }).then((db) => new PgliteHost(dataDir, db));
+      host = openDatabase(dataDir).then((db) => new PgliteHost(dataDir, db));
       PgliteHost.hosts.set(dataDir, host);
       host.catch(() => PgliteHost.hosts.delete(dataDir));
     }
@@ -78,6 +80,53 @@ export class PgliteHost {
       },
     };
   }
+}
+
+/**
+ * The embedded database of a data directory (`memory://…`: in memory only). A directory that holds no cluster yet,
+ * and every in-memory database, is a new one: unpacked from the cached empty cluster, or made by initdb, whose result
+ * then becomes that cache. A template PGlite cannot start from is dropped, and initdb runs on an emptied directory.
+ * The unpacking of a template on disk has started when this returns (see unpackClusterTemplate).
+ */
+function openDatabase(dataDir: string): Promise<PGlite> {
+  const inMemory = dataDir.startsWith('memory://');
+  try {
+    if (!inMemory) mkdirSync(dataDir, { recursive: true });
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  const fresh = inMemory || !existsSync(join(dataDir, 'PG_VERSION'));
+  const template = fresh ? readClusterTemplate() : undefined;
+  const unpacking = template && !inMemory ? unpackClusterTemplate(template, dataDir).then(() => undefined, (e: unknown) => e ?? new Error('unpacking failed')) : undefined;
+  return (async () => {
+    const { PGlite, types } = await import('@electric-sql/pglite');
+    const options: PGliteOptions = {
+      dataDir: inMemory ? undefined : dataDir,
+      parsers: {
+        [types.INT8]: (v: string) => v,
+        [types.NUMERIC]: (v: string) => v,
+        [types.DATE]: (v: string) => v,
+      },
+    };
+    if (!fresh) return PGlite.create(options);
+    if (template) {
+      try {
+        if (inMemory) return await PGlite.create({ ...options, loadDataDir: new Blob([template]) });
+        const failure = await unpacking;
+        if (failure) throw failure;
+        return await PGlite.create(options);
+      } catch {
+        dropClusterTemplate();
+        if (!inMemory) {
+          rmSync(dataDir, { recursive: true, force: true });
+          mkdirSync(dataDir, { recursive: true });
+        }
+      }
+    }
+    const db = await PGlite.create(options);
+    await keepClusterTemplate(db);
+    return db;
+  })();
 }
 
 type Callback<T> = (err: Error | null, value?: T) => void;

@@ -54,6 +54,14 @@ export function assertBlobPrefix(prefix: string, options: { allowEmpty?: boolean
   assertBlobKey(prefix.slice(0, -1));
 }
 
+/** Normalizes a store's folder in an S3 bucket (S3_PREFIX): '' or a valid blob prefix ending in `/`. */
+export function s3KeyPrefix(prefix: string | undefined): string {
+  const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
+  if (trimmed === '') return '';
+  assertBlobPrefix(`${trimmed}/`);
+  return `${trimmed}/`;
+}
+
 /** Tenant ids are printable ASCII without surrounding spaces (as the gateway accepts them), at most 256 characters. */
 const TENANT_ID = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 const MAX_TENANT_ID_LENGTH = 256;

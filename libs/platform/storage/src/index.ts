@@ -27,14 +27,16 @@
  *
  * `safeFilename` turns an upload's file-name header into a label safe to
  * record and show. The contract test suites for new drivers are in
- * `@dsar/platform/storage/testing`, outside this entry.
+ * `@dsar/platform/storage/testing`, outside this entry. So is the S3 driver's class,
+ * `@dsar/platform/storage/s3` (`storageFromConfig` loads it, and the AWS SDK
+ * with it, only when STORAGE_DRIVER=s3).
  */
 export * from './errors';
 export { assertBlobKey, assertBlobPrefix, assertTenantId, isBlobKey, MAX_KEY_LENGTH, MAX_SEGMENT_LENGTH, tenantSegment } from './blob-key';
 export * from './blob-store';
 export * from './filesystem-blob-store';
 export * from './memory-blob-store';
-export * from './s3-blob-store';
+export type { S3BlobStoreOptions } from './s3-blob-store';
 export { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, MAX_CHUNK_SIZE, MIN_CHUNK_SIZE, TAG_LENGTH, WRAPPED_KEY_LENGTH } from './envelope-format';
 export * from './file-storage';
 export * from './encrypted-storage';

@@ -12,9 +12,11 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
+import { assertBlobKey, assertBlobPrefix, isBlobKey, s3KeyPrefix } from './blob-key';
 import { assertByteRange, type BlobStat, type BlobStore, type ByteRange } from './blob-store';
 import { BlobNotFoundError, RangeNotSatisfiableError } from './errors';
+
+export { s3KeyPrefix } from './blob-key';
 
 /** The part size of multipart uploads by default: 8 MiB (S3 allows 5 MiB to 5 GiB, at most 10,000 parts: 78 GiB per object at 8 MiB). */
 export const S3_DEFAULT_PART_SIZE = 8 * 1024 * 1024;
@@ -68,14 +70,6 @@ function isNotFound(e: unknown): boolean {
   const name = nameOf(e);
   if (name === 'NoSuchBucket') return false;
   return name === 'NoSuchKey' || name === 'NotFound' || statusOf(e) === 404;
-}
-
-/** Normalizes the store's folder in the bucket: '' or a valid blob prefix ending in `/`. */
-export function s3KeyPrefix(prefix: string | undefined): string {
-  const trimmed = (prefix ?? '').replace(/^\/+|\/+$/g, '');
-  if (trimmed === '') return '';
-  assertBlobPrefix(`${trimmed}/`);
-  return `${trimmed}/`;
 }
 
 /**

@@ -212,7 +212,7 @@ describe('storage configuration', () => {
     it('reads its settings, with their defaults, and makes an S3BlobStore', async () => {
       const defaults = load({ DATA_DIR: dir, ...s3Env });
       expect(defaults).toEqual({ DATA_DIR: dir, STORAGE_DRIVER: 's3', S3_BUCKET: 'dsar-evidence', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: false });
-      const plain = blobStoreFrom(defaults) as S3BlobStore;
+      const plain = (await blobStoreFrom(defaults)) as S3BlobStore;
       expect(plain).toBeInstanceOf(S3BlobStore);
       expect(plain.bucket).toBe('dsar-evidence');
       expect(plain.keyPrefix).toBe('');
@@ -230,7 +230,7 @@ describe('storage configuration', () => {
         S3_PREFIX: 'dsar/prod',
       });
       expect(config).toMatchObject({ S3_REGION: 'eu-central-1', S3_ENDPOINT: 'https://s3.internal.example:9443', S3_FORCE_PATH_STYLE: true, S3_PREFIX: 'dsar/prod' });
-      const store = blobStoreFrom(config) as S3BlobStore;
+      const store = (await blobStoreFrom(config)) as S3BlobStore;
       expect(store.keyPrefix).toBe('dsar/prod/');
       expect(store.objectKey('keys/t.key')).toBe('dsar/prod/keys/t.key');
       expect(await store.client.config.region()).toBe('eu-central-1');
@@ -259,11 +259,11 @@ describe('storage configuration', () => {
       await expect(stat(join(dir, 'storage'))).rejects.toMatchObject({ code: 'ENOENT' });
     });
 
-    it('needs S3_BUCKET, reported with the other problems', () => {
+    it('needs S3_BUCKET, reported with the other problems', async () => {
       expect(problemsOf({ DATA_DIR: dir, STORAGE_DRIVER: 's3' })).toEqual(['S3_BUCKET: required when STORAGE_DRIVER=s3']);
       expect(problemsOf({ DATA_DIR: dir, STORAGE_DRIVER: 's3', S3_ENDPOINT: 'not a url' })).toEqual([expect.stringMatching(/^S3_ENDPOINT: /), 'S3_BUCKET: required when STORAGE_DRIVER=s3']);
       // Without the rule in the schema, opening the store refuses it.
-      expect(() => blobStoreFrom({ DATA_DIR: dir, STORAGE_DRIVER: 's3' })).toThrow('S3_BUCKET is required when STORAGE_DRIVER=s3');
+      await expect(blobStoreFrom({ DATA_DIR: dir, STORAGE_DRIVER: 's3' })).rejects.toThrow('S3_BUCKET is required when STORAGE_DRIVER=s3');
       // The filesystem driver does not need it.
       expect(problemsOf({ DATA_DIR: dir })).toEqual([]);
     });

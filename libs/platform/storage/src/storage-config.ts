@@ -3,13 +3,13 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { booleanFromEnv, dataDirSecret, IN_MEMORY_DATA_DIR_PREFIX, secretFileField } from '@dsar/platform/config';
+import { s3KeyPrefix } from './blob-key';
 import type { BlobStore } from './blob-store';
 import { EncryptedStorage, type EncryptedStorageOptions } from './encrypted-storage';
 import { MASTER_KEY_LENGTH } from './envelope-format';
 import { type FileStorage, UnavailableStorage } from './file-storage';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { MemoryBlobStore } from './memory-blob-store';
-import { S3BlobStore, s3KeyPrefix } from './s3-blob-store';
 
 /**
  * Storage settings (docs/storage.md#configuration), to spread into a
@@ -176,8 +176,8 @@ export function storageDirFrom(config: Pick<StorageConfig, 'STORAGE_DIR' | 'DATA
   return resolve(config.DATA_DIR, 'storage');
 }
 
-/** The blob store the configuration names. */
-export function blobStoreFrom(config: StorageConfig): BlobStore {
+/** The blob store the configuration names. The s3 driver (the AWS SDK) is loaded only when it is the one named. */
+export async function blobStoreFrom(config: StorageConfig): Promise<BlobStore> {
   const driver = config.STORAGE_DRIVER ?? 'filesystem';
   switch (driver) {
     case 'filesystem': {
@@ -187,6 +187,7 @@ export function blobStoreFrom(config: StorageConfig): BlobStore {
     case 's3': {
       // A schema without requireStorageSettings lets a missing bucket through: refuse it here rather than at the first upload.
       if (!config.S3_BUCKET) throw new Error('S3_BUCKET is required when STORAGE_DRIVER=s3');
+      const { S3BlobStore } = await import('./s3-blob-store');
       return new S3BlobStore({
         bucket: config.S3_BUCKET,
         region: config.S3_REGION ?? 'us-east-1',
@@ -242,5 +243,5 @@ export async function storageFromConfig(config: StorageConfig, options: StorageF
   const { devMasterKey, ...storageOptions } = options;
   const masterKey = storageMasterKeyFrom(config) ?? (devMasterKey ? (await ensureDevStorageMasterKey(config.DATA_DIR)).key : undefined);
   if (!masterKey) return new UnavailableStorage(NO_MASTER_KEY);
-  return new EncryptedStorage(blobStoreFrom(config), masterKey, { ...storageOptions, previousMasterKeys: storagePreviousMasterKeysFrom(config) });
+  return new EncryptedStorage(await blobStoreFrom(config), masterKey, { ...storageOptions, previousMasterKeys: storagePreviousMasterKeysFrom(config) });
 }

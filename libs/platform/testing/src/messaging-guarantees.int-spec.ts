@@ -6,7 +6,7 @@ import { STEP_EVENT, stepCatalog, StepLog, stepService } from './step-service';
 import { distributedTestConfig } from './host-config';
 import { waitFor } from './wait-for';
 import { KafkaJSNonRetriableError } from 'kafkajs';
-import { KafkaBus } from '@dsar/platform/messaging';
+import { KafkaBus } from '@dsar/platform/messaging/kafka';
 
 /**
  * The messaging guarantees on the real broker and database: a service's

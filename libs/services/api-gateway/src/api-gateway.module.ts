@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { READINESS_CHECKS, type ReadinessCheck } from '@dsar/platform/observability';
+import { ApiDocsController } from './api-docs.controller';
 import { Forwarder } from './forwarder';
 import { GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
@@ -18,8 +19,8 @@ export class ApiGatewayModule {
     return {
       module: ApiGatewayModule,
       global: true,
-      // The OpenAPI route is registered before the catch-all gateway route.
-      controllers: [OpenApiController, GatewayController],
+      // The OpenAPI routes are registered before the catch-all gateway route.
+      controllers: [OpenApiController, ApiDocsController, GatewayController],
       providers: [
         { provide: UPSTREAMS, useValue: upstreams },
         { provide: GATEWAY_SETTINGS, useValue: settings },

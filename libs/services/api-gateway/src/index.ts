@@ -1,9 +1,6 @@
-import type { INestApplication } from '@nestjs/common';
-import { SwaggerModule } from '@nestjs/swagger';
 import type { ServiceDefinition } from '@dsar/platform/host';
 import { ApiGatewayModule } from './api-gateway.module';
 import type { GatewaySettings } from './gateway-settings';
-import { buildOpenApiDocument } from './openapi';
 import type { Upstreams } from './upstreams';
 
 export { ApiGatewayModule } from './api-gateway.module';
@@ -23,15 +20,6 @@ export const UPSTREAM_SERVICES = [
   'notifier',
 ] as const;
 
-/** The interactive API reference at /api/docs, over the same document as /api/v1/openapi.json. */
-function mountDocs(app: INestApplication): void {
-  SwaggerModule.setup('api/docs', app, buildOpenApiDocument() as never, {
-    raw: false,
-    customSiteTitle: 'DSAR service API',
-    swaggerOptions: { persistAuthorization: false, displayOperationId: true },
-  });
-}
-
 export function apiGatewayService(upstreams: Upstreams, settings: GatewaySettings): ServiceDefinition {
   return {
     name: 'api-gateway',
@@ -39,6 +27,5 @@ export function apiGatewayService(upstreams: Upstreams, settings: GatewaySetting
     persistence: false,
     edge: true,
     readsOwnBodies: true,
-    configure: mountDocs,
   };
 }

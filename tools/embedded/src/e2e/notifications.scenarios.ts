@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ParsedMail } from 'mailparser';
 import type { BusMessage } from '@dsar/platform/messaging';
-import { KafkaBus, MemoryBus } from '@dsar/platform/messaging';
+import { MemoryBus } from '@dsar/platform/messaging';
+import { KafkaBus } from '@dsar/platform/messaging/kafka';
 import { type ReceivedMail, type SlackStandIn, startMailServer, startSlackStandIn, type TestMailServer, waitFor } from '@dsar/platform/testing';
 import { DailyDigest, NotificationPurge } from '@dsar/services/notifier';
 import type { SystemConfig } from '../system';

@@ -1,4 +1,5 @@
-import { verifySlackRequest } from '@slack/bolt';
+// Bolt's request check alone: its package entry loads the whole framework (receivers, Web API client, OAuth).
+import { verifySlackRequest } from '@slack/bolt/dist/receivers/verify-request';
 import type { SignatureFailure } from './standard-webhooks';
 
 /** Slack's window for a request's timestamp (docs.slack.dev, verifying requests from Slack). */
