@@ -122,7 +122,7 @@ function bumped(version: string, releaseType: ReleaseType): string {
  * packs, each on its own calendar for the jurisdiction, rather than by comparing rule fields:
  * "1 month" against "30 days", or a roll rule against a holiday calendar, has no answer in the
  * abstract. Unextended deadlines are compared at noon on every day of 2026 (and around the leap
- * day of 2028), extended ones on chosen days (see SAMPLED_RECEIPT_DAYS). Only rules the law
+ * day of 2028), extended ones on chosen days (see sampledReceiptDays). Only rules the law
  * itself sets (basis `statute`) bind; a service target is the pack's choice, and a custom pack
  * may always be shorter. At most one finding per field, with the first receipt that shows it.
  *
@@ -214,7 +214,7 @@ class Comparison {
 
   /** Where deadlines without an extension are compared. */
   get daily(): readonly Receipt[] {
-    this.dailyReceipts ??= receiptsOn(DAILY_RECEIPT_DAYS, this.law.binding);
+    this.dailyReceipts ??= receiptsOn(dailyReceiptDays(), this.law.binding);
     return this.dailyReceipts;
   }
 
@@ -222,7 +222,7 @@ class Comparison {
   get sampled(): readonly Receipt[] {
     if (!this.sampledReceipts) {
       const eves = [...holidayEvesOf(this.law.binding.holidays), ...holidayEvesOf(this.custom.binding.holidays)];
-      this.sampledReceipts = receiptsOn([...new Set([...SAMPLED_RECEIPT_DAYS, ...eves])].sort(), this.law.binding);
+      this.sampledReceipts = receiptsOn([...new Set([...sampledReceiptDays(), ...eves])].sort(), this.law.binding);
     }
     return this.sampledReceipts;
   }
@@ -476,11 +476,18 @@ function compareAppeal(c: Comparison): void {
 
 const LOCAL_DATE = 'yyyy-MM-dd';
 
+let daily: readonly string[] | undefined;
+let sampled: readonly string[] | undefined;
+
 /**
  * Every day of a year, where each day of the month meets each weekday and every holiday of the
- * calendar, and the days that run into the leap day of 2028.
+ * calendar, and the days that run into the leap day of 2028. Made on the first check of a custom
+ * pack, not when the service starts (400 dates through luxon).
  */
-const DAILY_RECEIPT_DAYS: readonly string[] = [...daysFrom('2026-01-01', 365), ...daysFrom('2028-01-28', 33)];
+function dailyReceiptDays(): readonly string[] {
+  daily ??= [...daysFrom('2026-01-01', 365), ...daysFrom('2028-01-28', 33)];
+  return daily;
+}
 
 /**
  * Where the extended deadlines are compared: a replay of the clock costs one to four milliseconds,
@@ -491,14 +498,17 @@ const DAILY_RECEIPT_DAYS: readonly string[] = [...daysFrom('2026-01-01', 365), .
  * - two ordinary weeks, so that every period ends on each weekday and every roll shows;
  * - (added per calendar) the eve of each public holiday, so that a period spans it.
  */
-const SAMPLED_RECEIPT_DAYS: readonly string[] = [
-  ...daysFrom('2026-01-28', 5),
-  ...Array.from({ length: 12 }, (_, m) => DateTime.utc(2026, m + 1).endOf('month').toFormat(LOCAL_DATE)),
-  ...daysFrom('2026-06-08', 7),
-  ...daysFrom('2026-09-14', 7),
-  ...daysFrom('2028-01-28', 4),
-  ...daysFrom('2028-02-27', 3),
-];
+function sampledReceiptDays(): readonly string[] {
+  sampled ??= [
+    ...daysFrom('2026-01-28', 5),
+    ...Array.from({ length: 12 }, (_, m) => DateTime.utc(2026, m + 1).endOf('month').toFormat(LOCAL_DATE)),
+    ...daysFrom('2026-06-08', 7),
+    ...daysFrom('2026-09-14', 7),
+    ...daysFrom('2028-01-28', 4),
+    ...daysFrom('2028-02-27', 3),
+  ];
+  return sampled;
+}
 
 function daysFrom(first: string, count: number): string[] {
   const start = DateTime.fromISO(first, { zone: 'utc' });
