@@ -306,9 +306,9 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       const verified = await admin.post(`/requests/${old.id}/audit/verify`, { hash: exported.body.rootHash, sequence: exported.body.headSequence });
       expect({ status: verified.status, verified: verified.body.verified, result: verified.body.status }).toEqual({ status: 202, verified: true, result: 'verified' });
       const purges = (exported.body.events as Array<{ eventType: string; payload: Record<string, unknown> }>).filter((e) => e.eventType === 'dsar.retention.purged.v1').map((e) => e.payload.class);
-      // Every class's purge, the chain's own first: the purge checkpoint covers what came before it.
+      // Every class's purge, each once, all after the purge checkpoint (the first exported event follows it, above). The
+      // services' purge events reach the chain in the order the bus delivers them, which no service promises.
       expect([...purges].sort()).toEqual([...RETENTION_CLASSES].sort());
-      expect(purges[0]).toBe('audit_event');
     });
 
     it('minDays and maxDays: a request closed 10 days ago stays under a 5-day maximum held up by a 30-day minimum, and goes once both have passed', async () => {
