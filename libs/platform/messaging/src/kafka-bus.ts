@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Message, type Producer } from 'kafkajs';
+import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
 import { ConsumerProgress } from './consumer-progress';
@@ -97,14 +97,15 @@ export class KafkaBus implements BusPort {
   async publish(messages: BusMessage[]): Promise<void> {
     if (messages.length === 0) return;
     const producer = await this.connectedProducer();
-    const byTopic = new Map<string, Message[]>();
-    for (const m of messages) {
-      const batch = byTopic.get(m.topic);
-      const message = { key: m.key, value: m.value, headers: m.headers };
-      if (batch) batch.push(message);
-      else byTopic.set(m.topic, [message]);
-    }
-    await producer.sendBatch({ acks: -1, topicMessages: [...byTopic].map(([topic, ms]) => ({ topic: this.prefix + topic, messages: ms })) });
+    const byTopic = new Map<string, BusMessage[]>();
+    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    await producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, ms]) => ({
+        topic: this.prefix + topic,
+        messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+      })),
+    });
   }
 
   async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
