@@ -1,6 +1,9 @@
 /** How often a consumer commits the offsets of the messages it has handled (at most). */
 export const OFFSET_COMMIT_INTERVAL_MS = 500;
 
+/** The key of a partition in the progress. */
+const keyOf = (topic: string, partition: number): string => `${topic}\n${partition}`;
+
 /** The part of a kafkajs consumer the progress needs. */
 export interface OffsetCommitter {
   commitOffsets(offsets: { topic: string; partition: number; offset: string }[]): Promise<void>;
@@ -48,10 +51,14 @@ export class ConsumerProgress {
     } finally {
       this.inFlight.delete(running);
     }
-    const next = BigInt(offset) + 1n;
-    const key = `${topic}\n${partition}`;
+    this.keep({ topic, partition, offset: BigInt(offset) + 1n });
+  }
+
+  /** Records the next offset of a partition unless a later one is recorded already. */
+  private keep(entry: { topic: string; partition: number; offset: bigint }): void {
+    const key = keyOf(entry.topic, entry.partition);
     const known = this.pending.get(key);
-    if (!known || known.offset < next) this.pending.set(key, { topic, partition, offset: next });
+    if (!known || known.offset < entry.offset) this.pending.set(key, entry);
   }
 
   /** After a rebalance: forgets what is pending for partitions this member no longer has (their new owner goes on). */
@@ -73,11 +80,7 @@ export class ConsumerProgress {
       try {
         await this.consumer.commitOffsets(batch.map(({ topic, partition, offset }) => ({ topic, partition, offset: offset.toString() })));
       } catch (e) {
-        for (const entry of batch) {
-          const key = `${entry.topic}\n${entry.partition}`;
-          const newer = this.pending.get(key);
-          if (!newer || newer.offset < entry.offset) this.pending.set(key, entry);
-        }
+        for (const entry of batch) this.keep(entry);
         this.onError(e instanceof Error ? e : new Error(String(e)));
       }
     });
