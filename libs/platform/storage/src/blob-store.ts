@@ -34,6 +34,11 @@ export interface BlobStat {
  *   `a` and `a/b` cannot exist together on a file system (S3 would allow
  *   it; callers never rely on it).
  */
+export interface ReadOptions {
+  /** Bytes per piece the reader would like the stream to give; a hint. */
+  pieceSize?: number;
+}
+
 export interface BlobStore {
   /** Stores the bytes of `source` under `key`, replacing any object there. */
   write(key: string, source: Readable): Promise<void>;
@@ -64,9 +69,11 @@ export interface BlobStore {
    * `RangeNotSatisfiableError` when the range starts at or after the end.
    * The stream reads the object as it was when `read` resolved, even if it is
    * replaced or deleted meanwhile (a driver that cannot promise that fails the
-   * stream instead of mixing versions).
+   * stream instead of mixing versions). `options.pieceSize` is the size of the
+   * pieces the reader wants (one encrypted chunk, say): a hint a driver that
+   * reads in pieces of its own choosing may follow.
    */
-  read(key: string, range?: ByteRange): Promise<Readable>;
+  read(key: string, range?: ByteRange, options?: ReadOptions): Promise<Readable>;
 
   /** The object's size, or `undefined` when there is none. */
   stat(key: string): Promise<BlobStat | undefined>;

@@ -171,8 +171,10 @@ export class EncryptedStorage extends FileStorage {
     async function* encrypted(): AsyncGenerator<Buffer> {
       // Leaving this loop early (limit crossed, store failed) ends the iteration: it destroys the source unless told not to.
       const input: AsyncIterable<unknown> = destroySource ? source : { [Symbol.asyncIterator]: () => source.iterator({ destroyOnReturn: false }) };
-      let pending: Buffer[] = [];
-      let pendingLength = 0;
+      // The plaintext of the chunk being filled, one buffer reused for every chunk (grown up to the chunk size as a
+      // small file needs it): the pieces are copied in rather than joined, so a file makes no garbage but its ciphertext.
+      let plain = Buffer.allocUnsafe(Math.min(chunkSize, FIRST_PLAIN_BUFFER));
+      let filled = 0;
       let index = 0;
       yield header.bytes;
       for await (const piece of input) {
@@ -180,20 +182,22 @@ export class EncryptedStorage extends FileStorage {
         size += bytes.length;
         if (size > maxBytes) throw (failure = new PayloadTooLargeError(maxBytes));
         hash.update(bytes);
-        pending.push(bytes);
-        pendingLength += bytes.length;
-        // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
-        while (pendingLength > chunkSize) {
-          if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));
-          const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
-          yield* sealer.seal(index++, false, all.subarray(0, chunkSize));
-          const rest = all.subarray(chunkSize);
-          pending = rest.length > 0 ? [rest] : [];
-          pendingLength = rest.length;
+        for (let offset = 0; offset < bytes.length; ) {
+          // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
+          if (filled === chunkSize) {
+            if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));
+            yield* sealer.seal(index++, false, plain);
+            filled = 0;
+          }
+          const taken = Math.min(chunkSize - filled, bytes.length - offset);
+          if (filled + taken > plain.length) plain = grown(plain, filled, Math.min(chunkSize, Math.max(plain.length * 2, filled + taken)));
+          bytes.copy(plain, filled, offset, offset + taken);
+          filled += taken;
+          offset += taken;
         }
       }
       if (size === 0) throw (failure = new EmptyPayloadError());
-      yield* sealer.seal(index, true, Buffer.concat(pending, pendingLength));
+      yield* sealer.seal(index, true, plain.subarray(0, filled));
     }
 
     try {
@@ -223,7 +227,7 @@ export class EncryptedStorage extends FileStorage {
     const lastCipherLength = stat.size - HEADER_LENGTH - (chunks - 1) * cipherChunk;
     const cipherStart = HEADER_LENGTH + first * cipherChunk;
     const cipherEnd = Math.min(HEADER_LENGTH + (last + 1) * cipherChunk, stat.size) - 1;
-    const body = await this.store.read(blobKey, { start: cipherStart, end: cipherEnd });
+    const body = await this.store.read(blobKey, { start: cipherStart, end: cipherEnd }, { pieceSize: cipherChunk });
     const sealer = new ChunkSealer(fileKey(dataKey.key, header), header, tenantId, objectKey);
 
     async function* plaintext(): AsyncGenerator<Buffer> {
@@ -439,6 +443,16 @@ class TenantKeyCache {
   delete(tenantId: string): void {
     this.entries.delete(tenantId);
   }
+}
+
+/** The first plaintext buffer of a file being written: most files (evidence, small artifacts) never need more. */
+const FIRST_PLAIN_BUFFER = 64 * 1024;
+
+/** A buffer of `length` bytes holding the first `filled` bytes of `buffer`. */
+function grown(buffer: Buffer, filled: number, length: number): Buffer {
+  const bigger = Buffer.allocUnsafe(length);
+  buffer.copy(bigger, 0, 0, filled);
+  return bigger;
 }
 
 function asBuffer(piece: unknown): Buffer {

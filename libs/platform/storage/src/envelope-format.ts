@@ -25,7 +25,7 @@ export const FILE_MAGIC = Buffer.from('DSEF', 'ascii');
 export const FILE_FORMAT_VERSION = 1;
 export const HEADER_LENGTH = 54;
 export const TAG_LENGTH = 16;
-export const DEFAULT_CHUNK_SIZE = 64 * 1024;
+export const DEFAULT_CHUNK_SIZE = 1024 * 1024;
 /** Chunk sizes a header may name; a larger one is refused before any buffer of that size is made. */
 export const MIN_CHUNK_SIZE = 16;
 export const MAX_CHUNK_SIZE = 16 * 1024 * 1024;

@@ -6,8 +6,13 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
-import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange } from './blob-store';
+import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange, type ReadOptions } from './blob-store';
 import { BlobNotFoundError } from './errors';
+
+/** Bytes per read of a file stream, unless the reader asks for other pieces (bounded either way). */
+const DEFAULT_READ_PIECE = 64 * 1024;
+const MIN_READ_PIECE = 16 * 1024;
+const MAX_READ_PIECE = 4 * 1024 * 1024;
 
 const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
@@ -108,7 +113,7 @@ export class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  async read(key: string, range?: ByteRange): Promise<Readable> {
+  async read(key: string, range?: ByteRange, options: ReadOptions = {}): Promise<Readable> {
     assertBlobKey(key);
     if (range) assertByteRange(range);
     let handle: FileHandle;
@@ -123,7 +128,9 @@ export class FilesystemBlobStore implements BlobStore {
       if (!info.isFile()) throw new BlobNotFoundError(key);
       // The open handle keeps reading this version even if the name is replaced or removed meanwhile.
       const bounds = range ? clampRange(range, info.size) : undefined;
-      return handle.createReadStream(bounds ? { start: bounds.start, end: bounds.end } : {});
+      // One read per piece the reader wants (an encrypted chunk): no piece is then split and joined again.
+      const highWaterMark = Math.min(Math.max(options.pieceSize ?? DEFAULT_READ_PIECE, MIN_READ_PIECE), MAX_READ_PIECE);
+      return handle.createReadStream({ ...(bounds ? { start: bounds.start, end: bounds.end } : {}), highWaterMark });
     } catch (e) {
       await handle.close();
       throw e;

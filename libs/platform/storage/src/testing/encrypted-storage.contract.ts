@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from '../blob-store';
 import { EncryptedStorage, objectBlobKey, TENANT_DATA_PREFIX, TENANT_KEYS_PREFIX, tenantKeyBlobKey } from '../encrypted-storage';
-import { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH, wrappingKeyId } from '../envelope-format';
+import { HEADER_LENGTH, TAG_LENGTH, wrappingKeyId } from '../envelope-format';
 import {
   BlobNotFoundError,
   EmptyPayloadError,
@@ -16,7 +16,8 @@ import {
 import type { BlobStoreFactory } from './blob-store.contract';
 import { endlessSource, failingSource, readAllBytes, sha256Hex, sourceOf, testBytes } from './streams';
 
-const CHUNK = DEFAULT_CHUNK_SIZE;
+/** The chunk size of the files written here: smaller than the default, so that files of a few chunks stay small. */
+const CHUNK = 64 * 1024;
 const CIPHER_CHUNK = CHUNK + TAG_LENGTH;
 const LIMIT = 64 * 1024 * 1024;
 
@@ -76,7 +77,7 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
     beforeEach(async () => {
       store = await factory.make();
       masterKey = randomBytes(32);
-      storage = new EncryptedStorage(store, masterKey);
+      storage = new EncryptedStorage(store, masterKey, { chunkSize: CHUNK });
     });
     afterEach(async () => {
       await factory.dispose?.(store);
@@ -375,7 +376,7 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
       let rotated: EncryptedStorage;
       beforeEach(() => {
         newKey = randomBytes(32);
-        rotated = new EncryptedStorage(store, newKey, { previousMasterKeys: [masterKey] });
+        rotated = new EncryptedStorage(store, newKey, { previousMasterKeys: [masterKey], chunkSize: CHUNK });
       });
 
       it('reads the files stored under the previous master key, rewrapping the tenant key on first use', async () => {
