@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { ProblemError } from '@dsar/platform/errors';
-import { callService } from './internal-client';
+import { callService, openServiceStream, readStreamedBody } from './internal-client';
 
 /** A service on a loopback port answering with `handle`; the requests it saw, body included. */
 async function service(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[]; close: () => Promise<void>; server: Server }> {
@@ -99,6 +100,130 @@ describe('callService, a short call', () => {
       const call = callService('x', svc.url, { method: 'GET', path: '/a', signal: abort.signal });
       setTimeout(() => abort.abort(), 20);
       expect((await problemOf(call)).definition.name).toBe('UPSTREAM_TIMEOUT');
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+/** A source that gives `pieces` and then either ends, stalls (never ends) or closes before its end. */
+function source(pieces: Buffer[], then: 'end' | 'stall' | 'close'): Readable {
+  let next = 0;
+  return new Readable({
+    read() {
+      if (next < pieces.length) this.push(pieces[next++]);
+      else if (then === 'end') this.push(null);
+      else if (then === 'close' && !this.destroyed) setImmediate(() => this.destroy());
+    },
+  });
+}
+
+/** A service that takes at most `readBytes` of a body before it answers (everything when undefined); what it saw. */
+async function uploadService(status: number, readBytes?: number): Promise<{ url: string; got: { bytes: number; complete: boolean }[]; close: () => Promise<void> }> {
+  const got: { bytes: number; complete: boolean }[] = [];
+  const server = createServer((req, res) => {
+    const seen = { bytes: 0, complete: false };
+    got.push(seen);
+    const answer = () => {
+      if (res.headersSent) return;
+      res.writeHead(status, { 'content-type': 'application/json', ...(readBytes !== undefined ? { connection: 'close' } : {}) });
+      res.end(JSON.stringify({ bytes: seen.bytes }));
+    };
+    req.on('data', (c: Buffer) => {
+      seen.bytes += c.length;
+      if (readBytes !== undefined && seen.bytes >= readBytes) {
+        req.pause();
+        answer();
+      }
+    });
+    req.on('end', () => {
+      seen.complete = true;
+      answer();
+    });
+    req.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    got,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('callService, a streamed body (an upload)', () => {
+  const pieces = Array.from({ length: 8 }, (_, i) => Buffer.alloc(64 * 1024, i));
+
+  it('sends every byte, chunked, and returns the answer', async () => {
+    const svc = await uploadService(202);
+    try {
+      const res = await callService('x', svc.url, { method: 'POST', path: '/up', body: source(pieces, 'end') });
+      expect({ status: res.status, body: JSON.parse(res.body.toString()) }).toEqual({ status: 202, body: { bytes: 8 * 64 * 1024 } });
+      expect(svc.got).toEqual([{ bytes: 8 * 64 * 1024, complete: true }]);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('returns an answer given before the whole body was read, sends no more, and leaves the source open', async () => {
+    const svc = await uploadService(413, 64 * 1024);
+    const body = source(pieces, 'stall');
+    try {
+      const res = await callService('x', svc.url, { method: 'POST', path: '/up', body, timeoutMs: 2000 });
+      expect(res.status).toBe(413);
+      expect(svc.got[0].complete).toBe(false);
+      expect(body.destroyed).toBe(false);
+    } finally {
+      body.destroy();
+      await svc.close();
+    }
+  });
+
+  it("fails with the source's own failure when the source closes before its end, and the service never sees the body end", async () => {
+    const svc = await uploadService(202);
+    try {
+      await expect(callService('x', svc.url, { method: 'POST', path: '/up', body: source(pieces.slice(0, 2), 'close') })).rejects.toThrow('closed the connection before the end of its body');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(svc.got.every((g) => !g.complete)).toBe(true);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('is 504 UPSTREAM_TIMEOUT when the body stops moving for the idle time', async () => {
+    const svc = await uploadService(202);
+    try {
+      const problem = await problemOf(callService('fulfilment-delivery', svc.url, { method: 'POST', path: '/up', body: source(pieces.slice(0, 1), 'stall'), bodyIdleTimeoutMs: 150 }));
+      expect(problem.definition.name).toBe('UPSTREAM_TIMEOUT');
+      expect(svc.got[0].complete).toBe(false);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+describe('openServiceStream', () => {
+  it('hands on the status, the headers and the body as a stream, unread', async () => {
+    const svc = await service((_req, res) => {
+      res.writeHead(206, { 'content-type': 'application/zip', 'content-range': 'bytes 0-2/10' });
+      res.end('abc');
+    });
+    try {
+      const res = await openServiceStream('x', svc.url, { method: 'GET', path: '/file' });
+      expect({ status: res.status, type: res.headers.get('content-type'), range: res.headers.get('content-range') }).toEqual({ status: 206, type: 'application/zip', range: 'bytes 0-2/10' });
+      expect((await readStreamedBody(res)).toString()).toBe('abc');
+    } finally {
+      await svc.close();
+    }
+  });
+
+  it('is 504 UPSTREAM_TIMEOUT when the headers do not come in time', async () => {
+    const svc = await service(() => undefined);
+    try {
+      expect((await problemOf(openServiceStream('x', svc.url, { method: 'GET', path: '/file', timeoutMs: 100 }))).definition.name).toBe('UPSTREAM_TIMEOUT');
     } finally {
       await svc.close();
     }

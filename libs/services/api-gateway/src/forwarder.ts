@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   AWAIT_EVENT_HEADER,
@@ -8,7 +9,7 @@ import {
   type Principal,
   PUBLIC_API_PREFIX,
 } from '@dsar/contracts';
-import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream, type StreamedResponse } from '@dsar/platform/http';
+import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream, readStreamedBody, type StreamedResponse } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import type { GatewayRoute } from './routes';
@@ -83,14 +84,14 @@ export interface ForwardedResponse {
 export interface ForwardedStream {
   status: number;
   headers: Record<string, string>;
-  /** Null for an answer without a body (a 304). */
-  stream: ReadableStream<Uint8Array> | null;
+  /** Null for an answer without a body. */
+  stream: Readable | null;
 }
 
 /** The body of an upload route, as it goes to the service. */
 export interface UploadBody {
-  /** The client's body, read only as fast as the service takes it. */
-  stream: ReadableStream<Uint8Array>;
+  /** The client's body, read only as fast as the service takes it, and never destroyed (the answer goes out on it). */
+  stream: Readable;
   /** Content-Type, Content-Length (when the client sent one) and the route's declared headers. */
   headers: Record<string, string>;
   /** Aborted when the client goes away: the call to the service is dropped too. */
@@ -140,11 +141,10 @@ export class Forwarder {
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
     if (file.ranges) return this.streamedFile(res, Object.keys(file.headers));
-    if (res.status === file.status && res.body) {
+    if (res.status === file.status) {
       return { status: res.status, headers: this.passedHeaders(res.headers, Object.keys(file.headers)), stream: res.body };
     }
-    const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
-    return this.reply({ status: res.status, headers: res.headers, body });
+    return this.reply({ status: res.status, headers: res.headers, body: await readStreamedBody(res) });
   }
 
   /**
@@ -196,15 +196,13 @@ export class Forwarder {
   private async streamedFile(res: StreamedResponse, routeHeaders: readonly string[]): Promise<ForwardedResponse | ForwardedStream> {
     const fileHeaders = [...DOWNLOAD_RESPONSE_HEADERS, ...routeHeaders];
     if (DOWNLOAD_STATUSES.has(res.status) && !PROBLEM_TYPE.test(res.headers.get('content-type') ?? '')) {
-      const passed = this.passedHeaders(res.headers, fileHeaders);
-      // Should a service encode the body anyway, fetch decodes it: its length is then not the one announced.
-      if (res.headers.has('content-encoding')) delete passed['content-length'];
+      // Should a service encode the body anyway, it is passed on as it came, with its Content-Encoding.
+      const passed = this.passedHeaders(res.headers, [...fileHeaders, 'content-encoding']);
       // The file may be anything a client uploaded: a browser must never take it for another type (HTML, say).
       passed['x-content-type-options'] = 'nosniff';
       return { status: res.status, headers: passed, stream: res.body };
     }
-    const body = res.body ? Buffer.from(await new Response(res.body).arrayBuffer()) : Buffer.alloc(0);
-    const answer = this.reply({ status: res.status, headers: res.headers, body });
+    const answer = this.reply({ status: res.status, headers: res.headers, body: await readStreamedBody(res) });
     // A 416 problem still says how long the file is.
     const range = res.headers.get('content-range');
     if (res.status === 416 && range !== null) answer.headers['content-range'] = range;

@@ -1,6 +1,4 @@
-import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { All, Controller, Inject, Optional, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, type Principal, rolesAllow } from '@dsar/contracts';
@@ -68,50 +66,6 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
     }
   }
   return problems;
-}
-
-/**
- * The client's body as a web stream for fetch: a chunk is read from the
- * request only when fetch asks for one (no read-ahead), so the service's pace
- * is the client's. Cancelling it stops the reading and leaves the request
- * open (the answer still has to go out on it).
- */
-function requestBodyStream(req: Readable): ReadableStream<Uint8Array> {
-  let stopWaiting = (): void => undefined;
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: (controller) =>
-        new Promise<void>((resolve, reject) => {
-          const settle = (then: () => void) => {
-            req.off('readable', attempt);
-            req.off('end', onEnd);
-            req.off('error', onError);
-            req.off('close', onClose);
-            stopWaiting = () => undefined;
-            then();
-          };
-          const attempt = () => {
-            const chunk = req.read() as Buffer | null;
-            if (chunk !== null) settle(() => (controller.enqueue(chunk), resolve()));
-          };
-          const onEnd = () => settle(() => (controller.close(), resolve()));
-          const onError = (e: Error) => settle(() => reject(e));
-          const onClose = () => {
-            if (!req.readableEnded) onError(new Error('the client closed the connection before the end of its body'));
-          };
-          if (req.readableEnded) return onEnd();
-          if (req.destroyed) return onClose();
-          stopWaiting = () => settle(resolve);
-          req.on('readable', attempt);
-          req.once('end', onEnd);
-          req.once('error', onError);
-          req.once('close', onClose);
-          attempt();
-        }),
-      cancel: () => stopWaiting(),
-    },
-    { highWaterMark: 0 },
-  );
 }
 
 /**
@@ -254,7 +208,7 @@ export class GatewayController {
     res.once('close', onClose);
     try {
       return await this.forwarder.forwardUpload(call, {
-        stream: requestBodyStream(req),
+        stream: req,
         // The bytes as sent whatever the client called them: a service parses JSON bodies before its handlers run, so a
         // body labelled application/json would never reach its handler as bytes. An upload's own type travels in the
         // route's declared header (x-evidence-content-type, x-artifact-content-type).
@@ -303,12 +257,12 @@ async function send(res: Response, answer: ForwardedResponse | ForwardedStream, 
   res.status(answer.status);
   if ('stream' in answer) {
     if (head || answer.stream === null) {
-      await answer.stream?.cancel().catch(() => undefined);
+      answer.stream?.destroy();
       res.end();
       return;
     }
     // Once the file has started, a failure can only cut the response short.
-    await pipeline(Readable.fromWeb(answer.stream as WebReadableStream), res).catch(() => res.destroy());
+    await pipeline(answer.stream, res).catch(() => res.destroy());
     return;
   }
   // The same headers for HEAD as for GET, Content-Length included; Node sends no body for a HEAD.
