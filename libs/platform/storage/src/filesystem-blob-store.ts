@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, constants as fsConstants, type Stats } from 'node:fs';
+import { createWriteStream, fdatasync, constants as fsConstants, type Stats, type WriteStream } from 'node:fs';
 import { type FileHandle, link, lstat, mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
@@ -242,13 +242,51 @@ export class FilesystemBlobStore implements BlobStore {
     const temp = join(dir, tempName());
     try {
       // flush: fsync before close, so the rename never publishes a name whose bytes are not on disk yet.
-      await pipeline(source, createWriteStream(temp, { flags: 'wx', mode: FILE_MODE, flush: true }));
+      const file = createWriteStream(temp, { flags: 'wx', mode: FILE_MODE, flush: true });
+      await pipeline(source, earlyWriteback(file), file);
     } catch (e) {
       await removeQuietly(temp);
       throw e;
     }
     return temp;
   }
+}
+
+/** Bytes written between two early flushes of a file being written. */
+const EARLY_WRITEBACK_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Passes a file's bytes on to its write stream, and every EARLY_WRITEBACK_BYTES asks the kernel to write what it
+ * holds of the file to disk (fdatasync, one at a time, while the writing goes on). The final fsync then finds little
+ * left to do: a large file's bytes reach the disk while it is still being received, rather than all after its last
+ * byte (a 1 GiB file waited 1–2 s for it on this project's CI disk), and the page cache never holds more than a few
+ * tens of MiB of it unwritten. Durability is unchanged: the stream's own fsync still comes before the rename.
+ */
+function earlyWriteback(file: WriteStream): Transform {
+  // The descriptor a WriteStream holds once open (Node sets it; its typings leave it out).
+  const fdOf = () => (file as WriteStream & { fd?: number | null }).fd;
+  let sinceFlush = 0;
+  let flushing: Promise<void> | undefined;
+  const flush = (fd: number) =>
+    new Promise<void>((resolve) => fdatasync(fd, () => resolve())).finally(() => {
+      flushing = undefined;
+    });
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      sinceFlush += chunk.length;
+      const fd = fdOf();
+      if (sinceFlush >= EARLY_WRITEBACK_BYTES && flushing === undefined && typeof fd === 'number') {
+        sinceFlush = 0;
+        flushing = flush(fd);
+      }
+      done(null, chunk);
+    },
+    // The file is closed only after its last byte: a flush still running must end first.
+    flush(done) {
+      if (flushing) flushing.then(() => done(), done);
+      else done();
+    },
+  });
 }
 
 /** The file's bytes when it is a file of exactly `length` bytes; undefined when it is absent, a directory or of another length. */
