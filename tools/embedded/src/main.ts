@@ -16,8 +16,9 @@ function openDatabaseEarly(): void {
 /** `npm start`: the whole product in one process. */
 async function main(): Promise<void> {
   openDatabaseEarly();
-  const [{ embeddedConfigSchema }, { startSystem }] = await Promise.all([import('./config'), import('./system')]);
+  const [{ embeddedConfigSchema }, { startSystem }, { tuneHeapGrowth }] = await Promise.all([import('./config'), import('./system'), import('@dsar/platform/host')]);
   const config = loadConfig('dsar (embedded)', embeddedConfigSchema);
+  tuneHeapGrowth(config.HEAP_GROWING_PERCENT);
   const system = await startSystem(config);
   process.stdout.write(
     `DSAR service running in embedded mode on ${system.gatewayUrl} ` +

@@ -30,6 +30,11 @@ describe('loadConfig lists every problem at once', () => {
     expect(keysOf(problems)).toEqual(['DB_DRIVER', 'LOG_LEVEL', 'OUTBOX_BATCH_SIZE', 'PORT']);
   });
 
+  it('takes HEAP_GROWING_PERCENT as an integer from 0 to 400', () => {
+    expect(loadConfig('probe', schema, { ...KEY, HEAP_GROWING_PERCENT: '0' }).HEAP_GROWING_PERCENT).toBe(0);
+    for (const bad of ['-1', '401', '1.5', 'lots']) expect(keysOf(problemsOf({ HEAP_GROWING_PERCENT: bad }))).toEqual(['HEAP_GROWING_PERCENT']);
+  });
+
   it('reports the cross-field rules together with bad single fields', () => {
     const problems = problemsOf({ PORT: 'eighty', LOG_LEVEL: 'loud', DB_DRIVER: 'postgres', BUS_DRIVER: 'kafka' });
     expect(keysOf(problems)).toEqual(['DATABASE_URL', 'KAFKA_BROKERS', 'LOG_LEVEL', 'PORT']);
@@ -97,6 +102,7 @@ describe('serviceConfigSchema defaults', () => {
       BUS_DRIVER: 'memory',
       DB_DRIVER: 'pglite',
       HTTP_BODY_LIMIT: '1mb',
+      HEAP_GROWING_PERCENT: 50,
     });
     expect(cfg.DATABASE_URL).toBeUndefined();
     expect(cfg.KAFKA_BROKERS).toBeUndefined();

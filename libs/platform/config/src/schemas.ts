@@ -32,6 +32,8 @@ export const commonFields = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Size limit of JSON bodies, e.g. 1mb. */
   HTTP_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 512kb or 1mb').default('1mb'),
+  /** How far V8's old generation grows past what a full GC left, in per cent, before the next one (0: V8's own choice; ADR 0031). */
+  HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
 };
 
 export const httpFields = {

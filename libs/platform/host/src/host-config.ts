@@ -5,6 +5,8 @@ export interface HostConfig {
   NODE_ENV: string;
   LOG_LEVEL: string;
   HTTP_BODY_LIMIT: string;
+  /** See tuneHeapGrowth; absent: V8's own choice. */
+  HEAP_GROWING_PERCENT?: number;
   HOST: string;
   PORT: number;
   DB_DRIVER: 'postgres' | 'pglite';

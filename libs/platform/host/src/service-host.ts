@@ -15,6 +15,7 @@ import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platfor
 import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
 import type { HostConfig } from './host-config';
 import { httpMetrics } from './http-metrics';
+import { tuneHeapGrowth } from './main-runner';
 
 import { type ServiceDefinition, serviceMigrations } from './service-definition';
 
@@ -175,6 +176,7 @@ export async function hostService(
 
 /** The whole start-up of a single-service process (distributed mode). */
 export async function runService(definition: ServiceDefinition, config: HostConfig, options: Pick<HostOptions, 'upstreams'> = {}): Promise<HostedService> {
+  tuneHeapGrowth(config.HEAP_GROWING_PERCENT);
   const hosted = await hostService(definition, config, { ...options, shutdownHooks: true });
   await hosted.startConsuming();
   hosted.startPublishing();

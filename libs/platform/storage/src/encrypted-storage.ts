@@ -173,7 +173,7 @@ export class EncryptedStorage extends FileStorage {
       const input: AsyncIterable<unknown> = destroySource ? source : { [Symbol.asyncIterator]: () => source.iterator({ destroyOnReturn: false }) };
       // The plaintext of the chunk being filled, one buffer reused for every chunk (grown up to the chunk size as a
       // small file needs it): the pieces are copied in rather than joined, so a file makes no garbage but its ciphertext.
-      let plain = Buffer.allocUnsafe(Math.min(chunkSize, FIRST_PLAIN_BUFFER));
+      let plain: Buffer = Buffer.allocUnsafe(Math.min(chunkSize, FIRST_PLAIN_BUFFER));
       let filled = 0;
       let index = 0;
       yield header.bytes;
