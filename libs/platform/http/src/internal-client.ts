@@ -273,6 +273,9 @@ class WatchedBody {
     this.onSourceClose = () => {
       if (!source.readableEnded) this.onSourceError(new Error('the sender closed the connection before the end of its body'));
     };
+    // The pass-through's failures reach the call through undici (or `failure`); once undici let go of it, a stop
+    // that fails it must not become an unhandled 'error' event.
+    this.stream.on('error', () => undefined);
     source.on('error', this.onSourceError);
     source.once('close', this.onSourceClose);
     if (source.destroyed) this.onSourceClose();

@@ -257,7 +257,8 @@ async function send(res: Response, answer: ForwardedResponse | ForwardedStream, 
   res.status(answer.status);
   if ('stream' in answer) {
     if (head || answer.stream === null) {
-      answer.stream?.destroy();
+      // Destroying a body not read to its end fails it: that failure is expected, and no one else listens for it.
+      answer.stream?.on('error', () => undefined).destroy();
       res.end();
       return;
     }
