@@ -16,7 +16,7 @@ function openDatabaseEarly(): void {
 /** `npm start`: the whole product in one process. */
 async function main(): Promise<void> {
   openDatabaseEarly();
-  const [{ embeddedConfigSchema }, { startSystem }, { tuneHeapGrowth }] = await Promise.all([import('./config'), import('./system'), import('@dsar/platform/host')]);
+  const [{ embeddedConfigSchema }, { startSystem, tuneHeapGrowth }] = await Promise.all([import('./config'), import('./system')]);
   const config = loadConfig('dsar (embedded)', embeddedConfigSchema);
   tuneHeapGrowth(config.HEAP_GROWING_PERCENT);
   const system = await startSystem(config);

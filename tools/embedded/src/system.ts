@@ -15,6 +15,9 @@ import { retentionSettingsFrom } from '@dsar/platform/retention';
 import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
 import { type VerificationConfig, verificationService, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
 
+/** For the entry point, which loads this module lazily (it sets the heap growth before the services start). */
+export { tuneHeapGrowth } from '@dsar/platform/host';
+
 /** The domain services, in start order: a service starts after those it calls. The gateway comes last. */
 export const DOMAIN_SERVICES: ServiceDefinition[] = [
   lifecycleClockService,
