@@ -259,8 +259,8 @@ const EARLY_WRITEBACK_BYTES = 32 * 1024 * 1024;
  * Passes a file's bytes on to its write stream, and every EARLY_WRITEBACK_BYTES asks the kernel to write what it
  * holds of the file to disk (fdatasync, one at a time, while the writing goes on). The final fsync then finds little
  * left to do: a large file's bytes reach the disk while it is still being received, rather than all after its last
- * byte (a 1 GiB file waited 1–2 s for it on the benchmark machine's disk), and the page cache never holds more than a few
- * tens of MiB of it unwritten. Durability is unchanged: the stream's own fsync still comes before the rename.
+ * byte (a 1 GiB file waited 1–2 s for it on the benchmark machine's disk), and the page cache never holds more than a
+ * few tens of MiB of it unwritten. Durability is unchanged: the stream's own fsync still comes before the rename.
  */
 function earlyWriteback(file: WriteStream): Transform {
   // The descriptor a WriteStream holds once open (Node sets it; its typings leave it out).
