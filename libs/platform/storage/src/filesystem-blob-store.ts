@@ -283,7 +283,7 @@ function earlyWriteback(file: WriteStream): Transform {
     },
     // The file is closed only after its last byte: a flush still running must end first.
     flush(done) {
-      if (flushing) flushing.then(() => done(), done);
+      if (flushing) void flushing.then(() => done());
       else done();
     },
   });

@@ -84,8 +84,8 @@ export interface ForwardedResponse {
 export interface ForwardedStream {
   status: number;
   headers: Record<string, string>;
-  /** Null for an answer without a body. */
-  stream: Readable | null;
+  /** The service's body as it arrives (empty for an answer without one, a 304 say). */
+  stream: Readable;
 }
 
 /** The body of an upload route, as it goes to the service. */

@@ -256,9 +256,9 @@ async function send(res: Response, answer: ForwardedResponse | ForwardedStream, 
   for (const [k, v] of Object.entries(answer.headers)) res.setHeader(k, v);
   res.status(answer.status);
   if ('stream' in answer) {
-    if (head || answer.stream === null) {
+    if (head) {
       // Destroying a body not read to its end fails it: that failure is expected, and no one else listens for it.
-      answer.stream?.on('error', () => undefined).destroy();
+      answer.stream.on('error', () => undefined).destroy();
       res.end();
       return;
     }
