@@ -125,8 +125,10 @@ async function embeddedInternalAuthKey(config: SystemConfig): Promise<string> {
 
 /**
  * Starts all eight services in this process: each is its own Nest app on a
- * loopback port, the gateway listens on PORT. Consumers join before any relay
- * publishes, so no event goes out before its consumers listen.
+ * loopback port, the gateway listens on PORT. The gateway and the services
+ * call each other in memory (`inProcess`, ADR 0032), with HTTP as over their
+ * ports. Consumers join before any relay publishes, so no event goes out
+ * before its consumers listen.
  */
 export async function startSystem(config: SystemConfig, options: SystemOptions = {}): Promise<RunningSystem> {
   const services = new Map<string, HostedService>();
@@ -143,7 +145,8 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     const hosts = new Map<string, (port: number) => Promise<HostedService>>();
     for (const definition of await domainServices(config)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
-      const host = (port: number) => hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: port }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock });
+      const host = (port: number) =>
+        hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: port }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock, inProcess: true });
       const hosted = await host(0);
       hosts.set(definition.name, host);
       started.push(hosted);

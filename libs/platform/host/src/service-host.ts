@@ -8,7 +8,7 @@ import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
 import { type Clock, ClockModule } from '@dsar/platform/clock';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { internalAuthKeyFrom } from '@dsar/platform/config';
-import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, serveInProcess, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { IdempotencyModule } from '@dsar/platform/idempotency';
 import { BusServer, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
 import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
@@ -34,6 +34,11 @@ export interface HostOptions {
   logDestination?: DestinationStream;
   /** The time the service's domain reads; the system clock unless a test controls it. */
   clock?: Clock;
+  /**
+   * Whether the other services of this process call this one in memory rather than over its port (`serveInProcess`,
+   * ADR 0032): set by a runner hosting several services in one process.
+   */
+  inProcess?: boolean;
 }
 
 /** A running service: its Nest app, its address, and the switches the runner turns in order. */
@@ -162,15 +167,20 @@ export async function hostService(
   await app.listen(config.PORT, config.HOST);
   const address = app.getHttpServer().address() as AddressInfo;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host}:${address.port}`;
+  const withdraw = options.inProcess ? serveInProcess(url, app.getHttpServer()) : undefined;
   return {
     name: definition.name,
     app,
-    url: `http://${host}:${address.port}`,
+    url,
     startConsuming: async () => {
       if (busServer) await app.startAllMicroservices();
     },
     startPublishing: () => relay?.start(),
-    close: () => app.close(),
+    close: () => {
+      withdraw?.();
+      return app.close();
+    },
   };
 }
 

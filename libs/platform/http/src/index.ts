@@ -1,6 +1,7 @@
 export * from './validation';
 export * from './principal';
 export * from './internal-client';
+export * from './in-process-connections';
 export * from './json-body';
 export * from './internal-identity';
 export * from './request-path';

@@ -2,8 +2,33 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { ProblemError } from '@dsar/platform/errors';
+import { serveInProcess } from './in-process-connections';
 import { callService, openServiceStream, readStreamedBody } from './internal-client';
 
+/**
+ * Every behaviour of the client holds over both ways of reaching a service: its port (another process) and an
+ * in-memory connection (a service of the same process, `serveInProcess`).
+ */
+type Transport = 'over TCP' | 'in process';
+const TRANSPORTS: Transport[] = ['over TCP', 'in process'];
+
+/** Starts `server` on a loopback port, reached `transport`; its URL and how to close it (every connection cut). */
+async function listen(server: Server, transport: Transport): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const withdraw = transport === 'in process' ? serveInProcess(url, server) : undefined;
+  return {
+    url,
+    close: () =>
+      new Promise<void>((resolve) => {
+        withdraw?.();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe.each(TRANSPORTS)('the internal client %s', (transport) => {
 /** A service on a loopback port answering with `handle`; the requests it saw, body included. */
 async function service(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[]; close: () => Promise<void>; server: Server }> {
   const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
@@ -16,18 +41,7 @@ async function service(handle: (req: IncomingMessage, res: ServerResponse, body:
       handle(req, res, body);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    seen,
-    server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, transport)), seen, server };
 }
 
 async function problemOf(call: Promise<unknown>): Promise<ProblemError> {
@@ -142,16 +156,7 @@ async function uploadService(status: number, readBytes?: number): Promise<{ url:
     });
     req.on('error', () => undefined);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    got,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listen(server, transport)), got };
 }
 
 describe('callService, a streamed body (an upload)', () => {
@@ -228,4 +233,5 @@ describe('openServiceStream', () => {
       await svc.close();
     }
   });
+});
 });

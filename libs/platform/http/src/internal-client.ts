@@ -2,6 +2,7 @@ import { type Readable, Transform } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { connectInProcessOrTcp } from './in-process-connections';
 import { type InternalAuthKey, requestTargetOf, signedIdentityHeaders } from './internal-identity';
 import { assertNormalizedPath } from './request-path';
 
@@ -71,11 +72,12 @@ function prepared(baseUrl: string, call: InternalCall): { url: URL; headers: Rec
  * The connections of the short calls (JSON in, JSON out): kept alive and reused between calls to each service.
  * Every call goes through undici's `request` rather than `fetch`, with Node streams for the bodies that stream:
  * fetch's WHATWG streams, Request and Response objects cost about as much CPU per call as the rest of a gateway's
- * forwarding, and per chunk of a file several promises and copies (profiled in docs/performance.md).
+ * forwarding, and per chunk of a file several promises and copies (profiled in docs/performance.md). A service of
+ * this process registered with `serveInProcess` is reached in memory, any other over TCP.
  */
-const SHORT_CALLS = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0 });
+const SHORT_CALLS = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0, connect: connectInProcessOrTcp });
 /** The connections of the streamed calls (uploads, downloads), apart so that a long transfer never holds up a short call. */
-const STREAMED_CALLS = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0 });
+const STREAMED_CALLS = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, headersTimeout: 0, bodyTimeout: 0, connect: connectInProcessOrTcp });
 
 /** The answer's headers as `Headers`, whatever the client gave (a list per repeated header). */
 function headersOf(raw: Record<string, string | string[] | undefined>): Headers {
