@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
 import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange, type ReadOptions } from './blob-store';
 import { BlobNotFoundError } from './errors';
+import { FileRangeStream } from './file-range-stream';
 
 /** Bytes per read of a file stream, unless the reader asks for other pieces (bounded either way). */
 const DEFAULT_READ_PIECE = 64 * 1024;
@@ -129,8 +130,8 @@ export class FilesystemBlobStore implements BlobStore {
       // The open handle keeps reading this version even if the name is replaced or removed meanwhile.
       const bounds = range ? clampRange(range, info.size) : undefined;
       // One read per piece the reader wants (an encrypted chunk): no piece is then split and joined again.
-      const highWaterMark = Math.min(Math.max(options.pieceSize ?? DEFAULT_READ_PIECE, MIN_READ_PIECE), MAX_READ_PIECE);
-      return handle.createReadStream({ ...(bounds ? { start: bounds.start, end: bounds.end } : {}), highWaterMark });
+      const pieceSize = Math.min(Math.max(options.pieceSize ?? DEFAULT_READ_PIECE, MIN_READ_PIECE), MAX_READ_PIECE);
+      return new FileRangeStream(handle, bounds?.start ?? 0, bounds?.end ?? info.size - 1, pieceSize);
     } catch (e) {
       await handle.close();
       throw e;
