@@ -60,8 +60,11 @@ export interface ProfileSummary {
   byLayer: [string, number][];
 }
 
-/** Self time per node, of the samples taken `skipMs` or more after the profile began (start-up left out). */
-export function summarize(profile: CpuProfile, skipMs: number): ProfileSummary {
+/**
+ * Self time per node, of the samples taken `skipMs` or more after the profile began (start-up left out) and, with
+ * `untilMs`, before that time (one phase of a run alone).
+ */
+export function summarize(profile: CpuProfile, skipMs: number, untilMs = Infinity): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const n of profile.nodes) for (const child of n.children ?? []) parentOf.set(child, n.id);
@@ -78,7 +81,7 @@ export function summarize(profile: CpuProfile, skipMs: number): ProfileSummary {
   for (let i = 0; i < profile.samples.length; i++) {
     const ms = (profile.timeDeltas[i] ?? 0) / 1000;
     elapsedMs += ms;
-    if (elapsedMs >= skipMs) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + ms);
+    if (elapsedMs >= skipMs && elapsedMs < untilMs) self.set(profile.samples[i], (self.get(profile.samples[i]) ?? 0) + ms);
   }
   const places = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -97,4 +100,21 @@ export function summarize(profile: CpuProfile, skipMs: number): ProfileSummary {
   }
   const sorted = (m: Map<string, number>): [string, number][] => [...m.entries()].sort((a, b) => b[1] - a[1]);
   return { totalMs, busyMs: totalMs - idleMs, byPlace: sorted(places), byFunction: sorted(functions), byLayer: sorted(layers) };
+}
+
+/** Busy milliseconds (neither idle nor V8's unattributed `(program)`) in each second of the profile, to find its phases. */
+export function busyPerSecond(profile: CpuProfile): number[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const busy: number[] = [];
+  let elapsedMs = 0;
+  for (let i = 0; i < profile.samples.length; i++) {
+    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    elapsedMs += ms;
+    const name = (byId.get(profile.samples[i]) as ProfileNode).callFrame.functionName;
+    if (name === '(idle)' || name === '(program)') continue;
+    const second = Math.floor(elapsedMs / 1000);
+    while (busy.length <= second) busy.push(0);
+    busy[second] += ms;
+  }
+  return busy;
 }
