@@ -1,4 +1,4 @@
-import { FileRangeStream, READS_IN_FLIGHT, type ReadableFile } from './file-range-stream';
+import { DIRECT_IO_ALIGNMENT, directPieces, FileRangeStream, READS_IN_FLIGHT, type ReadableFile } from './file-range-stream';
 
 /** A file in memory whose reads finish only when the test says so; what was asked of it. */
 function controlledFile(bytes: Buffer) {
@@ -131,5 +131,50 @@ describe('FileRangeStream', () => {
     expect({ got, reads: file.reads.length }).toEqual({ got: [], reads: 0 });
     await settle();
     expect(file.isClosed()).toBe(true);
+  });
+});
+
+describe('directPieces', () => {
+  /** A file in memory that refuses, as O_DIRECT does, a read whose offset or length is not block-aligned. */
+  function alignedOnlyFile(bytes: Buffer) {
+    const reads: [number, number][] = [];
+    const handle: ReadableFile = {
+      read: (async (buffer: Buffer, offset: number, length: number, position: number) => {
+        if (position % DIRECT_IO_ALIGNMENT !== 0 || length % DIRECT_IO_ALIGNMENT !== 0) throw Object.assign(new Error('EINVAL'), { code: 'EINVAL' });
+        reads.push([position, length]);
+        const n = position >= bytes.length ? 0 : bytes.copy(buffer, offset, position, Math.min(position + length, bytes.length));
+        return { bytesRead: n, buffer };
+      }) as ReadableFile['read'],
+      close: async () => undefined,
+    };
+    return { handle, reads };
+  }
+
+  it('reads whole blocks around each piece and gives exactly the piece, the last one cut at the end of the file', async () => {
+    const bytes = bytesOf(3 * DIRECT_IO_ALIGNMENT + 100);
+    const file = alignedOnlyFile(bytes);
+    const read = directPieces(file.handle, 5000);
+    expect((await read(10, 5000)).equals(bytes.subarray(10, 5010))).toBe(true);
+    expect((await read(DIRECT_IO_ALIGNMENT * 2 + 7, 5000)).equals(bytes.subarray(DIRECT_IO_ALIGNMENT * 2 + 7))).toBe(true);
+    expect(await read(bytes.length + 10, 5000)).toHaveLength(0);
+    expect(file.reads).toEqual([
+      [0, 2 * DIRECT_IO_ALIGNMENT],
+      [2 * DIRECT_IO_ALIGNMENT, 2 * DIRECT_IO_ALIGNMENT],
+      [3 * DIRECT_IO_ALIGNMENT, 2 * DIRECT_IO_ALIGNMENT],
+    ]);
+  });
+
+  it('gives each piece a buffer of its own: later reads into its block buffers leave earlier pieces as they were', async () => {
+    const bytes = bytesOf(64 * 1024);
+    const read = directPieces(alignedOnlyFile(bytes).handle, 4096);
+    const pieces = [];
+    for (let at = 0; at < bytes.length; at += 4096) pieces.push(await read(at, 4096));
+    expect(Buffer.concat(pieces).equals(bytes)).toBe(true);
+  });
+
+  it(`refuses a read beyond the ${READS_IN_FLIGHT} it has buffers for`, async () => {
+    const read = directPieces(alignedOnlyFile(bytesOf(64 * 1024)).handle, 4096);
+    const reads = Array.from({ length: READS_IN_FLIGHT + 1 }, (_, i) => read(i * 4096, 4096));
+    expect((await Promise.allSettled(reads)).map((r) => r.status)).toEqual([...Array(READS_IN_FLIGHT).fill('fulfilled'), 'rejected']);
   });
 });

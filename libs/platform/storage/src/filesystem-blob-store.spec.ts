@@ -1,4 +1,5 @@
-import { mkdtemp, readdir, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { constants as fsConstants } from 'node:fs';
+import { mkdtemp, readdir, readFile, readlink, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -29,6 +30,19 @@ describeBlobStoreContract('FilesystemBlobStore', {
   },
   dispose: async (store) => rm((store as FilesystemBlobStore).rootDir, { recursive: true, force: true }),
 });
+
+/** The `flags` (octal, as /proc gives them) of every descriptor of this process open on `path`. */
+async function openFlagsOf(path: string): Promise<number[]> {
+  const flags: number[] = [];
+  for (const fd of await readdir('/proc/self/fd')) {
+    const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
+    if (target !== path) continue;
+    const info = await readFile(`/proc/self/fdinfo/${fd}`, 'utf8').catch(() => '');
+    const match = /^flags:\s+([0-7]+)$/m.exec(info);
+    if (match) flags.push(parseInt(match[1], 8));
+  }
+  return flags;
+}
 
 describe('FilesystemBlobStore', () => {
   let root: string;
@@ -131,5 +145,43 @@ describe('FilesystemBlobStore', () => {
     const keys: string[] = [];
     for await (const key of fresh.list('')) keys.push(key);
     expect(keys).toEqual([]);
+  });
+
+  it('reads a large range past the page cache (O_DIRECT), exactly its bytes at bounds that fall inside blocks', async () => {
+    const bytes = testBytes(20 * 1024 * 1024 + 123);
+    await store.write('big/file', sourceOf(bytes));
+    const path = join(store.rootDir, 'big', 'file');
+    const range = { start: 4097 + 13, end: bytes.length - 1 - 4099 };
+    const stream = await store.read('big/file', range, { pieceSize: 1024 * 1024 + 16 });
+    expect((await openFlagsOf(path)).map((f) => (f & fsConstants.O_DIRECT) !== 0)).toEqual([true]);
+    expect((await readAllBytes(stream)).equals(bytes.subarray(range.start, range.end + 1))).toBe(true);
+    expect(await openFlagsOf(path)).toEqual([]);
+    // To the end of the file, whose last block is a short read.
+    expect((await readAllBytes(await store.read('big/file', { start: 9 * 1024 * 1024 + 1, end: bytes.length + 5000 }))).equals(bytes.subarray(9 * 1024 * 1024 + 1))).toBe(true);
+  });
+
+  it('reads small ranges and whole files through the page cache', async () => {
+    const bytes = testBytes(9 * 1024 * 1024);
+    await store.write('f', sourceOf(bytes));
+    const path = join(store.rootDir, 'f');
+    for (const range of [{ start: 0, end: 1023 }, undefined]) {
+      const stream = await store.read('f', range);
+      expect((await openFlagsOf(path)).map((f) => (f & fsConstants.O_DIRECT) !== 0)).toEqual([false]);
+      expect((await readAllBytes(stream)).equals(range ? bytes.subarray(0, 1024) : bytes)).toBe(true);
+    }
+  });
+
+  it('closes a direct read abandoned halfway', async () => {
+    await store.write('big', sourceOf(testBytes(12 * 1024 * 1024)));
+    const stream = await store.read('big', { start: 0, end: 12 * 1024 * 1024 - 1 });
+    await new Promise<void>((resolve, reject) => {
+      stream.once('data', () => {
+        stream.destroy();
+        resolve();
+      });
+      stream.once('error', reject);
+    });
+    await new Promise((resolve) => stream.once('close', resolve));
+    expect(await openFlagsOf(join(store.rootDir, 'big'))).toEqual([]);
   });
 });
