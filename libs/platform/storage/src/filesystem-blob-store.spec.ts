@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { describeBlobStoreContract } from './testing/blob-store.contract';
-import { failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
+import { abandonAfterFirstPiece, failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
 
 /** Every file under `dir`, relative, with its mode. */
 async function tree(dir: string): Promise<{ path: string; mode: number; dir: boolean }[]> {
@@ -174,14 +174,7 @@ describe('FilesystemBlobStore', () => {
   it('closes a direct read abandoned halfway', async () => {
     await store.write('big', sourceOf(testBytes(12 * 1024 * 1024)));
     const stream = await store.read('big', { start: 0, end: 12 * 1024 * 1024 - 1 });
-    await new Promise<void>((resolve, reject) => {
-      stream.once('data', () => {
-        stream.destroy();
-        resolve();
-      });
-      stream.once('error', reject);
-    });
-    await new Promise((resolve) => stream.once('close', resolve));
+    await abandonAfterFirstPiece(stream);
     expect(await openFlagsOf(join(store.rootDir, 'big'))).toEqual([]);
   });
 });

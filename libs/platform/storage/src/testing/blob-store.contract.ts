@@ -1,6 +1,6 @@
 import type { BlobStore } from '../blob-store';
 import { BlobNotFoundError, InvalidKeyError, RangeNotSatisfiableError } from '../errors';
-import { failingSource, gatedSource, readAllBytes, sourceOf, testBytes } from './streams';
+import { abandonAfterFirstPiece, failingSource, gatedSource, readAllBytes, sourceOf, testBytes } from './streams';
 
 /** Makes a fresh, empty store for one test; `dispose` (optional) cleans it up afterwards. */
 export interface BlobStoreFactory {
@@ -252,13 +252,7 @@ export function describeBlobStoreContract(name: string, factory: BlobStoreFactor
     it('closes a read that is abandoned halfway', async () => {
       await store.write('abandoned', sourceOf(testBytes(1_000_000)));
       const stream = await store.read('abandoned');
-      await new Promise<void>((resolve, reject) => {
-        stream.once('data', () => {
-          stream.destroy();
-          resolve();
-        });
-        stream.once('error', reject);
-      });
+      await abandonAfterFirstPiece(stream);
       await store.delete('abandoned');
       expect(await store.stat('abandoned')).toBeUndefined();
     });

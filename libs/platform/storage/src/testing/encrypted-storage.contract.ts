@@ -14,7 +14,7 @@ import {
   TenantKeyDestroyedError,
 } from '../errors';
 import type { BlobStoreFactory } from './blob-store.contract';
-import { endlessSource, failingSource, readAllBytes, sha256Hex, sourceOf, testBytes } from './streams';
+import { abandonAfterFirstPiece, endlessSource, failingSource, readAllBytes, sha256Hex, sourceOf, testBytes } from './streams';
 
 /** The chunk size of the files written here: smaller than the default, so that files of a few chunks stay small. */
 const CHUNK = 64 * 1024;
@@ -533,14 +533,7 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
     it('stops reading the store when the reader abandons a download', async () => {
       await put('long', testBytes(CHUNK * 8));
       const { stream } = await storage.get('tenant-a', 'long');
-      await new Promise<void>((resolve, reject) => {
-        stream.once('data', () => {
-          stream.destroy();
-          resolve();
-        });
-        stream.once('error', reject);
-      });
-      await new Promise((resolve) => stream.once('close', resolve));
+      await abandonAfterFirstPiece(stream);
       expect(stream.destroyed).toBe(true);
     });
   });

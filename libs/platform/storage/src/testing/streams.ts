@@ -78,3 +78,15 @@ export function endlessSource(pieceSize = 16 * 1024): { source: Readable; bytesR
 export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
+
+/** Takes the first piece of `stream`, then destroys it (a reader that goes away halfway); resolves once it closed. */
+export async function abandonAfterFirstPiece(stream: Readable): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    stream.once('data', () => {
+      stream.destroy();
+      resolve();
+    });
+    stream.once('error', reject);
+  });
+  if (!stream.closed) await new Promise((resolve) => stream.once('close', resolve));
+}
