@@ -1,4 +1,4 @@
-import { DIRECT_IO_ALIGNMENT, directPieces, FileRangeStream, READS_IN_FLIGHT, type ReadableFile } from './file-range-stream';
+import { DIRECT_IO_ALIGNMENT, directPieces, directWindowSize, FileRangeStream, READS_IN_FLIGHT, type ReadableFile } from './file-range-stream';
 
 /** A file in memory whose reads finish only when the test says so; what was asked of it. */
 function controlledFile(bytes: Buffer) {
@@ -134,6 +134,13 @@ describe('FileRangeStream', () => {
   });
 });
 
+/** A direct reader over `handle` with READS_IN_FLIGHT plain buffers (the fake file needs no aligned memory); what it gave back. */
+function directReader(handle: ReadableFile, pieceSize: number) {
+  const released: Buffer[][] = [];
+  const buffers = Array.from({ length: READS_IN_FLIGHT }, () => Buffer.alloc(directWindowSize(pieceSize)));
+  return { reader: directPieces(handle, buffers, (b) => released.push(b)), buffers, released };
+}
+
 describe('directPieces', () => {
   /** A file in memory that refuses, as O_DIRECT does, a read whose offset or length is not block-aligned. */
   function alignedOnlyFile(bytes: Buffer) {
@@ -153,7 +160,8 @@ describe('directPieces', () => {
   it('reads whole blocks around each piece and gives exactly the piece, the last one cut at the end of the file', async () => {
     const bytes = bytesOf(3 * DIRECT_IO_ALIGNMENT + 100);
     const file = alignedOnlyFile(bytes);
-    const read = directPieces(file.handle, 5000);
+    const { reader } = directReader(file.handle, 5000);
+    const read = (position: number, length: number) => reader.read(position, length);
     expect((await read(10, 5000)).equals(bytes.subarray(10, 5010))).toBe(true);
     expect((await read(DIRECT_IO_ALIGNMENT * 2 + 7, 5000)).equals(bytes.subarray(DIRECT_IO_ALIGNMENT * 2 + 7))).toBe(true);
     expect(await read(bytes.length + 10, 5000)).toHaveLength(0);
@@ -166,15 +174,25 @@ describe('directPieces', () => {
 
   it('gives each piece a buffer of its own: later reads into its block buffers leave earlier pieces as they were', async () => {
     const bytes = bytesOf(64 * 1024);
-    const read = directPieces(alignedOnlyFile(bytes).handle, 4096);
+    const { reader } = directReader(alignedOnlyFile(bytes).handle, 4096);
     const pieces = [];
-    for (let at = 0; at < bytes.length; at += 4096) pieces.push(await read(at, 4096));
+    for (let at = 0; at < bytes.length; at += 4096) pieces.push(await reader.read(at, 4096));
     expect(Buffer.concat(pieces).equals(bytes)).toBe(true);
   });
 
   it(`refuses a read beyond the ${READS_IN_FLIGHT} it has buffers for`, async () => {
-    const read = directPieces(alignedOnlyFile(bytesOf(64 * 1024)).handle, 4096);
-    const reads = Array.from({ length: READS_IN_FLIGHT + 1 }, (_, i) => read(i * 4096, 4096));
+    const { reader } = directReader(alignedOnlyFile(bytesOf(64 * 1024)).handle, 4096);
+    const reads = Array.from({ length: READS_IN_FLIGHT + 1 }, (_, i) => reader.read(i * 4096, 4096));
     expect((await Promise.allSettled(reads)).map((r) => r.status)).toEqual([...Array(READS_IN_FLIGHT).fill('fulfilled'), 'rejected']);
+  });
+
+  it('gives its buffers back once the stream is done, after the reads in flight', async () => {
+    const bytes = bytesOf(64 * 1024);
+    const { reader, buffers, released } = directReader(alignedOnlyFile(bytes).handle, 4096);
+    const stream = new FileRangeStream(alignedOnlyFile(bytes).handle, 0, bytes.length - 1, 4096, reader);
+    const got: Buffer[] = [];
+    for await (const piece of stream) got.push(piece as Buffer);
+    await settle();
+    expect({ equal: Buffer.concat(got).equals(bytes), released }).toEqual({ equal: true, released: [buffers] });
   });
 });

@@ -7,12 +7,19 @@ export const READS_IN_FLIGHT = 2;
 /** The part of a `FileHandle` the stream uses. */
 export type ReadableFile = Pick<FileHandle, 'read' | 'close'>;
 
-/** Reads `length` bytes at `position` into a Buffer of its own (shorter at the end of the file). */
-export type PieceReader = (position: number, length: number) => Promise<Buffer>;
+/** How a stream reads its pieces. */
+export interface PieceReader {
+  /** Reads `length` bytes at `position` into a Buffer of its own (shorter at the end of the file). */
+  read(position: number, length: number): Promise<Buffer>;
+  /** Called once the stream is done and no read is in flight. */
+  release?(): void;
+}
 
 /** Each piece read into a new buffer, through the page cache. */
 export function bufferedPieces(handle: ReadableFile): PieceReader {
-  return (position, length) => handle.read(Buffer.allocUnsafeSlow(length), 0, length, position).then(({ bytesRead, buffer }) => (bytesRead < length ? buffer.subarray(0, bytesRead) : buffer));
+  return {
+    read: (position, length) => handle.read(Buffer.allocUnsafeSlow(length), 0, length, position).then(({ bytesRead, buffer }) => (bytesRead < length ? buffer.subarray(0, bytesRead) : buffer)),
+  };
 }
 
 /**
@@ -20,39 +27,43 @@ export function bufferedPieces(handle: ReadableFile): PieceReader {
  * (512-byte devices accept it too).
  */
 export const DIRECT_IO_ALIGNMENT = 4096;
-const WASM_PAGE = 64 * 1024;
-/** Node's WebAssembly.Memory (the project's TypeScript libraries leave WebAssembly out). */
-const WasmMemory = (globalThis as unknown as { WebAssembly: { Memory: new (descriptor: { initial: number }) => { buffer: ArrayBuffer } } }).WebAssembly.Memory;
+
+/** The bytes of the aligned blocks that cover any piece of `pieceSize` bytes: the size of a direct read's buffer. */
+export function directWindowSize(pieceSize: number): number {
+  return Math.ceil((pieceSize + DIRECT_IO_ALIGNMENT) / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
+}
 
 /**
  * Each piece read from a file opened with O_DIRECT, which bypasses the page cache: the device writes into one of
- * READS_IN_FLIGHT buffers the reader keeps, in blocks of DIRECT_IO_ALIGNMENT covering the piece, and the piece is
- * copied out of it into a buffer of its own (a consumer may keep a piece while the next reads go on). The buffers
- * are WebAssembly memories: Node has no other way to get memory at an aligned address, and those start on a 64 KiB
- * boundary.
+ * `buffers` (aligned, at least `directWindowSize(pieceSize)` bytes each, one per read in flight), in blocks of
+ * DIRECT_IO_ALIGNMENT covering the piece, and the piece is copied out into a buffer of its own (a consumer may keep
+ * a piece while the next reads go on). `onRelease` gets the buffers back when the stream is done.
  */
-export function directPieces(handle: ReadableFile, pieceSize: number): PieceReader {
-  const windowSize = Math.ceil((pieceSize + DIRECT_IO_ALIGNMENT) / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
-  const free: Buffer[] = Array.from({ length: READS_IN_FLIGHT }, () => Buffer.from(new WasmMemory({ initial: Math.ceil(windowSize / WASM_PAGE) }).buffer));
-  return async (position, length) => {
-    const slot = free.pop();
-    if (!slot) throw new Error(`more than ${READS_IN_FLIGHT} direct reads in flight`);
-    try {
-      const start = Math.floor(position / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
-      const span = Math.ceil((position + length - start) / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
-      const { bytesRead } = await handle.read(slot, 0, span, start);
-      const from = position - start;
-      return Buffer.from(slot.subarray(Math.min(from, bytesRead), Math.min(from + length, bytesRead)));
-    } finally {
-      free.push(slot);
-    }
+export function directPieces(handle: ReadableFile, buffers: Buffer[], onRelease: (buffers: Buffer[]) => void): PieceReader {
+  const free = [...buffers];
+  return {
+    read: async (position, length) => {
+      const slot = free.pop();
+      if (!slot) throw new Error(`more than ${buffers.length} direct reads in flight`);
+      try {
+        const start = Math.floor(position / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
+        const span = Math.ceil((position + length - start) / DIRECT_IO_ALIGNMENT) * DIRECT_IO_ALIGNMENT;
+        const { bytesRead } = await handle.read(slot, 0, span, start);
+        const from = position - start;
+        return Buffer.from(slot.subarray(Math.min(from, bytesRead), Math.min(from + length, bytesRead)));
+      } finally {
+        free.push(slot);
+      }
+    },
+    release: () => onRelease(buffers),
   };
 }
 
 /**
  * Bytes `start` to `end` (inclusive) of an open file, in pieces of `pieceSize` (read by `readPiece`: through the
- * page cache unless told otherwise), with up to READS_IN_FLIGHT positional reads issued ahead of the consumer. `fs.ReadStream` issues one read at a time and the next only once a
- * piece is taken, so every piece from the disk waited for its read; with two in flight a 1 GiB file read from the
+ * page cache unless told otherwise), with up to READS_IN_FLIGHT positional reads issued ahead of the consumer.
+ * `fs.ReadStream` issues one read at a time and the next only once a piece is taken, so every piece from the disk
+ * waited for its read; with two in flight a 1 GiB file read from the
  * benchmark machine's disk (page cache dropped) ran at about 1,250 MiB/s instead of 500–1,100, and cost the kernel
  * less CPU (docs/performance.md). At most READS_IN_FLIGHT pieces plus the one buffered are held.
  *
@@ -113,7 +124,10 @@ export class FileRangeStream extends Readable {
     this.next = this.end + 1;
     this.queue.length = 0;
     void Promise.allSettled([...this.pending])
-      .then(() => this.handle.close())
+      .then(() => {
+        this.readPiece.release?.();
+        return this.handle.close();
+      })
       .then(
         () => callback(error),
         (e: Error) => callback(error ?? e),
@@ -124,7 +138,7 @@ export class FileRangeStream extends Readable {
   private issue(): void {
     while (this.queue.length < READS_IN_FLIGHT && this.next <= this.end && !this.destroyed) {
       const length = Math.min(this.pieceSize, this.end - this.next + 1);
-      const read = this.readPiece(this.next, length);
+      const read = this.readPiece.read(this.next, length);
       this.next += length;
       this.pending.add(read);
       // A read left in the queue by a destroyed stream is never awaited: its failure must not go unhandled.

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, readlink, rm, stat, unlink, utimes, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { alignedBuffersAlive, giveBackAlignedBuffers, MAX_ALIGNED_BUFFERS, takeAlignedBuffers } from './aligned-buffers';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { describeBlobStoreContract } from './testing/blob-store.contract';
 import { abandonAfterFirstPiece, failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
@@ -176,5 +177,23 @@ describe('FilesystemBlobStore', () => {
     const stream = await store.read('big', { start: 0, end: 12 * 1024 * 1024 - 1 });
     await abandonAfterFirstPiece(stream);
     expect(await openFlagsOf(join(store.rootDir, 'big'))).toEqual([]);
+  });
+
+  it('reads through the page cache while every aligned buffer of the process is taken, and reuses its buffers', async () => {
+    const bytes = testBytes(9 * 1024 * 1024);
+    await store.write('f', sourceOf(bytes));
+    const path = join(store.rootDir, 'f');
+    const range = { start: 0, end: bytes.length - 1 };
+    const all = takeAlignedBuffers(MAX_ALIGNED_BUFFERS, 4096);
+    expect(all).toBeDefined();
+    try {
+      const stream = await store.read('f', range);
+      expect((await openFlagsOf(path)).map((f) => (f & fsConstants.O_DIRECT) !== 0)).toEqual([false]);
+      expect((await readAllBytes(stream)).equals(bytes)).toBe(true);
+    } finally {
+      giveBackAlignedBuffers(all as Buffer[]);
+    }
+    for (let i = 0; i < 5; i++) expect((await readAllBytes(await store.read('f', range, { pieceSize: 1024 * 1024 + 16 }))).equals(bytes)).toBe(true);
+    expect(alignedBuffersAlive()).toBeLessThanOrEqual(4);
   });
 });

@@ -8,7 +8,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
 import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange, type ReadOptions } from './blob-store';
 import { BlobNotFoundError } from './errors';
-import { directPieces, FileRangeStream } from './file-range-stream';
+import { giveBackAlignedBuffers, takeAlignedBuffers } from './aligned-buffers';
+import { directPieces, directWindowSize, FileRangeStream, READS_IN_FLIGHT } from './file-range-stream';
 
 /**
  * A ranged read of at least this many bytes (an artifact's body, not a header or a key) bypasses the page cache
@@ -128,25 +129,32 @@ export class FilesystemBlobStore implements BlobStore {
   async read(key: string, range?: ByteRange, options: ReadOptions = {}): Promise<Readable> {
     assertBlobKey(key);
     if (range) assertByteRange(range);
-    const direct = range !== undefined && range.end - range.start + 1 >= DIRECT_READ_MIN_BYTES && this.directReads;
+    // One read per piece the reader wants (an encrypted chunk): no piece is then split and joined again.
+    const pieceSize = Math.min(Math.max(options.pieceSize ?? DEFAULT_READ_PIECE, MIN_READ_PIECE), MAX_READ_PIECE);
+    const large = range !== undefined && range.end - range.start + 1 >= DIRECT_READ_MIN_BYTES && this.directReads;
+    // Without free aligned buffers (many direct reads at once) the read goes through the page cache.
+    let buffers = large ? takeAlignedBuffers(READS_IN_FLIGHT, directWindowSize(pieceSize)) : undefined;
     let handle: FileHandle;
     try {
-      handle = await this.openForRead(key, direct);
+      handle = await this.openForRead(key, buffers !== undefined);
     } catch (e) {
+      if (buffers) giveBackAlignedBuffers(buffers);
       if (isAbsent(e)) throw new BlobNotFoundError(key);
       throw e;
+    }
+    if (buffers && !this.directReads) {
+      giveBackAlignedBuffers(buffers);
+      buffers = undefined;
     }
     try {
       const info = await handle.stat();
       if (!info.isFile()) throw new BlobNotFoundError(key);
       // The open handle keeps reading this version even if the name is replaced or removed meanwhile.
       const bounds = range ? clampRange(range, info.size) : undefined;
-      // One read per piece the reader wants (an encrypted chunk): no piece is then split and joined again.
-      const pieceSize = Math.min(Math.max(options.pieceSize ?? DEFAULT_READ_PIECE, MIN_READ_PIECE), MAX_READ_PIECE);
-      const start = bounds?.start ?? 0;
-      const reader = direct && this.directReads ? directPieces(handle, pieceSize) : undefined;
-      return new FileRangeStream(handle, start, bounds?.end ?? info.size - 1, pieceSize, reader);
+      const reader = buffers ? directPieces(handle, buffers, giveBackAlignedBuffers) : undefined;
+      return new FileRangeStream(handle, bounds?.start ?? 0, bounds?.end ?? info.size - 1, pieceSize, reader);
     } catch (e) {
+      if (buffers) giveBackAlignedBuffers(buffers);
       await handle.close();
       throw e;
     }
@@ -154,7 +162,7 @@ export class FilesystemBlobStore implements BlobStore {
 
   /**
    * The key's file, opened for direct reads when asked and the file system allows it; one that refuses (EINVAL) is
-   * remembered and read through the page cache from then on.
+   * remembered (`directReads`) and read through the page cache from then on.
    */
   private async openForRead(key: string, direct: boolean): Promise<FileHandle> {
     if (direct) {

@@ -4,13 +4,13 @@
  * Two layers:
  * - `BlobStore`, the raw byte port: atomic writes, create-if-absent,
  *   compare-and-swap of small objects, ranged reads, strict keys. Drivers: `FilesystemBlobStore` (temporary file,
- *   fsync, rename; 0600/0700), `S3BlobStore` (AWS S3 or an S3-compatible
+ *   fsync, rename; 0600/0700; two reads in flight, large ranges read with O_DIRECT), `S3BlobStore` (AWS S3 or an S3-compatible
  *   server: streamed multipart uploads, `If-None-Match: *`, ranged GETs) and
  *   `MemoryBlobStore` (tests, `memory://` data).
  * - `EncryptedStorage` (a `FileStorage`): envelope encryption per tenant. A
  *   random data key per tenant, wrapped by the master key and kept in the
  *   store under `keys/`; files under `data/<tenant>/` as a header and
- *   AES-256-GCM chunks of 64 KiB that bind the object key, the chunk index
+ *   AES-256-GCM chunks of 1 MiB (64 KiB in files written before 2026-11-28) that bind the object key, the chunk index
  *   and the last-chunk flag. Streams both ways in O(chunk) memory, hashes the
  *   plaintext while storing it, enforces a size limit as the bytes arrive,
  *   serves byte ranges by decrypting only the chunks they touch, and shreds a
