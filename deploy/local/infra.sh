@@ -329,9 +329,15 @@ kafka_pid() {
 }
 
 # Did the current run (lines after the last launch marker) log the readiness message?
+# Has the broker logged "Kafka Server started" since the last launch mark? log4j rolls server.log at 20 MB
+# (kafka/log4j.properties), counting what the file already held, and a busy broker can roll it twice in the minute
+# between its launch and that line: when the mark is no longer in server.log, the rolled files are read too, oldest
+# first. A "started" line counts only after the mark (an older one belongs to a previous run).
 kafka_logged_started() {
-  [ -r "$KAFKA_LOG" ] &&
-    awk -v mark="$KAFKA_START_MARK" 'index($0, mark) { seen = 0 } /Kafka Server started/ { seen = 1 } END { exit !seen }' "$KAFKA_LOG"
+  local files=("$KAFKA_LOG") f
+  grep -qF -- "$KAFKA_START_MARK" "$KAFKA_LOG" 2>/dev/null || files=("$KAFKA_LOG.2" "$KAFKA_LOG.1" "$KAFKA_LOG")
+  for f in "${files[@]}"; do [ -r "$f" ] && cat "$f"; done |
+    awk -v mark="$KAFKA_START_MARK" 'index($0, mark) { marked = 1; seen = 0 } marked && /Kafka Server started/ { seen = 1 } END { exit !seen }'
 }
 
 kafka_fail() {
