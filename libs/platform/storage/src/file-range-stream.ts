@@ -63,9 +63,9 @@ export function directPieces(handle: ReadableFile, buffers: Buffer[], onRelease:
  * Bytes `start` to `end` (inclusive) of an open file, in pieces of `pieceSize` (read by `readPiece`: through the
  * page cache unless told otherwise), with up to READS_IN_FLIGHT positional reads issued ahead of the consumer.
  * `fs.ReadStream` issues one read at a time and the next only once a piece is taken, so every piece from the disk
- * waited for its read; with two in flight a 1 GiB file read from the
- * benchmark machine's disk (page cache dropped) ran at about 1,250 MiB/s instead of 500–1,100, and cost the kernel
- * less CPU (docs/performance.md). At most READS_IN_FLIGHT pieces plus the one buffered are held.
+ * waited for its read; with two in flight a 1 GiB file read from the benchmark machine's disk (page cache dropped) ran
+ * at about 1,250 MiB/s instead of 500–1,100, and cost the kernel less CPU (docs/performance.md). At most
+ * READS_IN_FLIGHT pieces plus the one buffered are held.
  *
  * The pieces come in file order whatever order the reads finish in. The handle is the stream's: closed when the
  * stream ends, fails or is destroyed, once no read is in flight on it (closing under a pending read fails that read).
