@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { alignedBuffersAlive, giveBackAlignedBuffers, MAX_ALIGNED_BUFFERS, takeAlignedBuffers } from './aligned-buffers';
 import { FilesystemBlobStore } from './filesystem-blob-store';
 import { describeBlobStoreContract } from './testing/blob-store.contract';
-import { abandonAfterFirstPiece, failingSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
+import { abandonAfterFirstPiece, failingSource, gatedSource, readAllBytes, sourceOf, testBytes } from './testing/streams';
 
 /** Every file under `dir`, relative, with its mode. */
 async function tree(dir: string): Promise<{ path: string; mode: number; dir: boolean }[]> {
@@ -43,6 +43,15 @@ async function openFlagsOf(path: string): Promise<number[]> {
     if (match) flags.push(parseInt(match[1], 8));
   }
   return flags;
+}
+
+/** The path of the one temporary file being written in `dir` once a descriptor of this process is open on it. */
+async function openTempFile(dir: string): Promise<string> {
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await sleep(5)) {
+    const temp = (await readdir(dir).catch(() => [] as string[])).find((name) => name.startsWith('~tmp-'));
+    if (temp && (await openFlagsOf(join(dir, temp))).length > 0) return join(dir, temp);
+  }
+  throw new Error(`no temporary file open in ${dir}`);
 }
 
 describe('FilesystemBlobStore', () => {
@@ -195,5 +204,58 @@ describe('FilesystemBlobStore', () => {
     }
     for (let i = 0; i < 5; i++) expect((await readAllBytes(await store.read('f', range, { pieceSize: 1024 * 1024 + 16 }))).equals(bytes)).toBe(true);
     expect(alignedBuffersAlive()).toBeLessThanOrEqual(4);
+  });
+
+  it('writes a large file past the page cache (O_DIRECT), exactly its bytes, 0600, and gives its buffers back', async () => {
+    const bytes = testBytes(20 * 1024 * 1024 + 123);
+    const gated = gatedSource(bytes.subarray(0, 6 * 1024 * 1024), bytes.subarray(6 * 1024 * 1024));
+    const writing = store.write('big/file', gated.source);
+    const temp = await openTempFile(join(store.rootDir, 'big'));
+    expect((await openFlagsOf(temp)).map((f) => (f & fsConstants.O_DIRECT) !== 0)).toEqual([true]);
+    gated.release();
+    await writing;
+    const path = join(store.rootDir, 'big', 'file');
+    expect((await readFile(path)).equals(bytes)).toBe(true);
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await readdir(join(store.rootDir, 'big'))).toEqual(['file']);
+    // Every aligned buffer of the process is free again.
+    const all = takeAlignedBuffers(MAX_ALIGNED_BUFFERS, 4096);
+    expect(all).toBeDefined();
+    giveBackAlignedBuffers(all as Buffer[]);
+  });
+
+  it('writes a file of whole blocks and one of a single window and a byte directly, and one of a window through the page cache', async () => {
+    for (const length of [8 * 1024 * 1024, 4 * 1024 * 1024 + 1, 4 * 1024 * 1024]) {
+      const bytes = testBytes(length, length);
+      await store.write(`f${length}`, sourceOf(bytes, 64 * 1024 + 3));
+      expect((await readFile(join(store.rootDir, `f${length}`))).equals(bytes)).toBe(true);
+    }
+  });
+
+  it('writes through the page cache while every aligned buffer of the process is taken', async () => {
+    const bytes = testBytes(9 * 1024 * 1024);
+    const all = takeAlignedBuffers(MAX_ALIGNED_BUFFERS, 4096);
+    expect(all).toBeDefined();
+    try {
+      const gated = gatedSource(bytes.subarray(0, 6 * 1024 * 1024), bytes.subarray(6 * 1024 * 1024));
+      const writing = store.write('f', gated.source);
+      const temp = await openTempFile(store.rootDir);
+      expect((await openFlagsOf(temp)).map((f) => (f & fsConstants.O_DIRECT) !== 0)).toEqual([false]);
+      gated.release();
+      await writing;
+    } finally {
+      giveBackAlignedBuffers(all as Buffer[]);
+    }
+    expect((await readFile(join(store.rootDir, 'f'))).equals(bytes)).toBe(true);
+  });
+
+  it('leaves nothing of a direct write whose source fails halfway, keeps the previous version, and gives its buffers back', async () => {
+    await store.write('big', sourceOf(Buffer.from('previous')));
+    await expect(store.write('big', failingSource(testBytes(10 * 1024 * 1024), new Error('client went away')))).rejects.toThrow('client went away');
+    expect(await readdir(store.rootDir)).toEqual(['big']);
+    expect(await readFile(join(store.rootDir, 'big'), 'utf8')).toBe('previous');
+    const all = takeAlignedBuffers(MAX_ALIGNED_BUFFERS, 4096);
+    expect(all).toBeDefined();
+    giveBackAlignedBuffers(all as Buffer[]);
   });
 });

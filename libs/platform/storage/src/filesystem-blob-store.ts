@@ -9,6 +9,7 @@ import { assertBlobKey, assertBlobPrefix, isBlobKey } from './blob-key';
 import { assertByteRange, type BlobStat, type BlobStore, type ByteRange, clampRange, type ReadOptions } from './blob-store';
 import { BlobNotFoundError } from './errors';
 import { giveBackAlignedBuffers, takeAlignedBuffers } from './aligned-buffers';
+import { DIRECT_WRITE_BUFFERS, DIRECT_WRITE_WINDOW, DirectFileWriter } from './direct-file-writer';
 import { directPieces, directWindowSize, FileRangeStream, READS_IN_FLIGHT } from './file-range-stream';
 
 /**
@@ -64,6 +65,8 @@ export class FilesystemBlobStore implements BlobStore {
   readonly rootDir: string;
   /** False once the file system refused to open a file for direct reads (O_DIRECT). */
   private directReads = true;
+  /** False once the file system refused to create a file for direct writes (O_DIRECT). */
+  private directWrites = true;
 
   constructor(rootDir: string) {
     this.rootDir = resolve(rootDir);
@@ -280,14 +283,77 @@ export class FilesystemBlobStore implements BlobStore {
     }
     const temp = join(dir, tempName());
     try {
-      // flush: fsync before close, so the rename never publishes a name whose bytes are not on disk yet.
-      const file = createWriteStream(temp, { flags: 'wx', mode: FILE_MODE, flush: true });
-      await pipeline(source, earlyWriteback(file), file);
+      await this.writeNewFile(temp, source);
     } catch (e) {
+      if (!source.destroyed) source.destroy();
       await removeQuietly(temp);
       throw e;
     }
     return temp;
+  }
+
+  /**
+   * Creates `path` with the bytes of `source`, flushed to disk. A file of more than DIRECT_WRITE_WINDOW bytes (an
+   * artifact, not a key or a small blob: the first window is read before anything is written) is written past the
+   * page cache (O_DIRECT, ADR 0034) where the file system allows it and the process has aligned buffers free; any
+   * other through the page cache.
+   */
+  private async writeNewFile(path: string, source: Readable): Promise<void> {
+    const pieces = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
+    const head: Uint8Array[] = [];
+    let headBytes = 0;
+    let ended = !this.directWrites;
+    while (!ended && headBytes <= DIRECT_WRITE_WINDOW) {
+      const next = await pieces.next();
+      if (next.done) ended = true;
+      else {
+        head.push(next.value);
+        headBytes += next.value.length;
+      }
+    }
+    const all: AsyncIterable<Uint8Array> = (async function* () {
+      yield* head;
+      head.length = 0;
+      yield* { [Symbol.asyncIterator]: () => pieces };
+    })();
+    const buffers = ended ? undefined : takeAlignedBuffers(DIRECT_WRITE_BUFFERS, DIRECT_WRITE_WINDOW);
+    if (buffers) {
+      try {
+        if (await this.writeDirect(path, all, buffers)) return;
+      } finally {
+        giveBackAlignedBuffers(buffers);
+      }
+    }
+    // flush: fsync before close, so the rename never publishes a name whose bytes are not on disk yet.
+    const file = createWriteStream(path, { flags: 'wx', mode: FILE_MODE, flush: true });
+    await pipeline(Readable.from(all, { objectMode: false }), earlyWriteback(file), file);
+  }
+
+  /**
+   * Writes `pieces` to a new file `path` opened with O_DIRECT; false (and no file) when the file system refuses
+   * O_DIRECT (EINVAL), which is remembered: files are then written through the page cache.
+   */
+  private async writeDirect(path: string, pieces: AsyncIterable<Uint8Array>, buffers: Buffer[]): Promise<boolean> {
+    let handle: FileHandle;
+    try {
+      handle = await open(path, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | fsConstants.O_DIRECT, FILE_MODE);
+    } catch (e) {
+      if (codeOf(e) !== 'EINVAL') throw e;
+      // Linux may create the file before it looks at O_DIRECT.
+      await removeQuietly(path);
+      this.directWrites = false;
+      return false;
+    }
+    const writer = new DirectFileWriter(handle, buffers);
+    try {
+      for await (const piece of pieces) await writer.write(piece);
+      await writer.finish();
+    } finally {
+      // The buffers go back to the pool after this: no write may still be reading them.
+      await writer.settle();
+      await handle.close();
+    }
+    return true;
   }
 }
 
