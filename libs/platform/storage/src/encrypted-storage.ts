@@ -24,6 +24,7 @@ import {
   wrappedKeyId,
   wrappingKeyId,
 } from './envelope-format';
+import { type SealingJob, startSealing } from './chunk-sealing-threads';
 import { BlobNotFoundError, EmptyPayloadError, IntegrityError, MasterKeyMismatchError, PayloadTooLargeError, TenantKeyDestroyedError } from './errors';
 import { FileStorage, type GetResult, type PutOptions, type PutResult } from './file-storage';
 
@@ -164,40 +165,66 @@ export class EncryptedStorage extends FileStorage {
     const header = newFileHeader(dataKey.id, this.chunkSize);
     const sealer = new ChunkSealer(fileKey(dataKey.key, header), header, tenantId, objectKey);
     const chunkSize = this.chunkSize;
-    const hash = createHash('sha256');
     let size = 0;
+    let sha256 = '';
     let failure: Error | undefined;
 
     async function* encrypted(): AsyncGenerator<Buffer> {
       // Leaving this loop early (limit crossed, store failed) ends the iteration: it destroys the source unless told not to.
       const input: AsyncIterable<unknown> = destroySource ? source : { [Symbol.asyncIterator]: () => source.iterator({ destroyOnReturn: false }) };
-      // The plaintext of the chunk being filled, one buffer reused for every chunk (grown up to the chunk size as a
-      // small file needs it): the pieces are copied in rather than joined, so a file makes no garbage but its ciphertext.
+      // The plaintext of the chunk being filled, grown up to the chunk size as a small file needs it: the pieces are
+      // copied in rather than joined.
       let plain: Buffer = Buffer.allocUnsafe(Math.min(chunkSize, FIRST_PLAIN_BUFFER));
       let filled = 0;
       let index = 0;
-      yield header.bytes;
-      for await (const piece of input) {
-        const bytes = asBuffer(piece);
-        size += bytes.length;
-        if (size > maxBytes) throw (failure = new PayloadTooLargeError(maxBytes));
-        hash.update(bytes);
-        for (let offset = 0; offset < bytes.length; ) {
-          // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
-          if (filled === chunkSize) {
-            if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));
-            yield* sealer.seal(index++, false, plain);
-            filled = 0;
+      // A file of more than one chunk is hashed and sealed on a thread of its own (ADR 0034), a few chunks ahead of
+      // the store; a file of one chunk here, which spares a small file the round trip.
+      let job: SealingJob | undefined;
+      const sealing: Promise<[Buffer, Buffer]>[] = [];
+      const seal = (final: boolean) => {
+        job ??= startSealing(sealer.key);
+        const sealed = job.seal(plain, filled, sealer.nonce(index), sealer.aad(index, final));
+        // Awaited in order below, unless the file is given up first: never an unhandled rejection.
+        sealed.catch(() => undefined);
+        sealing.push(sealed);
+        index++;
+        plain = job.plainBuffer(chunkSize);
+        filled = 0;
+      };
+      try {
+        yield header.bytes;
+        for await (const piece of input) {
+          const bytes = asBuffer(piece);
+          size += bytes.length;
+          if (size > maxBytes) throw (failure = new PayloadTooLargeError(maxBytes));
+          for (let offset = 0; offset < bytes.length; ) {
+            // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
+            if (filled === chunkSize) {
+              if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));
+              seal(false);
+              while (sealing.length >= SEALS_IN_FLIGHT) yield* (await sealing.shift()) as [Buffer, Buffer];
+            }
+            const taken = Math.min(chunkSize - filled, bytes.length - offset);
+            if (filled + taken > plain.length) plain = grown(plain, filled, Math.min(chunkSize, Math.max(plain.length * 2, filled + taken)));
+            bytes.copy(plain, filled, offset, offset + taken);
+            filled += taken;
+            offset += taken;
           }
-          const taken = Math.min(chunkSize - filled, bytes.length - offset);
-          if (filled + taken > plain.length) plain = grown(plain, filled, Math.min(chunkSize, Math.max(plain.length * 2, filled + taken)));
-          bytes.copy(plain, filled, offset, offset + taken);
-          filled += taken;
-          offset += taken;
         }
+        if (size === 0) throw (failure = new EmptyPayloadError());
+        if (job === undefined) {
+          const last = plain.subarray(0, filled);
+          sha256 = createHash('sha256').update(last).digest('hex');
+          yield* sealer.seal(index, true, last);
+          return;
+        }
+        seal(true);
+        while (sealing.length > 0) yield* (await sealing.shift()) as [Buffer, Buffer];
+        sha256 = await job.digest();
+      } finally {
+        // Given up (the limit, the store, the source): the thread forgets the file.
+        if (sha256 === '') job?.abort();
       }
-      if (size === 0) throw (failure = new EmptyPayloadError());
-      yield* sealer.seal(index, true, plain.subarray(0, filled));
     }
 
     try {
@@ -205,7 +232,7 @@ export class EncryptedStorage extends FileStorage {
     } catch (e) {
       throw failure ?? e;
     }
-    return { size, sha256: hash.digest('hex') };
+    return { size, sha256 };
   }
 
   async get(tenantId: string, objectKey: string, range?: ByteRange): Promise<GetResult> {
@@ -447,6 +474,9 @@ class TenantKeyCache {
 
 /** The first plaintext buffer of a file being written: most files (evidence, small artifacts) never need more. */
 const FIRST_PLAIN_BUFFER = 64 * 1024;
+
+/** Chunks of a file being sealed on its thread at once, ahead of the store: enough to keep the thread busy. */
+const SEALS_IN_FLIGHT = 4;
 
 /** A buffer of `length` bytes holding the first `filled` bytes of `buffer`. */
 function grown(buffer: Buffer, filled: number, length: number): Buffer {

@@ -93,7 +93,8 @@ export class ChunkSealer {
   private readonly aadSuffix: Buffer;
 
   constructor(
-    private readonly key: KeyObject,
+    /** The file key (a KeyObject: its bytes never show), also handed to a sealing thread. */
+    readonly key: KeyObject,
     private readonly header: FileHeader,
     tenantId: string,
     objectKey: string,
@@ -103,7 +104,7 @@ export class ChunkSealer {
   }
 
   seal(index: number, final: boolean, plaintext: Buffer): [Buffer, Buffer] {
-    const cipher = createCipheriv('aes-256-gcm', this.key, nonceOf(this.header.baseNonce, index), { authTagLength: TAG_LENGTH });
+    const cipher = createCipheriv('aes-256-gcm', this.key, this.nonce(index), { authTagLength: TAG_LENGTH });
     cipher.setAAD(this.aad(index, final));
     const body = cipher.update(plaintext);
     const rest = cipher.final();
@@ -114,7 +115,7 @@ export class ChunkSealer {
   /** The plaintext of chunk `index`; IntegrityError when the chunk (or anything its AAD binds) was altered. */
   open(index: number, final: boolean, chunk: Buffer, objectKey: string): Buffer {
     if (chunk.length <= TAG_LENGTH) throw new IntegrityError(`${objectKey}: chunk ${index} is truncated`);
-    const decipher = createDecipheriv('aes-256-gcm', this.key, nonceOf(this.header.baseNonce, index), { authTagLength: TAG_LENGTH });
+    const decipher = createDecipheriv('aes-256-gcm', this.key, this.nonce(index), { authTagLength: TAG_LENGTH });
     decipher.setAAD(this.aad(index, final));
     decipher.setAuthTag(chunk.subarray(chunk.length - TAG_LENGTH));
     const body = decipher.update(chunk.subarray(0, chunk.length - TAG_LENGTH));
@@ -126,7 +127,13 @@ export class ChunkSealer {
     }
   }
 
-  private aad(index: number, final: boolean): Buffer {
+  /** The nonce of chunk `index`. */
+  nonce(index: number): Buffer {
+    return nonceOf(this.header.baseNonce, index);
+  }
+
+  /** The AAD of chunk `index`, the last one when `final`. */
+  aad(index: number, final: boolean): Buffer {
     const position = Buffer.alloc(5);
     position.writeUInt32BE(index, 0);
     position.writeUInt8(final ? 1 : 0, 4);
