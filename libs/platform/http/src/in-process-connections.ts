@@ -65,13 +65,23 @@ export const connectInProcessOrTcp: buildConnector.connector = (options, callbac
   });
 };
 
+/**
+ * Bytes an end takes in before its reader reads them, as a socket's receive buffer does: a write completes as soon
+ * as it arrives until the reader is this far behind. Node's HTTP server gives a request's body stream the same
+ * buffer. With 16 KiB (a stream's default) every 64 KiB piece of a streamed upload waited for the reader before the
+ * next was sent, and the gateway's hop to the service stopped and started on every piece: a 1 GiB artifact went up at
+ * about 400 MiB/s instead of 450 on the benchmark machine (docs/performance.md).
+ */
+const RECEIVE_BUFFER_BYTES = 1024 * 1024;
+
 const brokenPipe = (): Error => Object.assign(new Error('write EPIPE (the other end of the in-process connection is closed)'), { code: 'EPIPE' });
 
 /**
  * One end of an in-memory connection: what one end writes, the other reads, as the same Buffer objects. Like a TCP
  * connection: the bytes arrive on a later turn of the event loop (a check phase, `setImmediate`), in order, so that a
  * call never runs start to finish in one chain of ticks that starves timers and I/O (undici's reuse of a kept-alive
- * connection waits for such a turn); a write completes only once the other end reads on (backpressure); an end that
+ * connection waits for such a turn); a write completes once the other end took it in with less than
+ * RECEIVE_BUFFER_BYTES unread, and otherwise once its reader reads on (backpressure); an end that
  * is ended or destroyed reaches the other as the end of its data, after what it had not read yet; a write to an end
  * that is gone fails with EPIPE, once the data that end had sent is read; not half-open (an end whose data ended ends
  * its own writing). It offers the few `net.Socket` methods Node's HTTP server and undici call.
@@ -95,7 +105,7 @@ class MemorySocket extends Duplex {
   }
 
   private constructor(private readonly scope: AsyncResource) {
-    super({ allowHalfOpen: false });
+    super({ allowHalfOpen: false, readableHighWaterMark: RECEIVE_BUFFER_BYTES });
   }
 
   // The `net.Socket` surface the HTTP server and undici use.
