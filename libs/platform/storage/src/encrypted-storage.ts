@@ -24,7 +24,7 @@ import {
   wrappedKeyId,
   wrappingKeyId,
 } from './envelope-format';
-import { type SealingJob, startSealing } from './chunk-sealing-threads';
+import { ChunkRefusedError, type SealingJob, startOpening, startSealing } from './chunk-crypto-threads';
 import { BlobNotFoundError, EmptyPayloadError, IntegrityError, MasterKeyMismatchError, PayloadTooLargeError, TenantKeyDestroyedError } from './errors';
 import { FileStorage, type GetResult, type PutOptions, type PutResult } from './file-storage';
 
@@ -262,22 +262,51 @@ export class EncryptedStorage extends FileStorage {
       let pendingLength = 0;
       let index = first;
       const lengthOf = (i: number) => (i === chunks - 1 ? lastCipherLength : cipherChunk);
-      for await (const piece of body) {
-        pending.push(piece as Buffer);
-        pendingLength += (piece as Buffer).length;
-        while (index <= last && pendingLength >= lengthOf(index)) {
-          const need = lengthOf(index);
-          const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
-          const opened = sealer.open(index, index === chunks - 1, all.subarray(0, need), objectKey);
-          const offset = index * chunkSize;
-          yield opened.subarray(Math.max(bounds.start - offset, 0), Math.min(bounds.end - offset + 1, opened.length));
-          const rest = all.subarray(need);
-          pending = rest.length > 0 ? [rest] : [];
-          pendingLength = rest.length;
-          index++;
+      /** The part of chunk `i`'s plaintext that is in the range. */
+      const inRange = (i: number, opened: Buffer) => {
+        const offset = i * chunkSize;
+        return opened.subarray(Math.max(bounds.start - offset, 0), Math.min(bounds.end - offset + 1, opened.length));
+      };
+      // A range of more than one chunk is opened on a thread (ADR 0034), a few chunks ahead of the reader; one chunk
+      // here, which spares a small read the round trip.
+      const job = last > first ? startOpening(sealer.key) : undefined;
+      const opening: { index: number; opened: Promise<Buffer> }[] = [];
+      const openedOf = async ({ index: i, opened }: { index: number; opened: Promise<Buffer> }): Promise<Buffer> => {
+        try {
+          return inRange(i, await opened);
+        } catch (e) {
+          throw e instanceof ChunkRefusedError ? new IntegrityError(`${objectKey}: chunk ${i} failed authentication (altered, moved or truncated)`) : e;
         }
+      };
+      try {
+        for await (const piece of body) {
+          pending.push(piece as Buffer);
+          pendingLength += (piece as Buffer).length;
+          while (index <= last && pendingLength >= lengthOf(index)) {
+            const need = lengthOf(index);
+            const all = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingLength);
+            // Taken before the chunk may be moved to the thread (a piece that is exactly one chunk is moved whole).
+            const rest = all.subarray(need);
+            pending = rest.length > 0 ? [rest] : [];
+            pendingLength = rest.length;
+            const final = index === chunks - 1;
+            if (job) {
+              const opened = job.open(all.subarray(0, need), need, sealer.nonce(index), sealer.aad(index, final));
+              // Awaited in order below, unless the read is given up first: never an unhandled rejection.
+              opened.catch(() => undefined);
+              opening.push({ index, opened });
+            } else {
+              yield inRange(index, sealer.open(index, final, all.subarray(0, need), objectKey));
+            }
+            index++;
+            while (opening.length >= OPENS_IN_FLIGHT) yield await openedOf(opening.shift() as (typeof opening)[number]);
+          }
+        }
+        if (index <= last || pendingLength > 0) throw new IntegrityError(`${objectKey}: the encrypted file changed length while it was read`);
+        while (opening.length > 0) yield await openedOf(opening.shift() as (typeof opening)[number]);
+      } finally {
+        job?.abort();
       }
-      if (index <= last || pendingLength > 0) throw new IntegrityError(`${objectKey}: the encrypted file changed length while it was read`);
     }
 
     // The first chunk is checked before answering, so a wrong key, a moved file or an altered header is an
@@ -477,6 +506,8 @@ const FIRST_PLAIN_BUFFER = 64 * 1024;
 
 /** Chunks of a file being sealed on its thread at once, ahead of the store: enough to keep the thread busy. */
 const SEALS_IN_FLIGHT = 4;
+/** Chunks of a file being opened on its thread at once, ahead of the reader. */
+const OPENS_IN_FLIGHT = 4;
 
 /** A buffer of `length` bytes holding the first `filled` bytes of `buffer`. */
 function grown(buffer: Buffer, filled: number, length: number): Buffer {

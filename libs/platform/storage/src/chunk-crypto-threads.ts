@@ -4,16 +4,16 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
 /**
- * Threads that hash and seal the chunks of large files being stored (ADR 0034), so that the event loop only copies
- * bytes in and out: SHA-256 and AES-256-GCM of a 1 GiB artifact cost one core about 1.5 s, which on the event loop
- * also held back the HTTP that brings the bytes in. One file's chunks all go to one thread, in order (the hash is
- * of the whole file); several files share the threads.
+ * Threads that seal and hash the chunks of large files being stored, and open those of large files being read
+ * (ADR 0034), so that the event loop only moves bytes in and out: SHA-256 and AES-256-GCM of a 1 GiB artifact cost
+ * one core about 1.5 s, which on the event loop also held back the HTTP that carries the bytes. One file's chunks all
+ * go to one thread, in order (the hash is of the whole file); several files share the threads.
  *
  * At most MAX_THREADS threads run, started on first use; a thread without work for IDLE_MS ends, and none keeps the
- * process alive. A thread that dies fails the files it was sealing, and the next file starts another.
+ * process alive. A thread that dies fails the files it held, and the next file starts another.
  */
 
-const WORKER_FILE = join(__dirname, 'chunk-sealing.worker.cjs');
+const WORKER_FILE = join(__dirname, 'chunk-crypto.worker.cjs');
 
 /** One per core, two at most: a file keeps one thread busy, and the event loop and the HTTP need the other core. */
 const MAX_THREADS = Math.max(1, Math.min(2, availableParallelism()));
@@ -36,31 +36,60 @@ export interface SealingJob {
   abort(): void;
 }
 
+/** A file's chunks, opened off the event loop. */
+export interface OpeningJob {
+  /**
+   * Opens a chunk (its ciphertext followed by its tag, the first `length` bytes of `sealed`) with this nonce and AAD:
+   * resolves to its plaintext, rejects with ChunkRefusedError when it fails authentication. `sealed` is moved to the
+   * thread when it is the whole of its memory (its length is 0 afterwards), copied otherwise.
+   */
+  open(sealed: Buffer, length: number, iv: Buffer, aad: Buffer): Promise<Buffer>;
+  /** The file is read (or given up): the thread forgets it, and any open still awaited rejects. */
+  abort(): void;
+}
+
+/** A chunk that failed authentication (altered, moved or truncated). */
+export class ChunkRefusedError extends Error {
+  constructor() {
+    super('the chunk failed authentication');
+    this.name = 'ChunkRefusedError';
+  }
+}
+
 interface Reply {
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
 
+/** An ArrayBuffer holding exactly the first `length` bytes of `bytes`: its own memory when that is all of it, else a copy. */
+function movable(bytes: Buffer, length: number): ArrayBuffer {
+  const memory = bytes.buffer as ArrayBuffer;
+  if (bytes.byteOffset === 0 && bytes.byteLength === memory.byteLength) return memory;
+  const copy = new ArrayBuffer(length);
+  new Uint8Array(copy).set(bytes.subarray(0, length));
+  return copy;
+}
+
 /** The main side of a job: its replies awaited, in the order asked for. */
-class Job implements SealingJob {
+class Job implements SealingJob, OpeningJob {
   readonly replies: Reply[] = [];
   readonly spare: ArrayBuffer[] = [];
   done = false;
 
   constructor(
     readonly id: number,
-    private readonly thread: SealingThread,
+    private readonly thread: CryptoThread,
   ) {}
 
   seal(plaintext: Buffer, length: number, iv: Buffer, aad: Buffer): Promise<[Buffer, Buffer]> {
-    // Only a buffer that is the whole of its ArrayBuffer is moved; any other is copied into one (a small file's).
-    let plain = plaintext.buffer as ArrayBuffer;
-    if (plaintext.byteOffset !== 0 || plaintext.byteLength !== plain.byteLength) {
-      plain = new ArrayBuffer(length);
-      new Uint8Array(plain).set(plaintext.subarray(0, length));
-    }
+    const plain = movable(plaintext, length);
     // The nonce and AAD are small Buffers, often views of Node's shared pool: copies of their own bytes go, not the pool.
     return this.ask<[Buffer, Buffer]>({ type: 'seal', id: this.id, plain, length, iv: new Uint8Array(iv), aad: new Uint8Array(aad) }, [plain]);
+  }
+
+  open(sealed: Buffer, length: number, iv: Buffer, aad: Buffer): Promise<Buffer> {
+    const bytes = movable(sealed, length);
+    return this.ask<Buffer>({ type: 'open', id: this.id, sealed: bytes, length, iv: new Uint8Array(iv), aad: new Uint8Array(aad) }, [bytes]);
   }
 
   plainBuffer(size: number): Buffer {
@@ -75,7 +104,7 @@ class Job implements SealingJob {
   abort(): void {
     if (this.done) return;
     this.thread.post({ type: 'abort', id: this.id }, []);
-    this.fail(new Error('sealing aborted'));
+    this.fail(new Error('the file was given up'));
   }
 
   /** Fails every reply awaited and ends the job. */
@@ -91,7 +120,7 @@ class Job implements SealingJob {
   }
 
   private ask<T>(message: object, transfer: ArrayBuffer[]): Promise<T> {
-    if (this.done) return Promise.reject(new Error('sealing is over for this file'));
+    if (this.done) return Promise.reject(new Error('the thread is done with this file'));
     const reply = new Promise<T>((resolve, reject) => this.replies.push({ resolve: resolve as (value: unknown) => void, reject }));
     this.thread.post(message, transfer);
     return reply;
@@ -100,29 +129,31 @@ class Job implements SealingJob {
 
 type ThreadMessage =
   | { type: 'sealed'; id: number; sealed: ArrayBuffer; tag: Uint8Array; plain: ArrayBuffer }
+  | { type: 'opened'; id: number; plain: ArrayBuffer }
+  | { type: 'refused'; id: number }
   | { type: 'digest'; id: number; sha256: string }
   | { type: 'failed'; id: number; message: string };
 
 /** One worker thread and the jobs it holds. */
-class SealingThread {
+class CryptoThread {
   readonly jobs = new Map<number, Job>();
   private readonly worker: Worker;
   private idleTimer: NodeJS.Timeout | undefined;
   private over = false;
 
-  constructor(private readonly onGone: (thread: SealingThread) => void) {
+  constructor(private readonly onGone: (thread: CryptoThread) => void) {
     this.worker = new Worker(WORKER_FILE);
     this.worker.unref();
     this.worker.on('message', (message: ThreadMessage) => this.receive(message));
     this.worker.on('error', (error) => this.end(error));
-    this.worker.on('exit', (code) => this.end(new Error(`the sealing thread exited (code ${code})`)));
+    this.worker.on('exit', (code) => this.end(new Error(`the chunk thread exited (code ${code})`)));
   }
 
-  start(id: number, key: KeyObject): Job {
+  start(id: number, key: KeyObject, hash: boolean): Job {
     clearTimeout(this.idleTimer);
     const job = new Job(id, this);
     this.jobs.set(id, job);
-    this.post({ type: 'begin', id, key }, []);
+    this.post({ type: 'begin', id, key, hash }, []);
     return job;
   }
 
@@ -154,13 +185,22 @@ class SealingThread {
   private receive(message: ThreadMessage): void {
     const job = this.jobs.get(message.id);
     if (!job) return; // aborted meanwhile
-    if (message.type === 'failed') return job.fail(new Error(`sealing failed: ${message.message}`));
+    if (message.type === 'failed') return job.fail(new Error(`the chunk thread failed: ${message.message}`));
     const reply = job.replies.shift();
-    if (message.type === 'sealed') {
-      job.spare.push(message.plain);
-      reply?.resolve([Buffer.from(message.sealed), Buffer.from(message.tag.buffer, message.tag.byteOffset, message.tag.byteLength)]);
-    } else {
-      reply?.resolve(message.sha256);
+    switch (message.type) {
+      case 'sealed':
+        job.spare.push(message.plain);
+        reply?.resolve([Buffer.from(message.sealed), Buffer.from(message.tag.buffer, message.tag.byteOffset, message.tag.byteLength)]);
+        break;
+      case 'opened':
+        reply?.resolve(Buffer.from(message.plain));
+        break;
+      case 'refused':
+        reply?.reject(new ChunkRefusedError());
+        break;
+      case 'digest':
+        reply?.resolve(message.sha256);
+        break;
     }
   }
 
@@ -174,25 +214,35 @@ class SealingThread {
   }
 }
 
-const threads: SealingThread[] = [];
+const threads: CryptoThread[] = [];
 let nextJobId = 1;
 
-/** Starts sealing a file with `key` (its file key) on the thread with the fewest files, or a new one. */
+/** Starts sealing a file with `key` (its file key). */
 export function startSealing(key: KeyObject): SealingJob {
-  let thread = threads.reduce<SealingThread | undefined>((least, t) => (least === undefined || t.jobs.size < least.jobs.size ? t : least), undefined);
+  return startJob(key, true);
+}
+
+/** Starts opening the chunks of a file with `key` (its file key). */
+export function startOpening(key: KeyObject): OpeningJob {
+  return startJob(key, false);
+}
+
+/** A job on the thread with the fewest files, or on a new one while there are fewer than MAX_THREADS. */
+function startJob(key: KeyObject, hash: boolean): Job {
+  let thread = threads.reduce<CryptoThread | undefined>((least, t) => (least === undefined || t.jobs.size < least.jobs.size ? t : least), undefined);
   if (thread === undefined || (thread.jobs.size > 0 && threads.length < MAX_THREADS)) {
-    thread = new SealingThread((gone) => threads.splice(threads.indexOf(gone) >>> 0, 1));
+    thread = new CryptoThread((gone) => threads.splice(threads.indexOf(gone) >>> 0, 1));
     threads.push(thread);
   }
-  return thread.start(nextJobId++, key);
+  return thread.start(nextJobId++, key, hash);
 }
 
 /** Ends every thread now (the files they hold fail): for tests, and for a process that wants its threads gone. */
-export async function stopSealingThreads(): Promise<void> {
+export async function stopChunkThreads(): Promise<void> {
   await Promise.all(threads.map((thread) => thread.stop()));
 }
 
 /** Threads running now, for tests. */
-export function sealingThreadsRunning(): number {
+export function chunkThreadsRunning(): number {
   return threads.length;
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sealingThreadsRunning, startSealing, stopSealingThreads } from './chunk-sealing-threads';
+import { ChunkRefusedError, chunkThreadsRunning, startOpening, startSealing, stopChunkThreads } from './chunk-crypto-threads';
 import { ChunkSealer, fileKey, newDataKey, newFileHeader } from './envelope-format';
 import { testBytes } from './testing/streams';
 
@@ -12,10 +12,10 @@ function sealerOf(): ChunkSealer {
 }
 
 afterEach(async () => {
-  await stopSealingThreads();
+  await stopChunkThreads();
 });
 
-describe('sealing threads', () => {
+describe('chunk threads', () => {
   it('seal every chunk exactly as the event loop does, and hash the whole file', async () => {
     const sealer = sealerOf();
     const job = startSealing(sealer.key);
@@ -60,7 +60,7 @@ describe('sealing threads', () => {
 
   it('keeps two threads at most, the files spread over them', async () => {
     const jobs = Array.from({ length: 5 }, () => startSealing(sealerOf().key));
-    expect(sealingThreadsRunning()).toBe(2);
+    expect(chunkThreadsRunning()).toBe(2);
     for (const job of jobs) job.abort();
   });
 
@@ -69,8 +69,8 @@ describe('sealing threads', () => {
     const [kept, given] = [startSealing(sealer.key), startSealing(sealer.key)];
     const awaited = given.seal(Buffer.from(randomBytes(CHUNK)), CHUNK, sealer.nonce(0), sealer.aad(0, false));
     given.abort();
-    await expect(awaited).rejects.toThrow('sealing aborted');
-    await expect(given.digest()).rejects.toThrow('over');
+    await expect(awaited).rejects.toThrow('given up');
+    await expect(given.digest()).rejects.toThrow('done with this file');
     const plain = randomBytes(100);
     await kept.seal(Buffer.from(plain), 100, sealer.nonce(0), sealer.aad(0, true));
     expect(await kept.digest()).toBe(createHash('sha256').update(plain).digest('hex'));
@@ -80,12 +80,36 @@ describe('sealing threads', () => {
     const sealer = sealerOf();
     const job = startSealing(sealer.key);
     const awaited = job.seal(Buffer.from(randomBytes(CHUNK)), CHUNK, sealer.nonce(0), sealer.aad(0, false));
-    await stopSealingThreads();
+    await stopChunkThreads();
     await expect(awaited).rejects.toThrow(/exited/);
-    expect(sealingThreadsRunning()).toBe(0);
+    expect(chunkThreadsRunning()).toBe(0);
     const next = startSealing(sealer.key);
     const plain = randomBytes(10);
     await next.seal(Buffer.from(plain), 10, sealer.nonce(0), sealer.aad(0, true));
     expect(await next.digest()).toBe(createHash('sha256').update(plain).digest('hex'));
+  });
+
+  it('open chunks as the event loop does, moving a chunk that is all of its memory, and refuse an altered one', async () => {
+    const sealer = sealerOf();
+    const job = startOpening(sealer.key);
+    const plain = testBytes(CHUNK);
+    const sealed = Buffer.concat(sealer.seal(3, false, plain));
+    const whole = Buffer.from(new ArrayBuffer(sealed.length));
+    sealed.copy(whole);
+    expect((await job.open(whole, whole.length, sealer.nonce(3), sealer.aad(3, false))).equals(plain)).toBe(true);
+    expect(whole).toHaveLength(0);
+    // A view into a larger buffer is copied, and left as it was.
+    const larger = Buffer.concat([sealed, Buffer.alloc(10)]);
+    expect((await job.open(larger.subarray(0, sealed.length), sealed.length, sealer.nonce(3), sealer.aad(3, false))).equals(plain)).toBe(true);
+    expect(larger).toHaveLength(sealed.length + 10);
+    // Another index, the final flag, or a flipped bit: refused, and the file goes on.
+    await expect(job.open(Buffer.from(sealed), sealed.length, sealer.nonce(4), sealer.aad(4, false))).rejects.toBeInstanceOf(ChunkRefusedError);
+    await expect(job.open(Buffer.from(sealed), sealed.length, sealer.nonce(3), sealer.aad(3, true))).rejects.toBeInstanceOf(ChunkRefusedError);
+    const flipped = Buffer.from(sealed);
+    flipped[100] ^= 1;
+    await expect(job.open(flipped, flipped.length, sealer.nonce(3), sealer.aad(3, false))).rejects.toBeInstanceOf(ChunkRefusedError);
+    expect((await job.open(Buffer.from(sealed), sealed.length, sealer.nonce(3), sealer.aad(3, false))).equals(plain)).toBe(true);
+    job.abort();
+    await expect(job.open(Buffer.from(sealed), sealed.length, sealer.nonce(3), sealer.aad(3, false))).rejects.toThrow('done with this file');
   });
 });
