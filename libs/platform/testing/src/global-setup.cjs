@@ -2,7 +2,8 @@
 // PostgreSQL, Kafka and S3-compatible server (moto) are running (installing
 // them on a fresh machine) and tells the tests where they are.
 // DSAR_INFRA=external skips the start-up and uses DATABASE_URL /
-// KAFKA_BROKERS / DSAR_TEST_S3_URL as given.
+// KAFKA_BROKERS / DSAR_TEST_S3_URL as given. On the local broker it then deletes
+// the test topics that earlier runs left (test-topics.ts).
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -15,6 +16,10 @@ module.exports = async function globalSetup() {
       const m = /^export ([A-Z_]+)=(.*)$/.exec(line.trim());
       if (m) process.env[m[1]] = m[2].replace(/^['"]|['"]$/g, '');
     }
+    // Jest compiles what its global setup requires.
+    const { deleteStaleTestTopics } = require('./test-topics.ts');
+    const deleted = await deleteStaleTestTopics(process.env.KAFKA_BROKERS || '127.0.0.1:9092');
+    if (deleted > 0) process.stdout.write(`deleted ${deleted} test topics left by earlier runs\n`);
   }
   process.env.DATABASE_URL ||= 'postgres://dsar:dsar@127.0.0.1:5432/dsar';
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';

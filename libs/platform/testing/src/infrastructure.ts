@@ -6,6 +6,7 @@ import type { S3Client } from '@aws-sdk/client-s3';
 import { Kafka, logLevel } from 'kafkajs';
 import { Client } from 'pg';
 import { ensureTopics, readTopicCatalog } from '@dsar/platform/messaging';
+import { testTopicPrefix } from './test-topics';
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, '../../../..');
@@ -52,7 +53,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
 
 /** Creates every topic of `deploy/kafka/topics.yaml` under a fresh prefix; returns the prefix. */
 export async function createTestTopics(): Promise<string> {
-  const prefix = `t${uniqueSuffix()}.`;
+  const prefix = testTopicPrefix();
   const kafka = new Kafka({ clientId: 'dsar-tests', brokers: kafkaBrokers().split(','), logLevel: logLevel.NOTHING });
   const topics = readTopicCatalog().map((t) => ({ ...t, name: prefix + t.name }));
   await ensureTopics(kafka.admin(), topics);
