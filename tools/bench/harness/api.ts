@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
 import { runLoad, type LoadSummary } from './load';
 import { Proc, waitReady } from './process';
-import { freePort } from './util';
+import { freePort } from '@dsar/platform/testing';
 
 /** The product's API as the benchmarks call it, and the floor server beside it. */
 

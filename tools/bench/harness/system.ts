@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Kafka, logLevel } from 'kafkajs';
 import { Pool } from 'pg';
-import { createTestDatabase, createTestTopics, kafkaBrokers } from '@dsar/platform/testing';
+import { createTestDatabase, createTestTopics, freePort, kafkaBrokers } from '@dsar/platform/testing';
 import { Proc, waitReady } from './process';
-import { created, freePort, REPO_ROOT } from './util';
+import { created, REPO_ROOT } from './util';
 
 /**
  * The product as the benchmarks run it.

@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import * as os from 'node:os';
 import { resolve } from 'node:path';
 
@@ -48,18 +47,6 @@ export function num(v: number | undefined): string {
 
 export function log(line = ''): void {
   process.stdout.write(`${line}\n`);
-}
-
-/** A free loopback port (closed again before it is used: a small race, as everywhere). */
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
 }
 
 export const loadAverage = (): number[] => os.loadavg().map((l) => Math.round(l * 100) / 100);

@@ -5,3 +5,4 @@ export * from './host-config';
 export * from './step-service';
 export * from './mail-server';
 export * from './slack-stand-in';
+export * from './ports';

@@ -2,9 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createTestDatabase, createTestTopics, kafkaBroker, kafkaBrokers, postgresServer, waitFor } from '@dsar/platform/testing';
+import { createTestDatabase, createTestTopics, freePort, kafkaBroker, kafkaBrokers, postgresServer, waitFor } from '@dsar/platform/testing';
 import { type Aftermath, checkAftermath, unexpectedErrors } from './aftermath';
-import { DistributedProcesses, EmbeddedProcess, freePort, isReady, repoRoot, scenarioKeys, type ServiceName } from './processes';
+import { DistributedProcesses, EmbeddedProcess, isReady, repoRoot, scenarioKeys, type ServiceName } from './processes';
 import { type CreateOutcome, errorSummary, SteadyLoad } from './steady-load';
 
 /**

@@ -2,25 +2,12 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { waitFor } from '@dsar/platform/testing';
+import { freePort, waitFor } from '@dsar/platform/testing';
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(__dirname, '../../../..');
-
-/** A free loopback port. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Whether `url`/health/ready answers 200 now. */
 export async function isReady(url: string): Promise<boolean> {
