@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ChunkRefusedError, chunkThreadsRunning, startOpening, startSealing, stopChunkThreads } from './chunk-crypto-threads';
+import { ChunkRefusedError, chunkThreadsRunning, type SealingJob, startOpening, startSealing, stopChunkThreads } from './chunk-crypto-threads';
 import { ChunkSealer, fileKey, newDataKey, newFileHeader } from './envelope-format';
 import { testBytes } from './testing/streams';
 
@@ -10,6 +10,16 @@ function sealerOf(): ChunkSealer {
   const header = newFileHeader(dataKey.id, CHUNK);
   return new ChunkSealer(fileKey(dataKey.key, header), header, 'tenant-a', 'requests/r1/artifact');
 }
+
+/** Seals `length` random bytes as a file's last chunk on `job`, and expects the file's digest to be theirs. */
+async function sealsLastChunk(job: SealingJob, sealer: ChunkSealer, length: number): Promise<void> {
+  const plain = randomBytes(length);
+  await job.seal(Buffer.from(plain), length, sealer.nonce(0), sealer.aad(0, true));
+  expect(await job.digest()).toBe(createHash('sha256').update(plain).digest('hex'));
+}
+
+/** A first chunk given to `job` to seal, not awaited yet. */
+const sealingFirstChunk = (job: SealingJob, sealer: ChunkSealer) => job.seal(Buffer.from(randomBytes(CHUNK)), CHUNK, sealer.nonce(0), sealer.aad(0, false));
 
 afterEach(async () => {
   await stopChunkThreads();
@@ -67,26 +77,21 @@ describe('chunk threads', () => {
   it('fails what an aborted file still awaited, and goes on with the others of its thread', async () => {
     const sealer = sealerOf();
     const [kept, given] = [startSealing(sealer.key), startSealing(sealer.key)];
-    const awaited = given.seal(Buffer.from(randomBytes(CHUNK)), CHUNK, sealer.nonce(0), sealer.aad(0, false));
+    const awaited = sealingFirstChunk(given, sealer);
     given.abort();
     await expect(awaited).rejects.toThrow('given up');
     await expect(given.digest()).rejects.toThrow('done with this file');
-    const plain = randomBytes(100);
-    await kept.seal(Buffer.from(plain), 100, sealer.nonce(0), sealer.aad(0, true));
-    expect(await kept.digest()).toBe(createHash('sha256').update(plain).digest('hex'));
+    await sealsLastChunk(kept, sealer, 100);
   });
 
   it('fails the files of a thread that died, and seals the next file on a new thread', async () => {
     const sealer = sealerOf();
     const job = startSealing(sealer.key);
-    const awaited = job.seal(Buffer.from(randomBytes(CHUNK)), CHUNK, sealer.nonce(0), sealer.aad(0, false));
+    const awaited = sealingFirstChunk(job, sealer);
     await stopChunkThreads();
     await expect(awaited).rejects.toThrow(/exited/);
     expect(chunkThreadsRunning()).toBe(0);
-    const next = startSealing(sealer.key);
-    const plain = randomBytes(10);
-    await next.seal(Buffer.from(plain), 10, sealer.nonce(0), sealer.aad(0, true));
-    expect(await next.digest()).toBe(createHash('sha256').update(plain).digest('hex'));
+    await sealsLastChunk(startSealing(sealer.key), sealer, 10);
   });
 
   it('open chunks as the event loop does, moving a chunk that is all of its memory, and refuse an altered one', async () => {
