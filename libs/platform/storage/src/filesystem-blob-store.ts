@@ -302,10 +302,11 @@ export class FilesystemBlobStore implements BlobStore {
     const pieces = source[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
     const head: Uint8Array[] = [];
     let headBytes = 0;
-    let ended = !this.directWrites;
-    while (!ended && headBytes <= DIRECT_WRITE_WINDOW) {
+    // Direct unless the file system refused it, or the file ends within the first window.
+    let direct = this.directWrites;
+    while (direct && headBytes <= DIRECT_WRITE_WINDOW) {
       const next = await pieces.next();
-      if (next.done) ended = true;
+      if (next.done) direct = false;
       else {
         head.push(next.value);
         headBytes += next.value.length;
@@ -316,7 +317,7 @@ export class FilesystemBlobStore implements BlobStore {
       head.length = 0;
       yield* { [Symbol.asyncIterator]: () => pieces };
     })();
-    const buffers = ended ? undefined : takeAlignedBuffers(DIRECT_WRITE_BUFFERS, DIRECT_WRITE_WINDOW);
+    const buffers = direct ? takeAlignedBuffers(DIRECT_WRITE_BUFFERS, DIRECT_WRITE_WINDOW) : undefined;
     if (buffers) {
       try {
         if (await this.writeDirect(path, all, buffers)) return;
