@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Logger } from '@nestjs/common';
 import { ErrorCatalog } from '@dsar/contracts';
-import { ProblemError } from './domain-error';
+import { MAX_FIELD_NAME_LENGTH, MAX_LISTED_FIELD_PROBLEMS, ProblemError } from './domain-error';
 import { ProblemJsonFilter } from './problem-json.filter';
 
 /** A host of one HTTP call whose response records what the filter sent. */
@@ -48,5 +48,29 @@ describe('ProblemError status', () => {
     expect(sent.status).toBe(503);
     expect(sent.headers['Retry-After']).toBe('5');
     expect(JSON.parse(sent.body ?? '{}')).toMatchObject({ status: 503, code: 'SVC-BE-1206', name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED', title: 'Manifest artifact upload failed' });
+  });
+});
+
+describe('ProblemError field problems', () => {
+  const problems = (count: number) => Array.from({ length: count }, (_, i) => ({ field: `f${i}`, message: 'is not a known field' }));
+
+  it('lists at most MAX_LISTED_FIELD_PROBLEMS of them, with errorCount saying how many there were', () => {
+    const error = new ProblemError('REQUEST_VALIDATION_FAILED', 'many', problems(40_000), { other: 1 });
+    expect(error.errors?.length).toBe(MAX_LISTED_FIELD_PROBLEMS);
+    expect(error.extensions).toEqual({ other: 1, errorCount: 40_000 });
+    const { host, sent } = httpHost();
+    new ProblemJsonFilter().catch(error, host);
+    expect(JSON.parse(sent.body ?? '{}')).toMatchObject({ errorCount: 40_000, errors: expect.arrayContaining([{ field: 'f49', message: 'is not a known field' }]) });
+    expect((sent.body ?? '').length).toBeLessThan(4 * 1024);
+  });
+
+  it('keeps the errorCount of a problem passed on from another service, and adds none up to the limit', () => {
+    expect(new ProblemError('REQUEST_VALIDATION_FAILED', 'passed on', problems(MAX_LISTED_FIELD_PROBLEMS), { errorCount: 40_000 }).extensions).toEqual({ errorCount: 40_000 });
+    expect(new ProblemError('REQUEST_VALIDATION_FAILED', 'few', problems(3)).extensions).toEqual({});
+  });
+
+  it('cuts a field name longer than MAX_FIELD_NAME_LENGTH', () => {
+    const [listed] = new ProblemError('REQUEST_VALIDATION_FAILED', 'long', [{ field: 'k'.repeat(100_000), message: 'is not a known field' }]).errors ?? [];
+    expect(listed.field).toBe(`${'k'.repeat(MAX_FIELD_NAME_LENGTH)}…`);
   });
 });

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { QueryFailedError } from 'typeorm';
 import { quietHostConfig } from './host-config';
 import type { ServiceDefinition } from './service-definition';
+import { MAX_REQUEST_TARGET_LENGTH } from './request-target';
 import { type HostedService, hostService } from './service-host';
 
 /**
@@ -68,5 +69,36 @@ describe('the logs of a failing request', () => {
     expect(failed).toMatchObject({ requestId, level: 50, err: { type: 'QueryFailedError', code: '22P02' } });
     expect(lines.some((l) => l.req?.url?.startsWith('/store?email=') && l.res?.statusCode === 500)).toBe(true);
     for (const m of MARKERS) expect(text).not.toContain(m);
+  });
+});
+
+describe('long request targets', () => {
+  const http = () => request(hosted.app.getHttpServer());
+  const linesOf = (requestId: string) =>
+    chunks
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>)
+      .filter((l) => l.req?.id === requestId || l.requestId === requestId);
+
+  it('are refused with 414 URI_TOO_LONG before they are routed or logged, without echoing the target', async () => {
+    const target = `/${'a.'.repeat(MAX_REQUEST_TARGET_LENGTH / 2)}`;
+    const res = await http().get(target).set('x-request-id', 'long-target-1');
+    expect(res.status).toBe(414);
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(res.text)).toMatchObject({ status: 414, code: 'SVC-BE-1007', name: 'URI_TOO_LONG', requestId: 'long-target-1' });
+    expect(res.text.length).toBeLessThan(1024);
+    expect(linesOf('long-target-1')).toEqual([]);
+  });
+
+  it('up to the limit are routed as usual, and their log line holds a cut path', async () => {
+    const target = `/${'a.'.repeat(MAX_REQUEST_TARGET_LENGTH / 2 - 1)}a`;
+    expect(target.length).toBe(MAX_REQUEST_TARGET_LENGTH);
+    const res = await http().get(target).set('x-request-id', 'long-target-2');
+    expect(res.status).toBe(404);
+    const [line] = linesOf('long-target-2');
+    expect(line.req.url).toMatch(/^\/…\[\d+ characters cut\]$/);
+    expect(JSON.stringify(line).length).toBeLessThan(1024);
   });
 });

@@ -15,6 +15,7 @@ import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platfor
 import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
 import type { HostConfig } from './host-config';
 import { httpMetrics } from './http-metrics';
+import { refuseLongRequestTargets } from './request-target';
 import { tuneHeapGrowth } from './main-runner';
 
 import { type ServiceDefinition, serviceMigrations } from './service-definition';
@@ -148,6 +149,8 @@ export async function hostService(
   // Nothing in an answer names the framework.
   (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
   app.use(httpMetrics(definition.name));
+  // Before anything reads the target: routing, the path checks and the log line each handle at most this much.
+  app.use(refuseLongRequestTargets());
   // Identity headers count only when signed with the shared key: checked before any handler, refused where the principal is read (ADR 0020).
   if (!definition.edge) app.use(internalIdentity(app.get<InternalAuthKey>(INTERNAL_AUTH)));
   if (!definition.readsOwnBodies) app.use(strictJsonBody(config.HTTP_BODY_LIMIT));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ProblemError } from '@dsar/platform/errors';
+import { MAX_FIELD_NAME_LENGTH, MAX_LISTED_FIELD_PROBLEMS, ProblemError } from '@dsar/platform/errors';
 import { parseInput } from './validation';
 
 const schema = z.strictObject({
@@ -68,5 +68,41 @@ describe('parseInput messages that tell the caller what to send', () => {
     expect(problem(bare, { code: 'abc' })).toEqual([{ field: 'code', message: 'must match the pattern /^[A-Z]{2}$/' }]);
     expect(problem(z.strictObject({ email: z.email() }), { email: 'x' })).toEqual([{ field: 'email', message: 'must be an email address, e.g. jane@example.org' }]);
     expect(problem(z.strictObject({ id: z.uuid() }), { id: 'x' })).toEqual([{ field: 'id', message: expect.stringMatching(/^must be a UUID/) }]);
+  });
+});
+
+describe('parseInput with more problems than a problem lists', () => {
+  const manyUnknown = (count: number, name = (i: number) => `field${i}`) => Object.fromEntries(Array.from({ length: count }, (_, i) => [name(i), 1]));
+  const bodyOf = (p: ProblemError) => JSON.stringify({ detail: p.detail, errors: p.errors, ...p.extensions });
+
+  it('lists the first 50 of 40,000 unknown fields, says how many there were, and stays a few kilobytes', () => {
+    const p = problemOf(manyUnknown(40_000));
+    expect(bodyOf(p).length).toBeLessThan(4 * 1024);
+    expect(p.errors?.length).toBe(MAX_LISTED_FIELD_PROBLEMS);
+    expect(p.errors?.[0]).toEqual({ field: 'field0', message: 'is not a known field' });
+    expect(p.extensions).toEqual({ errorCount: 40_000 });
+    expect(p.detail).toBe('40000 fields are invalid: field0, field1, field2, field3, field4, field5, field6, field7, field8, field9, and 39990 more.');
+    expect(bodyOf(p).length).toBeLessThan(4 * 1024);
+  });
+
+  it('does the same for unknown fields of a nested object, counted with the other problems', () => {
+    const p = problemOf({ name: 'x', when: '2026-01-01T00:00:00Z', kind: 'c', nested: { count: 1, ...manyUnknown(40_000) } });
+    expect(bodyOf(p).length).toBeLessThan(8 * 1024);
+    expect(p.errors?.length).toBe(MAX_LISTED_FIELD_PROBLEMS);
+    expect(p.errors?.[0]).toEqual({ field: 'kind', message: 'must be one of: a, b' });
+    expect(p.extensions).toEqual({ errorCount: 40_001 });
+    expect(bodyOf(p).length).toBeLessThan(8 * 1024);
+  });
+
+  it('cuts the names of very long unknown fields', () => {
+    const p = problemOf(manyUnknown(60, (i) => `${i}${'k'.repeat(10_000)}`));
+    expect(p.errors?.every((e) => e.field.length <= MAX_FIELD_NAME_LENGTH + 1)).toBe(true);
+    expect(bodyOf(p).length).toBeLessThan(16 * 1024);
+  });
+
+  it('lists every problem, without errorCount, up to the limit', () => {
+    const p = problemOf(manyUnknown(MAX_LISTED_FIELD_PROBLEMS - 3));
+    expect(p.errors?.length).toBe(MAX_LISTED_FIELD_PROBLEMS);
+    expect(p.extensions).toEqual({});
   });
 });

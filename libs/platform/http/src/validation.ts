@@ -1,5 +1,5 @@
-import type { z } from 'zod';
-import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
+import { type z, ZodObject } from 'zod';
+import { type FieldProblem, listedFieldProblems, MAX_LISTED_FIELD_PROBLEMS, ProblemError } from '@dsar/platform/errors';
 
 type Issue = z.core.$ZodIssue;
 
@@ -36,40 +36,74 @@ function messageOf(issue: Issue): string {
   }
 }
 
-/** zod issues as the `errors[]` of a problem: one entry per field, unknown keys one entry each. */
-export function fieldProblems(issues: readonly Issue[], prefix = ''): FieldProblem[] {
+/**
+ * zod issues as the `errors[]` of a problem: one entry per field, unknown keys one entry each; at most `limit`
+ * entries (a problem lists MAX_LISTED_FIELD_PROBLEMS of them, however many keys an issue names).
+ */
+export function fieldProblems(issues: readonly Issue[], prefix = '', limit = Number.POSITIVE_INFINITY): FieldProblem[] {
   const problems: FieldProblem[] = [];
   for (const issue of issues) {
     const base = fieldOf(issue.path);
     const at = (f: string) => [prefix, f].filter(Boolean).join('.') || '(body)';
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) problems.push({ field: at(base ? `${base}.${key}` : key), message: 'is not a known field' });
-    } else {
+      for (const key of issue.keys.slice(0, Math.max(0, limit - problems.length))) problems.push({ field: at(base ? `${base}.${key}` : key), message: 'is not a known field' });
+    } else if (problems.length < limit) {
       problems.push({ field: at(base), message: messageOf(issue) });
     }
   }
   return problems;
 }
 
+/** How many entries fieldProblems makes of `issues` without a limit. */
+export function fieldProblemCount(issues: readonly Issue[]): number {
+  return issues.reduce((count, issue) => count + (issue.code === 'unrecognized_keys' ? issue.keys.length : 1), 0);
+}
+
+/** How many fields of a problem's detail are named; errors[] lists more. */
+const FIELDS_NAMED_IN_DETAIL = 10;
+
+/** The detail of a validation problem: how many fields are invalid, and the first of them by name. */
+function validationDetail(listed: readonly FieldProblem[], total: number, what: 'body' | 'query'): string {
+  const named = listed.slice(0, FIELDS_NAMED_IN_DETAIL).map((e) => e.field);
+  const rest = total > named.length ? `, and ${total - named.length} more` : '';
+  return `${total === 1 ? 'One field is' : `${total} fields are`} invalid${what === 'query' ? ' in the query' : ''}: ${named.join(', ')}${rest}.`;
+}
+
+/**
+ * The top-level keys of `value` that a strict object schema does not know, when there are more than a problem lists:
+ * then they alone are reported, before zod walks every one of them (and builds a message naming them all).
+ */
+function tooManyUnknownKeys(schema: z.ZodType, value: unknown): string[] | undefined {
+  if (!(schema instanceof ZodObject) || schema.def.catchall?._zod.def.type !== 'never') return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const known = schema.shape as Record<string, unknown>;
+  const unknown = Object.keys(value).filter((k) => !Object.hasOwn(known, k));
+  return unknown.length > MAX_LISTED_FIELD_PROBLEMS ? unknown : undefined;
+}
+
 /**
  * Parses external input against its contract. A failure is a 400
- * REQUEST_VALIDATION_FAILED naming every field, and nothing has been done.
+ * REQUEST_VALIDATION_FAILED naming each field (the first
+ * MAX_LISTED_FIELD_PROBLEMS, with `errorCount` when there were more), and
+ * nothing has been done.
  */
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: 'body' | 'query' = 'body'): z.output<S> {
   if (what === 'body' && value === undefined) {
     throw new ProblemError('REQUEST_VALIDATION_FAILED', 'A JSON body is required.', [{ field: '(body)', message: 'is required' }]);
+  }
+  const unknownKeys = tooManyUnknownKeys(schema, value);
+  if (unknownKeys) {
+    const listed = listedFieldProblems(unknownKeys.slice(0, MAX_LISTED_FIELD_PROBLEMS).map((field) => ({ field, message: 'is not a known field' })));
+    throw new ProblemError('REQUEST_VALIDATION_FAILED', validationDetail(listed, unknownKeys.length, what), listed, { errorCount: unknownKeys.length });
   }
   // With the input on each issue, a value of the wrong type ("must be a string") is told apart from a missing one ("is required").
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   // A query parameter is one field however its value is parsed (`status=a,b` is one parameter, not a list of fields).
   const issues = what === 'query' ? result.error.issues.map((i) => (i.code === 'unrecognized_keys' ? i : { ...i, path: i.path.slice(0, 1) })) : result.error.issues;
-  const errors = fieldProblems(issues);
-  throw new ProblemError(
-    'REQUEST_VALIDATION_FAILED',
-    `${errors.length === 1 ? 'One field is' : `${errors.length} fields are`} invalid${what === 'query' ? ' in the query' : ''}: ${errors.map((e) => e.field).join(', ')}.`,
-    errors,
-  );
+  const total = fieldProblemCount(issues);
+  const listed = listedFieldProblems(fieldProblems(issues, '', MAX_LISTED_FIELD_PROBLEMS));
+  throw new ProblemError('REQUEST_VALIDATION_FAILED', validationDetail(listed, total, what), listed, total > listed.length ? { errorCount: total } : {});
 }
 
 /** The first of the media types an Accept header names (parameters and q-values aside), if any. */

@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Options } from 'pino-http';
 import { QueryFailedError } from 'typeorm';
 import { domainEventCatalog } from '@dsar/contracts';
-import { errorForLog, loggerParams, personalDataFields, REDACTED, scrubSql, scrubText, urlForLog } from './logging';
+import { cutForLog, errorForLog, loggerParams, MAX_LOGGED_ITEMS, MAX_LOGGED_TEXT, personalDataFields, REDACTED, redactDeep, scrubSql, scrubText, textForLog, urlForLog } from './logging';
 
 /**
  * docs/security.md#what-is-never-logged: whatever a service hands the logger,
@@ -120,5 +120,77 @@ describe('log hygiene of the pino configuration', () => {
     expect(scrubSql(`SELECT 1 WHERE name = '${NAME}' AND x = $1`)).toBe(`SELECT 1 WHERE name = '${REDACTED}' AND x = $1`);
     expect(JSON.stringify(errorForLog({ parameters: [EMAIL], code: 'X' }))).not.toContain(EMAIL);
     expect(errorForLog(`thrown string with ${EMAIL}`)).toBe(`thrown string with ${REDACTED}`);
+  });
+});
+
+/** Texts built to make a backtracking pattern rescan its input from every position. */
+const HOSTILE_TEXTS: Record<string, (length: number) => string> = {
+  'a run of e-mail characters': (n) => 'a'.repeat(n),
+  'a run of dotted words': (n) => 'a.'.repeat(n / 2),
+  'at signs': (n) => '@'.repeat(n),
+  'percent-encoded characters': (n) => '%41'.repeat(n / 3),
+  'half addresses': (n) => 'a@a.'.repeat(n / 4),
+  'an address whose domain never ends': (n) => `a@${'a.'.repeat(n / 2)}`,
+  'unclosed key lists': (n) => 'Key ('.repeat(n / 5),
+  'unclosed key values': (n) => 'Key (a)=(('.repeat(n / 10),
+  'unclosed quotes after colons': (n) => `: "${'\\":'.repeat(n / 3)}`,
+  'quoted values': (n) => 'value "'.repeat(n / 7),
+  'SQL quotes': (n) => "x'".repeat(n / 2),
+  'bearer words': (n) => 'Bearer '.repeat(n / 7),
+  'a bearer word and white space': (n) => `Bearer${' '.repeat(n)}`,
+  'development key prefixes': (n) => '-dsar_'.repeat(n / 6),
+};
+
+/** The fastest of a few runs of `work`, in milliseconds: the least disturbed by other processes. */
+function fastestMs(work: () => unknown, runs = 5): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    work();
+    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return best;
+}
+
+describe('the cost of scrubbing what a client sends', () => {
+  // A pattern that backtracks takes seconds on 64 KB (quadratic: 16 times as long for 4 times the text); a linear one
+  // takes about a millisecond. The bounds leave two orders of magnitude for a busy machine.
+  it.each(Object.entries(HOSTILE_TEXTS))('grows linearly with the text: %s', (_name, make) => {
+    const small = make(16_384);
+    const large = make(65_536);
+    const smallMs = fastestMs(() => scrubText(small) + scrubSql(small));
+    const largeMs = fastestMs(() => scrubText(large) + scrubSql(large));
+    expect(largeMs).toBeLessThan(100);
+    expect(largeMs).toBeLessThan(12 * Math.max(smallMs, 5));
+  });
+
+  it('cuts a path, a message and every string field before scrubbing it, and says so', () => {
+    const { log, lines } = capture();
+    const hostile = 'a.'.repeat(50_000);
+    log.info({ path: `/api/v1/${hostile}`, list: Array.from({ length: 1_000 }, () => hostile), [hostile]: 1 }, hostile);
+    const [line] = lines();
+    expect(JSON.stringify(line).length).toBeLessThan(2 * (MAX_LOGGED_ITEMS + 4) * (MAX_LOGGED_TEXT + 64));
+    expect(line.msg).toMatch(/…\[\d+ characters cut\]$/);
+    expect(line.msg.length).toBeLessThanOrEqual(MAX_LOGGED_TEXT + 32);
+    expect(line.path).toBe('/api/v1/…[100000 characters cut]');
+    expect(line.list).toHaveLength(MAX_LOGGED_ITEMS + 1);
+    expect(line.list.at(-1)).toBe('…[900 items cut]');
+    expect(urlForLog(`/api/v1/requests/${'a'.repeat(20_000)}?${'q=1&'.repeat(5_000)}`)!.length).toBeLessThan(3 * MAX_LOGGED_TEXT);
+  });
+
+  it('never leaves half of an address or a quoted value where the cut falls', () => {
+    for (let shift = 0; shift < 40; shift++) {
+      const text = `${'x'.repeat(MAX_LOGGED_TEXT - 20 + shift)} ${EMAIL} and: "${RAW_TEXT}" ${TOKEN}`;
+      const logged = textForLog(text);
+      for (const part of ['marker', 'jane', 'example', 'MARKER', 'tok_']) expect({ shift, leaked: logged.includes(part) }).toEqual({ shift, leaked: false });
+    }
+    expect(cutForLog('short')).toBe('short');
+    expect(textForLog(`invalid input syntax for type uuid: "${'z'.repeat(MAX_LOGGED_TEXT)}`)).toBe(`invalid input syntax for type uuid: "${REDACTED}"`);
+  });
+
+  it('scrubs a stack\'s lines and the keys of logged objects like any text', () => {
+    const error = new Error(`failed\n    at ${EMAIL}`);
+    expect(JSON.stringify(errorForLog(error))).not.toContain(EMAIL);
+    expect(JSON.stringify(redactDeep({ [EMAIL]: 1 }))).not.toContain(EMAIL);
   });
 });

@@ -16,6 +16,10 @@ import { domainEventCatalog, IdentityHeaders, IdentitySignatureHeaders } from '@
  *    names, `res` the status, `err` goes through `errorForLog`, `msg` through
  *    `scrubText`;
  * 3. pino's redaction of the fixed paths below.
+ *
+ * Nothing a client sends is logged unbounded: every text is cut to
+ * MAX_LOGGED_TEXT before it is scrubbed, arrays and objects to
+ * MAX_LOGGED_ITEMS entries.
  */
 export const REDACTED = '[REDACTED]';
 
@@ -106,14 +110,44 @@ export const REDACTED_PATHS = [
   'req.body',
 ];
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+/*
+ * Every pattern below sees outside input (paths, messages that quote values) before anyone is authenticated, so each
+ * runs in time linear in its input: a match can only start at a fixed word or at the start of a run (the e-mail
+ * pattern's lookbehind), and no two alternatives of a repetition can match the same character, so a failed start
+ * gives up after one pass. An unclosed quote or parenthesis is taken as running to the end of the text, so a value
+ * cut short by cutForLog is still redacted.
+ */
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi;
 const DEV_TOKEN = /\bdsar_[A-Za-z0-9_-]{8,}/g;
 /** PostgreSQL messages that quote a value: `Key (col)=(value)`, `...: "value"`, `value "x" is out of range`, `Token "x" is invalid`. */
-const PG_KEY_VALUE = /(Key \([^)]*\))=\((?:[^()]|\([^)]*\))*\)/g;
-const PG_QUOTED_AFTER_COLON = /:\s*"(?:[^"\\]|\\.)*"/g;
-const PG_VALUE_WORD = /\b(value|Token|string|input)\s+"(?:[^"\\]|\\.)*"/gi;
-const SQL_STRING = /(?:E|U&)?'(?:[^']|'')*'/g;
+const PG_KEY_VALUE = /(Key \((?:[^()]|\([^()]*\))*\))=\((?:[^()]|\([^()]*\))*(?:\)|$)/g;
+const PG_QUOTED_AFTER_COLON = /:\s*"(?:[^"\\]|\\[\s\S])*(?:"|$)/g;
+const PG_VALUE_WORD = /\b(value|Token|string|input)\s+"(?:[^"\\]|\\[\s\S])*(?:"|$)/gi;
+const SQL_STRING = /(?:E|U&)?'(?:[^']|'')*(?:'|$)/g;
+
+/**
+ * The most of one text a log line keeps: a message, an error's message, any string field, the path of a request and
+ * the parameter names of its query. A longer text is cut (cutForLog) before it is scrubbed, so that neither the line
+ * nor the work of scrubbing it grows with what a client sends.
+ */
+export const MAX_LOGGED_TEXT = 2048;
+/** The most items of an array, and keys of an object, a log line keeps; the rest are counted, not listed. */
+export const MAX_LOGGED_ITEMS = 100;
+/** Characters of an address, a token or a quoted word: a cut inside a run of them drops the run's kept part too. */
+const WORD_CHARACTER = /[\w.%+@~=-]/;
+
+/**
+ * `text` as long as a log line may hold it: at most MAX_LOGGED_TEXT characters, and when longer, cut there with a
+ * marker saying how much was left out. A cut never leaves half an e-mail address or token behind, whose other half
+ * would no longer be recognized by scrubText: the cut-off run of word characters goes with it.
+ */
+export function cutForLog(text: string, max = MAX_LOGGED_TEXT): string {
+  if (text.length <= max) return text;
+  let end = max;
+  while (end > 0 && WORD_CHARACTER.test(text[end - 1]) && WORD_CHARACTER.test(text[end])) end--;
+  return `${text.slice(0, end)}…[${text.length - end} characters cut]`;
+}
 
 /**
  * A text as it may be logged: email addresses, bearer credentials, the
@@ -130,9 +164,14 @@ export function scrubText(text: string): string {
     .replace(EMAIL, REDACTED);
 }
 
+/** A text from anywhere as a log line holds it: cut to MAX_LOGGED_TEXT, then scrubbed. */
+export function textForLog(text: string): string {
+  return scrubText(cutForLog(text));
+}
+
 /** An SQL statement as it may be logged: its string literals are replaced (its values travel as parameters, which are never logged). */
 export function scrubSql(sql: string): string {
-  return scrubText(sql.replace(SQL_STRING, `'${REDACTED}'`)).slice(0, 2000);
+  return scrubText(cutForLog(sql).replace(SQL_STRING, `'${REDACTED}'`));
 }
 
 /** The objects errorForLog made: already safe, the walk passes them as they are. */
@@ -152,19 +191,20 @@ export function errorForLog(error: unknown, depth = 0): Record<string, unknown> 
   if (error && typeof error === 'object' && REDUCED.has(error)) return error as Record<string, unknown>;
   if (!(error instanceof Error)) {
     if (error && typeof error === 'object') return redactDeep(error, depth) as Record<string, unknown>;
-    return scrubText(String(error));
+    return textForLog(String(error));
   }
   const source = error as unknown as Record<string, unknown>;
   const driver = (source['driverError'] && typeof source['driverError'] === 'object' ? source['driverError'] : {}) as Record<string, unknown>;
-  const out: Record<string, unknown> = { type: error.constructor?.name ?? error.name, message: scrubText(error.message ?? '') };
+  const out: Record<string, unknown> = { type: error.constructor?.name ?? error.name, message: textForLog(error.message ?? '') };
   for (const field of SAFE_ERROR_FIELDS) {
     const value = source[field] ?? driver[field];
-    if (value !== undefined && value !== null && (typeof value === 'string' || typeof value === 'number')) out[field] = typeof value === 'string' ? scrubText(value) : value;
+    if (value !== undefined && value !== null && (typeof value === 'string' || typeof value === 'number')) out[field] = typeof value === 'string' ? textForLog(value) : value;
   }
   if (typeof source['query'] === 'string') out['query'] = scrubSql(source['query']);
   if (typeof error.stack === 'string') {
+    // A message may hold line breaks and lines that look like frames: those are cut and scrubbed like any text.
     const frames = error.stack.split('\n').filter((l) => /^\s+at /.test(l));
-    out['stack'] = [`${error.name}: ${out['message']}`, ...frames].join('\n');
+    out['stack'] = [`${error.name}: ${out['message']}`, ...frames.slice(0, MAX_STACK_FRAMES).map(textForLog)].join('\n');
   }
   const cause = (error as { cause?: unknown }).cause;
   if (cause !== undefined && depth < 3) out['cause'] = errorForLog(cause, depth + 1);
@@ -180,40 +220,62 @@ export function errorForLog(error: unknown, depth = 0): Record<string, unknown> 
 }
 
 const MAX_DEPTH = 8;
+/** Frames of a logged stack: V8 records 10 unless told otherwise. */
+const MAX_STACK_FRAMES = 20;
+/** The most of an object's key a log line keeps. */
+const MAX_LOGGED_KEY = 128;
 
-/** A copy of a logged value with every sensitive key's value replaced, errors reduced and texts scrubbed. */
+/**
+ * A copy of a logged value with every sensitive key's value replaced, errors reduced and texts cut and scrubbed;
+ * arrays and objects keep their first MAX_LOGGED_ITEMS entries.
+ */
 export function redactDeep(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return scrubText(value);
+  if (typeof value === 'string') return textForLog(value);
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof Error || REDUCED.has(value)) return errorForLog(value, depth);
   if (depth >= MAX_DEPTH) return '[Object]';
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1));
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MAX_LOGGED_ITEMS).map((v) => redactDeep(v, depth + 1));
+    return value.length > MAX_LOGGED_ITEMS ? [...kept, `…[${value.length - MAX_LOGGED_ITEMS} items cut]`] : kept;
+  }
   if (value instanceof Date) return value;
   if (Buffer.isBuffer(value)) return `[Buffer ${value.length}]`;
   // HTTP messages and streams (pino-http's `res`) go to their own serializers, which keep only safe fields.
   if (value instanceof EventEmitter) return value;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SENSITIVE_KEYS.has(k.toLowerCase()) && v !== undefined ? REDACTED : redactDeep(v, depth + 1);
+  const keys = Object.keys(value);
+  for (const k of keys.slice(0, MAX_LOGGED_ITEMS)) {
+    const v = (value as Record<string, unknown>)[k];
+    // A key can be data too (an object keyed by address): it is cut and scrubbed like a value.
+    out[scrubText(cutForLog(k, MAX_LOGGED_KEY))] = SENSITIVE_KEYS.has(k.toLowerCase()) && v !== undefined ? REDACTED : redactDeep(v, depth + 1);
+  }
+  if (keys.length > MAX_LOGGED_ITEMS) out['…'] = `${keys.length - MAX_LOGGED_ITEMS} keys cut`;
   return out;
 }
 
 /** Query parameters whose values name no one (paging, formats, enumerations): kept in logs. */
 const SAFE_QUERY_PARAMETERS = new Set(['limit', 'format', 'status', 'sort', 'order']);
 
-/** `url` without the values of its query string, but those of SAFE_QUERY_PARAMETERS (filters may hold searched-for personal data). */
+/**
+ * `url` without the values of its query string, but those of SAFE_QUERY_PARAMETERS (filters may hold searched-for
+ * personal data). The path and the query are each cut to MAX_LOGGED_TEXT before anything else is done with them,
+ * and so is the list of parameter names.
+ */
 export function urlForLog(url: string | undefined): string | undefined {
   if (!url) return url;
   const q = url.indexOf('?');
-  if (q < 0) return scrubText(url);
-  const names = url
-    .slice(q + 1)
+  if (q < 0) return textForLog(url);
+  const query = url.slice(q + 1);
+  const names = query
+    .slice(0, MAX_LOGGED_TEXT)
     .split('&')
     .filter(Boolean)
     .map((pair) => {
       const name = pair.split('=')[0] ?? '';
       return SAFE_QUERY_PARAMETERS.has(name) && /^[\w.,-]{0,64}$/.test(pair.slice(name.length + 1)) ? pair : `${name}=${REDACTED}`;
     });
-  return `${scrubText(url.slice(0, q))}?${names.join('&')}`;
+  const cut = query.length > MAX_LOGGED_TEXT ? `…[${query.length - MAX_LOGGED_TEXT} characters cut]` : '';
+  return `${textForLog(url.slice(0, q))}?${textForLog(names.join('&'))}${cut}`;
 }
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -249,7 +311,7 @@ export function loggerParams(service: string, level: string, destination?: Desti
       // The walk of formatters.log has already reduced errors; these catch what bypasses it.
       err: (err: unknown) => (err instanceof Error ? errorForLog(err) : err),
       error: (err: unknown) => (err instanceof Error ? errorForLog(err) : err),
-      msg: (msg: unknown) => (typeof msg === 'string' ? scrubText(msg) : msg),
+      msg: (msg: unknown) => (typeof msg === 'string' ? textForLog(msg) : msg),
     },
   };
   return { pinoHttp: destination ? [options, destination] : options };

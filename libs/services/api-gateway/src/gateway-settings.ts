@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { type AuthConfig, authConfigFields, type AuthSettings, authSettingsFrom, requireAuthSettings } from '@dsar/platform/auth';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from '@dsar/platform/http';
@@ -7,6 +8,21 @@ export interface GatewaySettings {
   auth: AuthSettings;
   /** Requests per minute per caller; 0 turns the limit off. */
   rateLimitPerMinute: number;
+  /**
+   * Requests per minute per client address that end without a caller the
+   * gateway authenticated (no token, a bad one, an unknown path); 0 or absent
+   * turns the limit off. A request with a valid token never counts.
+   */
+  unauthenticatedRateLimitPerMinute?: number;
+  /** Webhook deliveries per minute per client address; 0 or absent turns the limit off. */
+  webhookRateLimitPerMinute?: number;
+  /**
+   * The proxies in front of the gateway whose X-Forwarded-For is believed
+   * when telling clients apart (Express's `trust proxy`: addresses, CIDR
+   * ranges, `loopback`, `linklocal`, `uniquelocal`). Empty or absent: the
+   * connection's peer is the client.
+   */
+  trustedProxies?: readonly string[];
   upstreamTimeoutMs: number;
   /**
    * How long an upload (a route with `upload`) may go without a byte of its
@@ -17,10 +33,41 @@ export interface GatewaySettings {
   bodyLimit: string;
 }
 
+/** Requests per minute per client address without an authenticated caller, unless configured. */
+export const DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = 60;
+/** Webhook deliveries per minute per client address, unless configured: above Slack's 30,000 events an hour per workspace. */
+export const DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE = 600;
+
+/** The names Express's `trust proxy` takes for ranges of its own. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** Whether a TRUSTED_PROXIES entry is an address, a CIDR range or one of Express's range names. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !isIP(address)) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (isIP(address) === 4 ? 32 : 128);
+}
+
 /** Environment fields of the gateway, to spread into a config schema. */
 export const gatewayFields = {
   ...authConfigFields,
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Requests per minute per client address that end without an authenticated caller (401, and a 400, 404 or 405
+   * answered before authentication to a request without a valid token); over it, 429. Default
+   * DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE, or 0 (off) when RATE_LIMIT_PER_MINUTE is 0.
+   */
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  /** Webhook deliveries per minute per client address. Default DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE, or 0 (off) when RATE_LIMIT_PER_MINUTE is 0. */
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  /** A comma list of the proxies whose X-Forwarded-For tells the client's address (see GatewaySettings.trustedProxies). */
+  TRUSTED_PROXIES: z
+    .string()
+    .transform((s) => [...new Set(s.split(',').map((p) => p.trim()).filter(Boolean))])
+    .refine((entries) => entries.every(isProxyEntry), 'a comma list of IP addresses, CIDR ranges (10.0.0.0/8), loopback, linklocal or uniquelocal')
+    .optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
   /**
    * Milliseconds an upload through the gateway may go without a byte of its
@@ -34,6 +81,9 @@ export const gatewayFields = {
 
 export interface GatewayConfig extends AuthConfig {
   RATE_LIMIT_PER_MINUTE: number;
+  UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE?: number;
+  WEBHOOK_RATE_LIMIT_PER_MINUTE?: number;
+  TRUSTED_PROXIES?: string[];
   UPSTREAM_TIMEOUT_MS: number;
   UPLOAD_IDLE_TIMEOUT_MS?: number;
   HTTP_BODY_LIMIT: string;
@@ -43,9 +93,24 @@ export function gatewaySettingsFrom(config: GatewayConfig): GatewaySettings {
   return {
     auth: authSettingsFrom(config),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    ...addressRateLimitsFrom(config),
+    trustedProxies: config.TRUSTED_PROXIES ?? [],
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
     bodyLimit: config.HTTP_BODY_LIMIT,
+  };
+}
+
+/**
+ * The per-address budgets: as configured, else their defaults, else off when the
+ * per-caller limit is off (RATE_LIMIT_PER_MINUTE=0 turns rate limiting off as a
+ * whole, as benchmarks and a gateway behind a limiting proxy want).
+ */
+export function addressRateLimitsFrom(config: Pick<GatewayConfig, 'RATE_LIMIT_PER_MINUTE' | 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE' | 'WEBHOOK_RATE_LIMIT_PER_MINUTE'>): Pick<GatewaySettings, 'unauthenticatedRateLimitPerMinute' | 'webhookRateLimitPerMinute'> {
+  const off = config.RATE_LIMIT_PER_MINUTE === 0;
+  return {
+    unauthenticatedRateLimitPerMinute: config.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE),
+    webhookRateLimitPerMinute: config.WEBHOOK_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE),
   };
 }
 

@@ -58,3 +58,48 @@ describe('fitText', () => {
     expect(fitText('abcdef', 4)).toBe('abcd');
   });
 });
+
+describe('the cost of reading what anyone can mail', () => {
+  /** Texts built to make a backtracking pattern rescan its input from every position. */
+  const HOSTILE: Record<string, (length: number) => string> = {
+    'a run of address characters': (n) => 'a.'.repeat(n / 2),
+    'dashes': (n) => '-'.repeat(n),
+    'character references': (n) => '&#1'.repeat(n / 3),
+    'bracketed addresses never closed': (n) => `<${'a@'.repeat(n / 2)}`,
+    'open tags': (n) => '<'.repeat(n),
+    'open tags with names': (n) => '<a'.repeat(n / 2),
+    'open comments': (n) => '<!--'.repeat(n / 4),
+    'open style elements': (n) => '<style'.repeat(n / 6),
+    'open quoted blocks': (n) => '<blockquote>'.repeat(n / 12),
+    'a German introduction of many verbs': (n) => `Am Montag ${'schrieb '.repeat(n / 8)}`,
+  };
+
+  const fastestMs = (work: () => unknown) => {
+    let best = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < 3; i++) {
+      const start = process.hrtime.bigint();
+      work();
+      best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
+    }
+    return best;
+  };
+  const readAll = (text: string) => [htmlToText(text), authoredText(text), addressOf(text)];
+
+  // A quadratic pattern takes seconds on 64 KB (16 times as long for 4 times the text); these take a few milliseconds.
+  it.each(Object.entries(HOSTILE))('grows linearly with the text: %s', (_name, make) => {
+    const small = make(16_384);
+    const large = make(65_536);
+    const smallMs = fastestMs(() => readAll(small));
+    const largeMs = fastestMs(() => readAll(large));
+    expect(largeMs).toBeLessThan(100);
+    expect(largeMs).toBeLessThan(12 * Math.max(smallMs, 5));
+  });
+
+  it('reads mail as before, and a comment left open as running to the end of the text', () => {
+    expect(addressOf('Jane Doe <jane@example.org>')).toBe('jane@example.org');
+    expect(addressOf('reply to jane@example.org, thanks')).toBe('jane@example.org');
+    expect(htmlToText('<p>Hi<!-- note --> there</p><style>p{}</style>a &lt; b<blockquote>old</blockquote>')).toBe('Hi there\na < b');
+    expect(htmlToText('kept<!-- never closed <p>dropped')).toBe('kept');
+    expect(authoredText('Mine.\nAm 1. März 2026 schrieb Jane Doe <jane@example.org>:\n> quoted')).toBe('Mine.');
+  });
+});

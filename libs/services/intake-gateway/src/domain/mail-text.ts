@@ -21,16 +21,21 @@ function decodeEntities(text: string): string {
  * dropped, quoted blocks (`<blockquote>`) dropped, block ends and `<br>` made
  * line breaks, the other tags removed, entities decoded. Not a renderer: enough
  * to read what a person wrote when a message has no text part.
+ *
+ * Anyone can mail the inbox, so every pattern here runs in time linear in the
+ * text: a comment, a dropped element or a quoted block left open runs to the
+ * end of the text (as a browser reads it), and a tag's attributes stop at the
+ * next `<`, so no start rescans the rest of the text.
  */
 export function htmlToText(html: string): string {
   return decodeEntities(
     html
-      .replace(/<!--[\s\S]*?-->/g, '')
-      .replace(/<(head|style|script|title)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, '')
-      .replace(/<blockquote\b[^>]*>[\s\S]*?<\/blockquote\s*>/gi, '\n')
+      .replace(/<!--[\s\S]*?(?:-->|$)/g, '')
+      .replace(/<(head|style|script|title)\b[^<>]*>[\s\S]*?(?:<\/\1\s*>|$)/gi, '')
+      .replace(/<blockquote\b[^<>]*>[\s\S]*?(?:<\/blockquote\s*>|$)/gi, '\n')
       .replace(/<br\s*\/?>/gi, '\n')
       .replace(/<\/(p|div|tr|li|h[1-6]|table|ul|ol)\s*>/gi, '\n')
-      .replace(/<[^>]*>/g, ''),
+      .replace(/<[^<>]*>/g, ''),
   )
     .replace(/[ \t\u00A0]+/g, ' ')
     .replace(/ *\n */g, '\n')
@@ -38,8 +43,20 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
-/** The words that end the line introducing a quoted reply: "On … wrote:", "Am … schrieb …:", "Le … a écrit :", … */
-const QUOTE_INTRO_END = /(?:wrote|schrieb(?:\s.*)?|a [ée]crit|escribi[óo]|escreveu|ha scritto|schreef)\s*:\s*$/i;
+/** The words that end the line introducing a quoted reply: "On … wrote:", "Le … a écrit :", … (German: see endsQuoteIntro). */
+const QUOTE_INTRO_END = /(?:wrote|schrieb|a [ée]crit|escribi[óo]|escreveu|ha scritto|schreef)\s*:\s*$/i;
+/** "Am … schrieb Jane Doe <jane@example.org>:": German puts the name after the verb. */
+const GERMAN_QUOTE_VERB = /\bschrieb\s/i;
+const ENDS_WITH_COLON = /:\s*$/;
+
+/**
+ * Whether a line ends the introduction of a quoted reply. The German form is
+ * two tests rather than one pattern: `schrieb\s.*:\s*$` would, on a line of
+ * many "schrieb", rescan the rest of the line from each of them.
+ */
+function endsQuoteIntro(line: string): boolean {
+  return QUOTE_INTRO_END.test(line) || (ENDS_WITH_COLON.test(line) && GERMAN_QUOTE_VERB.test(line));
+}
 const QUOTE_INTRO_START = /^\s*(?:on|am|le|el|em|il|op)\s/i;
 /** "-----Original Message-----" and its kin, in the five languages and Italian and Dutch. */
 const SEPARATOR =
@@ -64,7 +81,7 @@ export function authoredText(text: string): string {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (SEPARATOR.test(line) || FORWARD_INTRO.test(line)) break;
-    if (QUOTE_INTRO_START.test(line) && (QUOTE_INTRO_END.test(line) || (i + 1 < lines.length && QUOTE_INTRO_END.test(lines[i + 1])))) break;
+    if (QUOTE_INTRO_START.test(line) && (endsQuoteIntro(line) || (i + 1 < lines.length && endsQuoteIntro(lines[i + 1])))) break;
     if (HEADER_FROM.test(line) && lines.slice(i + 1, i + 4).some((next) => HEADER_NEXT.test(next))) break;
     if (/^\s*>/.test(line)) continue;
     kept.push(line);
@@ -78,8 +95,10 @@ export function authoredText(text: string): string {
  * Undefined when there is none.
  */
 export function addressOf(mailbox: string): string | undefined {
-  const bracketed = /<\s*([^<>\s]+@[^<>\s]+)\s*>/.exec(mailbox);
-  const bare = bracketed ? bracketed[1] : /[^\s<>"',;]+@[^\s<>"',;]+/.exec(mailbox)?.[0];
+  // Linear on any header: the local part holds no `@` (one place to split a run), and a bare address starts where a
+  // run of address characters starts (no start inside a run rescans it).
+  const bracketed = /<\s*([^<>\s@]+@[^<>\s]+)\s*>/.exec(mailbox);
+  const bare = bracketed ? bracketed[1] : /(?<![^\s<>"',;])[^\s<>"',;@]+@[^\s<>"',;]+/.exec(mailbox)?.[0];
   return bare?.replace(/^mailto:/i, '').toLowerCase();
 }
 
