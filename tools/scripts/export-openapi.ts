@@ -1,26 +1,62 @@
 import 'reflect-metadata';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { buildOpenApiDocument } from '@dsar/services/api-gateway';
+import { buildOpenApiDocument, type GatewayRoute, ROUTES } from '@dsar/services/api-gateway';
 
 /**
- * Writes the OpenAPI document of the public API to docs/api/openapi.json, the
- * same document the gateway serves at /api/v1/openapi.json. A unit test
- * (openapi-doc.spec.ts) fails when the committed file is out of date:
+ * Writes what is generated from the gateway's route table:
+ *
+ * - the OpenAPI document of the public API to docs/api/openapi.json, the same
+ *   document the gateway serves at /api/v1/openapi.json;
+ * - the table of every authenticated route with its permission and scope
+ *   (tenant-wide or workspace) in docs/security.md, "Scope of each route".
+ *
+ * Unit tests fail when either is out of date (openapi-doc.spec.ts,
+ * route-scope-doc.spec.ts):
  *
  *   node tools/scripts/run-ts.cjs tools/scripts/export-openapi.ts
  */
 export const OPENAPI_JSON_PATH = path.resolve(__dirname, '../../docs/api/openapi.json');
+export const SECURITY_MD_PATH = path.resolve(__dirname, '../../docs/security.md');
+/** The heading whose table lists the routes' scopes. */
+export const ROUTE_SCOPE_HEADING = '### Scope of each route';
 
 /** The file's exact content: pretty JSON, two spaces, trailing newline. */
 export function renderOpenApiJson(): string {
   return `${JSON.stringify(buildOpenApiDocument(), null, 2)}\n`;
 }
 
+/** The scope column's words: a tenant-wide route refuses a caller confined to a workspace; the others act within it. */
+export const ROUTE_SCOPES = { tenantWide: 'tenant-wide', workspace: 'workspace' } as const;
+
+/** The Markdown table of every route that takes a token, in the route table's order: the path as OpenAPI writes it, its permission and its scope. */
+export function renderRouteScopeTable(routes: readonly GatewayRoute[] = ROUTES): string {
+  const rows = routes
+    .filter((r) => r.permission !== 'public')
+    .map((r) => `| \`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}\` | \`${r.permission}\` | ${r.tenantWide ? ROUTE_SCOPES.tenantWide : ROUTE_SCOPES.workspace} |`);
+  return ['| Route | Permission | Scope |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** docs/security.md with its route scope table replaced by one generated from the route table. */
+export function withRouteScopeTable(doc: string, table = renderRouteScopeTable()): string {
+  const lines = doc.split('\n');
+  const heading = lines.findIndex((l) => l.trim() === ROUTE_SCOPE_HEADING);
+  if (heading < 0) throw new Error(`docs/security.md has no "${ROUTE_SCOPE_HEADING}" heading`);
+  const start = lines.findIndex((l, i) => i > heading && (l.trim().startsWith('|') || /^#{1,3} /.test(l)));
+  if (start < 0 || !lines[start].trim().startsWith('|')) throw new Error(`no table under "${ROUTE_SCOPE_HEADING}" in docs/security.md`);
+  let end = start;
+  while (end < lines.length && lines[end].trim().startsWith('|')) end++;
+  return [...lines.slice(0, start), table, ...lines.slice(end)].join('\n');
+}
+
 async function main(): Promise<void> {
   await mkdir(path.dirname(OPENAPI_JSON_PATH), { recursive: true });
   await writeFile(OPENAPI_JSON_PATH, renderOpenApiJson());
-  process.stdout.write(`wrote ${path.relative(process.cwd(), OPENAPI_JSON_PATH) || OPENAPI_JSON_PATH}\n`);
+  const security = await readFile(SECURITY_MD_PATH, 'utf8');
+  const updated = withRouteScopeTable(security);
+  // Written only when the table changed: other sections of the page are edited by hand.
+  if (updated !== security) await writeFile(SECURITY_MD_PATH, updated);
+  for (const file of [OPENAPI_JSON_PATH, ...(updated !== security ? [SECURITY_MD_PATH] : [])]) process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
 }
 
 // Run only as the entry point (run-ts.cjs puts it in argv[1]), not when a test imports the helpers above.

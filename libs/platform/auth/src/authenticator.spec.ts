@@ -75,7 +75,17 @@ describe('Authenticator choosing between key and JWT', () => {
       .setSubject('user-7')
       .setExpirationTime('5m')
       .sign(new TextEncoder().encode(SECRET));
-    await expect(both.authenticate(`Bearer ${jwt}`)).resolves.toEqual({ id: 'user-7', tenantId: 'globex', roles: ['auditor'] });
+    await expect(both.authenticate(`Bearer ${jwt}`)).resolves.toEqual({ id: 'jwt:user-7', tenantId: 'globex', roles: ['auditor'] });
     await expect(both.authenticate(`Bearer ${TOKEN}`)).resolves.toMatchObject({ id: apiKeyId(TOKEN), tenantId: 'acme' });
+  });
+
+  it('never gives a JWT the id of an API key or of a service, whatever its sub says', async () => {
+    const jwtWithSub = (sub: string) =>
+      new SignJWT({ tenant_id: 'acme', roles: ['admin'] }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
+    const keyId = apiKeyId(TOKEN);
+    const posingAsKey = await both.authenticate(`Bearer ${await jwtWithSub(keyId)}`);
+    expect(posingAsKey.id).toBe(`jwt:${keyId}`);
+    expect(posingAsKey.id).not.toBe((await both.authenticate(`Bearer ${TOKEN}`)).id);
+    expect((await both.authenticate(`Bearer ${await jwtWithSub('system:retention')}`)).id).toBe('jwt:system:retention');
   });
 });

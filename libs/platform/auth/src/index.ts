@@ -3,4 +3,4 @@ export * from './authentication-error';
 export * from './authenticator';
 export * from './config';
 export * from './dev-token';
-export { looksLikeJwt, MIN_JWT_SECRET_LENGTH } from './jwt';
+export { JWT_PRINCIPAL_PREFIX, jwtPrincipalId, looksLikeJwt, MIN_JWT_SECRET_LENGTH } from './jwt';

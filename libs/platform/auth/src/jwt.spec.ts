@@ -44,7 +44,7 @@ describe('HS256 JWTs', () => {
   it('accepts a valid token: sub, tenant_id, workspace_id and roles', async () => {
     const token = await hs256({ ...baseClaims, workspace_id: 'eu', roles: ['operator', 'auditor'] });
     await expect(authenticator.authenticate(`Bearer ${token}`)).resolves.toEqual({
-      id: 'user-1',
+      id: 'jwt:user-1',
       tenantId: 'acme',
       workspaceId: 'eu',
       roles: ['operator', 'auditor'],
@@ -63,7 +63,7 @@ describe('HS256 JWTs', () => {
 
   it('allows 30 seconds of clock skew on exp, not more', async () => {
     await expect(authenticator.authenticate(`Bearer ${await hs256(baseClaims, { exp: nowSeconds() - 10 })}`)).resolves.toMatchObject({
-      id: 'user-1',
+      id: 'jwt:user-1',
     });
     expect(await messageOf(authenticator, await hs256(baseClaims, { exp: nowSeconds() - 60 }))).toBe('The token has expired.');
   });
@@ -107,7 +107,7 @@ describe('HS256 JWTs', () => {
     const strict = new Authenticator({ apiKeys: [], jwtSecret: SECRET, issuer: 'https://idp.example', audience: 'dsar' });
     const sign = (iss: string, aud: string) =>
       new SignJWT(baseClaims).setProtectedHeader({ alg: 'HS256' }).setIssuer(iss).setAudience(aud).setExpirationTime('5m').sign(secretKey);
-    await expect(strict.authenticate(`Bearer ${await sign('https://idp.example', 'dsar')}`)).resolves.toMatchObject({ id: 'user-1' });
+    await expect(strict.authenticate(`Bearer ${await sign('https://idp.example', 'dsar')}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
     expect(await messageOf(strict, await sign('https://evil.example', 'dsar'))).toBe('The token was issued by an issuer this server does not trust.');
     expect(await messageOf(strict, await sign('https://idp.example', 'other'))).toBe('The token is meant for another audience.');
   });
@@ -145,7 +145,7 @@ describe('JWTs verified against a JWKS', () => {
 
   it('accepts a token signed by a key of the set, with the right iss and aud', async () => {
     await expect(authenticator().authenticate(`Bearer ${await es256(signingKey)}`)).resolves.toEqual({
-      id: 'user-1',
+      id: 'jwt:user-1',
       tenantId: 'acme',
       roles: ['operator'],
     });
@@ -171,8 +171,8 @@ describe('JWTs verified against a JWKS', () => {
   it('with a secret as well, checks each token with the key its alg calls for', async () => {
     const both = new Authenticator({ apiKeys: [], jwtSecret: SECRET, jwksUrl, issuer: ISSUER, audience: AUDIENCE });
     const hsToken = await new SignJWT(baseClaims).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(secretKey);
-    await expect(both.authenticate(`Bearer ${hsToken}`)).resolves.toMatchObject({ id: 'user-1' });
-    await expect(both.authenticate(`Bearer ${await es256(signingKey)}`)).resolves.toMatchObject({ id: 'user-1' });
+    await expect(both.authenticate(`Bearer ${hsToken}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
+    await expect(both.authenticate(`Bearer ${await es256(signingKey)}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
     expect(await messageOf(both, new UnsecuredJWT(baseClaims).setExpirationTime('5m').encode())).toBe(
       'The token is signed with an algorithm that is not allowed.',
     );

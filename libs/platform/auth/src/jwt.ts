@@ -134,8 +134,19 @@ function claimFailureMessage(error: errors.JWTClaimValidationFailed): string {
   }
 }
 
+export const JWT_PRINCIPAL_PREFIX = 'jwt:';
+
+/**
+ * The principal id of a JWT caller: its `sub` in the `jwt:` namespace. An API key's id is `key:<16 hex>` and a
+ * service acting on its own is `system:<name>`, so no `sub` an issuer signs can name another kind of caller, in
+ * the audit chain or in a four-eyes comparison.
+ */
+export function jwtPrincipalId(sub: string): string {
+  return `${JWT_PRINCIPAL_PREFIX}${sub}`;
+}
+
 function principalFromClaims(claims: JWTPayload): Principal {
-  const id = requiredIdClaim(claims, 'sub');
+  const id = jwtPrincipalId(requiredIdClaim(claims, 'sub'));
   const tenantId = requiredIdClaim(claims, 'tenant_id');
   const workspaceId = claims['workspace_id'] === undefined ? undefined : requiredIdClaim(claims, 'workspace_id');
   return { id, tenantId, ...(workspaceId ? { workspaceId } : {}), roles: rolesFromClaim(claims['roles']) };

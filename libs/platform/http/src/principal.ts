@@ -31,3 +31,20 @@ export interface TenantScope {
 export function scopeOf(principal: Principal): TenantScope {
   return principal.workspaceId ? { tenantId: principal.tenantId, workspaceId: principal.workspaceId } : { tenantId: principal.tenantId };
 }
+
+/**
+ * The caller of a route that acts on (or reveals) the whole tenant, not one workspace: a tenant-wide setting, a
+ * report over every workspace, a resource no workspace owns. A caller confined to a workspace is refused (403
+ * PERMISSION_DENIED): the gateway already refuses it for a `tenantWide` route, and the owning service refuses it
+ * again so that no other way in (a service calling another, a route added without the flag) widens a workspace key.
+ * `what` names the resource in the refusal, e.g. "Retention policies".
+ */
+export function tenantWideCaller(principal: Principal, what: string): Principal {
+  if (principal.workspaceId !== undefined) {
+    throw new ProblemError('PERMISSION_DENIED', `${what} cover every workspace of the tenant; a caller confined to one workspace may not use them.`);
+  }
+  return principal;
+}
+
+/** Handler parameter: the authenticated caller, which must not be confined to a workspace (`tenantWideCaller`); the data names the resource. */
+export const TenantWidePrincipal = createParamDecorator((what: string, ctx: ExecutionContext): Principal => tenantWideCaller(principalOf(ctx.switchToHttp().getRequest<Request>()), what));

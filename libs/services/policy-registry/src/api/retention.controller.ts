@@ -1,9 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { type Principal, type RetentionPolicy, retentionPolicyUpdate, type RetentionReport } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { CurrentPrincipal, parseInput } from '@dsar/platform/http';
+import { parseInput, TenantWidePrincipal } from '@dsar/platform/http';
 import { RetentionPolicies } from '../application/retention-policies';
 import { RetentionReports } from '../application/retention-report';
+
+/** Its policies and report cover every workspace of the tenant: a caller confined to one is refused (403). */
+const RETENTION = 'Retention policies and their report';
 
 /** policy-registry's internal API for retention (the gateway exposes it under /api/v1/tenants/:tenantId/retention). */
 @Controller('internal/v1/tenants/:tenantId/retention')
@@ -14,19 +17,19 @@ export class RetentionController {
   ) {}
 
   @Get()
-  list(@CurrentPrincipal() principal: Principal, @Param('tenantId') tenantId: string): Promise<RetentionPolicy[]> {
+  list(@TenantWidePrincipal(RETENTION) principal: Principal, @Param('tenantId') tenantId: string): Promise<RetentionPolicy[]> {
     return this.policies.list(ownTenant(principal, tenantId));
   }
 
   @Put()
   @HttpCode(202)
-  put(@CurrentPrincipal() principal: Principal, @Param('tenantId') tenantId: string, @Body() body: unknown): Promise<RetentionPolicy> {
+  put(@TenantWidePrincipal(RETENTION) principal: Principal, @Param('tenantId') tenantId: string, @Body() body: unknown): Promise<RetentionPolicy> {
     const tenant = ownTenant(principal, tenantId);
     return this.policies.put(principal, tenant, parseInput(retentionPolicyUpdate, body));
   }
 
   @Get('report')
-  report(@CurrentPrincipal() principal: Principal, @Param('tenantId') tenantId: string): Promise<RetentionReport> {
+  report(@TenantWidePrincipal(RETENTION) principal: Principal, @Param('tenantId') tenantId: string): Promise<RetentionReport> {
     return this.reports.report(principal, ownTenant(principal, tenantId));
   }
 }
