@@ -76,6 +76,7 @@ export const ENDPOINTS = {
   approvePolicyUpgrade: post('/policies/upgrades/:proposalId/approve', 'none'),
   applyPolicyUpgrade: post('/policies/upgrades/:proposalId/apply', 'none'),
   registerCustomPolicy: post('/policies/custom/register'),
+  approveCustomPolicy: post('/policies/custom/approve'),
   activateCustomPolicy: post('/policies/custom/activate'),
   deactivateCustomPolicy: post('/policies/custom/deactivate'),
   // Retention ([retention]).

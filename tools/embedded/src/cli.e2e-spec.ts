@@ -596,6 +596,13 @@ function cliScenarios(getSystem: () => TestSystem): void {
       writeFileSync(join(work, 'cli-uk-1.0.0.json'), JSON.stringify(pack('1.0.0', 20)));
       const registered = await ok(['policies', 'custom', 'register', '--jurisdiction', 'GB', '--pack', '@cli-uk-1.0.0.json', '--release-type', 'major', '--changelog', '20-day response target.', '--compatibility-notes', 'None.']);
       expect(registered).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.0.0' });
+      // Four eyes: a version takes effect once an admin other than its registrant approved it.
+      const unapproved = await fails(['policies', 'custom', 'activate', '--jurisdiction', 'GB', '--tenant', tenant, '--version', '1.0.0', '--output', 'json']);
+      expect({ code: unapproved.code, error: unapproved.error.code }).toEqual({ code: 2, error: 'SVC-BE-1521' });
+      const approve = ['policies', 'custom', 'approve', '--jurisdiction', 'GB', '--name', 'cli-uk', '--version', '1.0.0'];
+      const ownApproval = await fails([...approve, '--output', 'json']);
+      expect({ code: ownApproval.code, error: ownApproval.error.code }).toEqual({ code: 2, error: 'SVC-BE-1522' });
+      expect(await ok([...approve, '--token', KEYS.approverA.token])).toMatchObject({ jurisdiction: 'GB', name: 'cli-uk', version: '1.0.0', status: 'approved' });
       expect(await ok(['policies', 'custom', 'activate', '--jurisdiction', 'GB', '--tenant', tenant, '--version', '1.0.0'])).toEqual({
         jurisdiction: 'GB',
         name: 'cli-uk',
@@ -611,6 +618,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const registration = { jurisdiction: 'GB', name: 'cli-uk', version: '1.1.0', pack: pack('1.1.0', 15), metadata: { changelog: '15-day response target.', compatibilityNotes: 'None.', releaseType: 'minor' } };
       writeFileSync(join(work, 'cli-uk-1.1.0.json'), JSON.stringify(registration));
       expect(await ok(['policies', 'custom', 'register', '--data', '@cli-uk-1.1.0.json'])).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.1.0' });
+      expect(await ok(['policies', 'custom', 'approve', '--jurisdiction', 'GB', '--name', 'cli-uk', '--version', '1.1.0', '--token', KEYS.approverA.token])).toMatchObject({ status: 'approved' });
 
       const proposed = await ok(['policies', 'upgrades', 'propose']);
       expect(proposed).toEqual({ proposalId: expect.any(String), status: 'pending_approval' });

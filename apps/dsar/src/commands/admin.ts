@@ -111,7 +111,7 @@ function policiesCommands(program: Command, kit: Kit): void {
     examples: [`dsar policies upgrades apply ${PROPOSAL}`],
   });
 
-  const custom = policies.command('custom').description('custom policy packs of the tenant: register versions, activate one per jurisdiction for the tenant or a workspace, deactivate');
+  const custom = policies.command('custom').description('custom policy packs of the tenant: register versions, approve them (four eyes), activate one per jurisdiction for the tenant or a workspace, deactivate');
   kit.api(custom, {
     name: 'register',
     summary: 'register a version of a custom pack (POST /policies/custom/register)',
@@ -138,6 +138,17 @@ function policiesCommands(program: Command, kit: Kit): void {
       'dsar policies custom register --jurisdiction GB --pack @acme-uk.json --release-type minor --changelog "20-day response target" --compatibility-notes "None"',
       'dsar policies custom register --data @registration.json        # {jurisdiction, name, version, pack, metadata: {changelog, compatibilityNotes, releaseType}}',
     ],
+  });
+  kit.api(custom, {
+    name: 'approve',
+    summary: 'approve a registered version, as a second admin: under four eyes only an approved version can be activated (POST /policies/custom/approve)',
+    endpoint: ENDPOINTS.approveCustomPolicy,
+    body: [
+      { flags: '--jurisdiction <code>', description: 'the jurisdiction the version is registered for', field: 'jurisdiction', required: true },
+      { flags: '--name <name>', description: 'the custom pack\'s name', field: 'name', required: true },
+      { flags: '--version <semver>', description: 'the registered version approved', field: 'version', required: true },
+    ],
+    examples: ['dsar policies custom approve --jurisdiction GB --name acme-uk --version 1.1.0 --token "$SECOND_ADMIN_TOKEN"'],
   });
   kit.api(custom, {
     name: 'activate',

@@ -45,7 +45,7 @@ export const ErrorCatalog = define({
   },
   RATE_LIMITED: {
     code: 'SVC-BE-1004', status: 429, title: 'Too many requests', retryable: true,
-    meaning: 'The caller exceeded its rate limit; Retry-After says when to try again.',
+    meaning: 'The caller exceeded its rate limit (the gateway\'s calls per minute per caller, its calls without a valid token or webhook deliveries per minute per client address, or DOWNLOAD_REFUSALS_PER_HOUR refused delivery downloads of one request); Retry-After says when to try again.',
   },
   UPSTREAM_TIMEOUT: {
     code: 'SVC-BE-1005', status: 504, title: 'Upstream timeout', retryable: true,
@@ -54,6 +54,10 @@ export const ErrorCatalog = define({
   METHOD_NOT_ALLOWED: {
     code: 'SVC-BE-1006', status: 405, title: 'Method not allowed', retryable: false,
     meaning: 'The path exists but does not answer this method; the Allow header lists the methods it does.',
+  },
+  URI_TOO_LONG: {
+    code: 'SVC-BE-1007', status: 414, title: 'URI too long', retryable: false,
+    meaning: 'The request target (path and query string) is longer than 8192 characters; it is refused before it is routed or logged.',
   },
   REQUEST_BODY_INVALID_JSON: {
     code: 'SVC-BE-1101', status: 400, title: 'Request body is not valid JSON', retryable: false,
@@ -85,7 +89,7 @@ export const ErrorCatalog = define({
   },
   REQUEST_PATH_INVALID: {
     code: 'SVC-BE-1108', status: 400, title: 'Request path invalid', retryable: false,
-    meaning: 'The path has a dot segment (`.` or `..`, also percent-encoded), an encoded slash or a backslash; paths are taken only in their normalized form.',
+    meaning: 'The path has a dot segment (`.` or `..`, also percent-encoded), an encoded slash, a backslash, or a segment that decodes to a control character (`%00`–`%1F`, `%7F`); paths are taken only in their normalized form.',
   },
   CONTENT_ENCODING_UNSUPPORTED: {
     code: 'SVC-BE-1109', status: 415, title: 'Content-Encoding unsupported', retryable: false,
@@ -125,7 +129,7 @@ export const ErrorCatalog = define({
   },
   MANIFEST_REVIEW_FOUR_EYES: {
     code: 'SVC-BE-1213', status: 403, title: 'Reviewer changed the manifest', retryable: false,
-    meaning: 'The tenant requires four eyes: the principal who last changed the artifacts may not review them.',
+    meaning: 'The tenant requires four eyes: a principal who uploaded or replaced any version of the manifest\'s artifacts, or recorded it with the fulfilment callback, may not review it.',
   },
   STEP_UP_TOKEN_INVALID: {
     code: 'SVC-BE-1214', status: 401, title: 'Step-up token invalid', retryable: false,
@@ -135,13 +139,17 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1215', status: 403, title: 'Step-up challenge locked', retryable: false,
     meaning: 'Too many wrong tokens for this request\'s challenge: it is locked; issue a new challenge.',
   },
+  MANIFEST_VERSION_CHANGED: {
+    code: 'SVC-BE-1216', status: 409, title: 'Manifest changed since it was read', retryable: false,
+    meaning: 'A review names a manifest `version` that is not the current one: the manifest changed after the reviewer read it (or the version does not exist yet). `manifestVersion` is the current version; read the manifest again and review that.',
+  },
   AUTHENTICATION_REQUIRED: {
     code: 'SVC-BE-1301', status: 401, title: 'Authentication required', retryable: false,
     meaning: 'The bearer token is missing, malformed, expired or unknown.',
   },
   PERMISSION_DENIED: {
     code: 'SVC-BE-1302', status: 403, title: 'Permission denied', retryable: false,
-    meaning: 'The caller is authenticated but its roles do not allow this action.',
+    meaning: 'The caller is authenticated but its roles do not allow this action, or the action is tenant-wide and the caller is confined to one workspace.',
   },
   INTERNAL_IDENTITY_INVALID: {
     code: 'SVC-BE-1303', status: 401, title: 'Internal identity invalid', retryable: false,
@@ -173,7 +181,7 @@ export const ErrorCatalog = define({
   },
   EVIDENCE_UPLOAD_EMPTY: {
     code: 'SVC-BE-1407', status: 400, title: 'Evidence upload empty', retryable: false,
-    meaning: 'The evidence upload has no bytes.',
+    meaning: 'The evidence upload has no bytes (a body of 0 bytes). A short file is not empty: it is judged by its type like any other.',
   },
   EVIDENCE_CONTENT_TYPE_NOT_ALLOWED: {
     code: 'SVC-BE-1408', status: 415, title: 'Evidence content type not allowed', retryable: false,
@@ -182,6 +190,10 @@ export const ErrorCatalog = define({
   EVIDENCE_FILE_SHREDDED: {
     code: 'SVC-BE-1409', status: 410, title: 'Evidence file shredded', retryable: false,
     meaning: 'The tenant\'s data key was destroyed (crypto-shredding): the file\'s bytes can no longer be read by anyone.',
+  },
+  EVIDENCE_CONTENT_MISMATCH: {
+    code: 'SVC-BE-1410', status: 422, title: 'Evidence content does not match its type', retryable: false,
+    meaning: 'The file\'s first bytes are not those of the type declared in `x-evidence-content-type` (they carry another type\'s signature, or lack the declared type\'s); `declared` names the declared type and `recognized` the type its bytes carry, or null. Nothing was stored.',
   },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
@@ -225,7 +237,7 @@ export const ErrorCatalog = define({
   },
   POLICY_NOTHING_TO_UPGRADE: {
     code: 'SVC-BE-1511', status: 409, title: 'Nothing to upgrade', retryable: false,
-    meaning: 'Every pack the tenant uses (built-in pins and custom activations) is already at its newest release, so there is no upgrade to propose.',
+    meaning: 'Every pack the tenant uses (built-in pins and custom activations) is already at its newest release (for a custom pack under four eyes, its newest approved version), so there is no upgrade to propose.',
   },
   POLICY_PROPOSAL_STATE_CONFLICT: {
     code: 'SVC-BE-1512', status: 409, title: 'Proposal not in the required state', retryable: false,
@@ -262,6 +274,14 @@ export const ErrorCatalog = define({
   CUSTOM_PACK_NOT_ACTIVE: {
     code: 'SVC-BE-1520', status: 409, title: 'No custom pack active', retryable: false,
     meaning: 'No custom pack is active for this tenant (and workspace, and jurisdiction when given), so there is nothing to deactivate.',
+  },
+  CUSTOM_PACK_NOT_APPROVED: {
+    code: 'SVC-BE-1521', status: 409, title: 'Custom pack version not approved', retryable: false,
+    meaning: 'The tenant requires four eyes on policy changes and this custom pack version has not been approved (`POST /policies/custom/approve`) by a principal other than the one who registered it, so it cannot be activated yet. `registeredBy` names the registrant. Nothing changed.',
+  },
+  CUSTOM_PACK_FOUR_EYES_REQUIRED: {
+    code: 'SVC-BE-1522', status: 403, title: 'Approver must differ from registrant', retryable: false,
+    meaning: 'The tenant requires four eyes on policy changes: the principal who registered a custom pack version cannot approve it. Another principal with `policies:manage`, not confined to a workspace, must approve.',
   },
   WEBHOOK_SIGNATURE_INVALID: {
     code: 'SVC-BE-1601', status: 401, title: 'Webhook signature invalid', retryable: false,

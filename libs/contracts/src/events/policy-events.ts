@@ -7,11 +7,12 @@ import { Topics } from './topics';
 
 /**
  * Policy administration on `dsar.policy.v1`, keyed by `tenant:<tenantId>`
- * (their audit chain is the tenant's). The facts (proposed, approved,
- * applied, registered, activated, deactivated) are for people and the audit
- * chain; `pack_set_changed` carries the tenant's whole pack set after each
- * change (event-carried state), from which lifecycle-clock keeps the copy that
- * intake pins from, so intake never calls policy-registry.
+ * (their audit chain is the tenant's). The facts (upgrade proposed,
+ * approved and applied; custom pack registered, approved, activated and
+ * deactivated) are for people and the audit chain; `pack_set_changed`
+ * carries the tenant's whole pack set after each change (event-carried
+ * state), from which lifecycle-clock keeps the copy that intake pins from, so
+ * intake never calls policy-registry.
  */
 
 const fact = {
@@ -53,6 +54,16 @@ export const customPackRegisteredV1 = z.object({
   pack: policyPackSchema,
 });
 export type CustomPackRegisteredV1 = z.infer<typeof customPackRegisteredV1>;
+
+/** A principal other than the registrant approved a registered version: under four eyes only such a version can be activated or offered by an upgrade. */
+export const customPackApprovedV1 = z.object({
+  ...fact,
+  name: z.string().min(1),
+  jurisdiction: z.string().min(2),
+  version: z.string().min(1),
+  registeredBy: z.string().min(1),
+});
+export type CustomPackApprovedV1 = z.infer<typeof customPackApprovedV1>;
 
 export const customPackActivatedV1 = z.object({
   ...fact,
@@ -98,6 +109,7 @@ export const PolicyEventTypes = {
   upgradeApproved: 'dsar.policy.upgrade_approved.v1',
   upgradeApplied: 'dsar.policy.upgrade_applied.v1',
   customRegistered: 'dsar.policy.custom_registered.v1',
+  customApproved: 'dsar.policy.custom_approved.v1',
   customActivated: 'dsar.policy.custom_activated.v1',
   customDeactivated: 'dsar.policy.custom_deactivated.v1',
   packSetChanged: 'dsar.policy.pack_set_changed.v1',
@@ -116,6 +128,7 @@ export const policyEventDefinitions: EventTypeDefinition[] = [
   policyEvent(PolicyEventTypes.upgradeApproved, upgradeApprovedV1, 'An upgrade proposal was approved (by another principal than the proposer when the tenant requires four eyes).'),
   policyEvent(PolicyEventTypes.upgradeApplied, upgradeAppliedV1, 'An approved upgrade was applied: new requests use the new versions; with repinOpenRequests, open requests are re-pinned.'),
   policyEvent(PolicyEventTypes.customRegistered, customPackRegisteredV1, 'A tenant registered a version of a custom pack; the event carries the whole document.'),
+  policyEvent(PolicyEventTypes.customApproved, customPackApprovedV1, 'A registered custom pack version was approved by a principal other than its registrant; under four eyes only an approved version can be activated.'),
   policyEvent(PolicyEventTypes.customActivated, customPackActivatedV1, 'A custom pack version became the one new requests of the tenant (or one workspace) in a jurisdiction pin.'),
   policyEvent(PolicyEventTypes.customDeactivated, customPackDeactivatedV1, 'Custom pack activations of a tenant (or workspace) ended; those jurisdictions use the built-in pack again.'),
   policyEvent(PolicyEventTypes.packSetChanged, packSetChangedV1, 'The tenant\'s whole pack set after a change (built-in pins and custom activations): the copy intake pins from.'),

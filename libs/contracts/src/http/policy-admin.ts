@@ -6,8 +6,8 @@ import { PACK_ID } from './policies';
 /**
  * HTTP contracts of policy administration (docs/policy-packs/README.md):
  * upgrade proposals that move a tenant's packs to newer releases under four
- * eyes, and custom packs a tenant registers and activates for itself or one
- * of its workspaces.
+ * eyes, and custom packs a tenant registers, has approved by a second admin
+ * (four eyes) and activates for itself or one of its workspaces.
  */
 
 export const SEMVER_PATTERN = /^(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})\.(0|[1-9]\d{0,5})$/;
@@ -98,6 +98,32 @@ export const customPackRegistered = z
   .object({ jurisdiction: z.string(), name: z.string(), status: z.literal('registered'), version: z.string() })
   .meta({ id: 'CustomPackRegistered' });
 export type CustomPackRegistered = z.infer<typeof customPackRegistered>;
+
+/**
+ * `POST /policies/custom/approve`: a second admin's approval of one registered version. Registered versions never
+ * change, so name, jurisdiction and version name exactly the document the approver read.
+ */
+export const customPackApproval = z
+  .strictObject({
+    jurisdiction: jurisdictionCode,
+    name: z.string().regex(PACK_ID, 'must be a pack id such as acme-uk').describe('The custom pack\'s name'),
+    version: semver.describe('The registered version approved'),
+  })
+  .meta({ id: 'CustomPackApproval' });
+export type CustomPackApproval = z.infer<typeof customPackApproval>;
+
+export const customPackApproved = z
+  .object({
+    jurisdiction: z.string(),
+    name: z.string(),
+    status: z.literal('approved'),
+    version: z.string(),
+    registeredBy: z.string().describe('The principal that registered the version'),
+    approvedBy: z.string().describe('The principal whose approval is recorded: the caller, or whoever approved the version before'),
+    approvedAt: timestamp,
+  })
+  .meta({ id: 'CustomPackApproved' });
+export type CustomPackApproved = z.infer<typeof customPackApproved>;
 
 export const customPackActivation = z
   .strictObject({

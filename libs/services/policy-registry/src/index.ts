@@ -3,6 +3,7 @@ import type { ServiceName } from '@dsar/platform/config';
 import type { ServiceDefinition } from '@dsar/platform/host';
 import { RETENTION_OWNERS } from './application/retention-report';
 import { PolicyAdministration1763700000610 } from './infrastructure/migrations/1763700000610-policy-administration';
+import { CustomPackApproval1763700000620 } from './infrastructure/migrations/1763700000620-custom-pack-approval';
 import { RetentionPolicies1763700000600 } from './infrastructure/migrations/1763700000600-retention-policies';
 import { RetentionPolicyEntity } from './infrastructure/retention-policy.entity';
 import { policyAdminSettingsProvider } from './policy-admin-settings';
@@ -26,10 +27,10 @@ export function policyRegistryServiceWith(settings: Provider): ServiceDefinition
     module: PolicyRegistryModule.with([settings]),
     persistence: true,
     entities: [RetentionPolicyEntity],
-    migrations: [RetentionPolicies1763700000600, PolicyAdministration1763700000610],
+    migrations: [RetentionPolicies1763700000600, PolicyAdministration1763700000610, CustomPackApproval1763700000620],
     calls: POLICY_REGISTRY_CALLS,
   };
 }
 
-/** policy-registry with the default settings (four eyes on every tenant's upgrades). */
+/** policy-registry with the default settings (four eyes on every tenant's upgrades and custom pack activations). */
 export const policyRegistryService: ServiceDefinition = policyRegistryServiceWith(policyAdminSettingsProvider({}));

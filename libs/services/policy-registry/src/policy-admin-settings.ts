@@ -2,7 +2,7 @@ import type { Provider } from '@nestjs/common';
 import { z } from 'zod';
 import { booleanFromEnv, jsonFromEnv } from '@dsar/platform/config';
 
-/** One tenant's rules for pack upgrades (POLICY_TENANT_SETTINGS). */
+/** One tenant's rules for policy changes (POLICY_TENANT_SETTINGS); `upgradeFourEyes` keeps its first name but covers custom packs too. */
 const tenantRules = z.strictObject({
   upgradeFourEyes: z.boolean().optional(),
 });
@@ -10,7 +10,10 @@ export type PolicyTenantRules = z.infer<typeof tenantRules>;
 
 /** policy-registry's settings of policy administration (README configuration table), shared by its app and the embedded runner. */
 export const policyAdminFields = {
-  /** Whether the principal who proposed a pack upgrade may not approve it (four eyes). */
+  /**
+   * Four eyes on policy changes: the principal who proposed a pack upgrade may not approve it, and a custom pack
+   * version is activated only once a principal other than its registrant approved it.
+   */
   POLICY_UPGRADE_FOUR_EYES: booleanFromEnv.default(true),
   /** Per-tenant overrides, as JSON: `{"tenant-a": {"upgradeFourEyes": false}}`. */
   POLICY_TENANT_SETTINGS: jsonFromEnv('must be a JSON object of tenant ids to {upgradeFourEyes}').pipe(z.record(z.string().min(1), tenantRules)),
@@ -32,8 +35,11 @@ export function policyAdminSettingsFrom(config: Partial<PolicyAdminConfig>): Pol
   return { fourEyes: config.POLICY_UPGRADE_FOUR_EYES ?? true, tenants: config.POLICY_TENANT_SETTINGS ?? {} };
 }
 
-/** Whether a tenant's upgrades need an approver other than the proposer: its own setting, else the deployment's. */
-export function upgradeFourEyesFor(settings: PolicyAdminSettings, tenantId: string): boolean {
+/**
+ * Whether a tenant's policy changes need a second principal (an upgrade's approver other than its proposer, a
+ * custom pack version's approver other than its registrant): its own setting, else the deployment's.
+ */
+export function policyFourEyesFor(settings: PolicyAdminSettings, tenantId: string): boolean {
   return settings.tenants[tenantId]?.upgradeFourEyes ?? settings.fourEyes;
 }
 

@@ -16,9 +16,13 @@ export const KEYS = {
   operatorB: { token: 'tenant-b-operator-key-0000000000', tenantId: 'tenant-b', roles: ['operator'] },
   /** A second admin of tenant A (four eyes on pack upgrades), and tenant B's admin. */
   approverA: { token: 'tenant-a-approver-key-0000000000', tenantId: 'tenant-a', roles: ['admin'] },
+  /** A third admin of tenant A: two reviewers approving one custom pack version at once. */
+  reviewerA: { token: 'tenant-a-reviewer-key-0000000000', tenantId: 'tenant-a', roles: ['admin'] },
   adminB: { token: 'tenant-b-admin-key-0000000000000', tenantId: 'tenant-b', roles: ['admin'] },
   /** An admin confined to tenant A's workspace `north`. */
   northAdminA: { token: 'tenant-a-north-admin-key-0000000', tenantId: 'tenant-a', workspaceId: 'north', roles: ['admin'] },
+  /** Takes requests in for tenant A's workspace `south`, which the north keys may not see. */
+  southIntakeA: { token: 'tenant-a-south-intake-key-000000', tenantId: 'tenant-a', workspaceId: 'south', roles: ['intake'] },
   queueC: { token: 'tenant-c-queue-key-0000000000000', tenantId: 'tenant-c', roles: ['operator'] },
   /** Tenant C's queue seen from its workspace `north`. */
   queueCNorth: { token: 'tenant-c-north-queue-key-0000000', tenantId: 'tenant-c', workspaceId: 'north', roles: ['operator'] },

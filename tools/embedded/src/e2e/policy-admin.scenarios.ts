@@ -1,4 +1,5 @@
 import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
+import { apiKeyId } from '@dsar/platform/auth';
 import { endOfLocalDay } from '@dsar/platform/deadline';
 import { waitFor } from '@dsar/platform/testing';
 import { CheckpointPublisher } from '@dsar/services/audit-ledger';
@@ -40,19 +41,22 @@ function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Pr
 
 /**
  * Policy administration end to end through the gateway: the UK pack's two
- * versions by date of receipt, custom packs (registration, activation by
- * tenant and workspace, deactivation), upgrade proposals under four eyes with
- * re-pinning, and another tenant. The same scenarios run in embedded mode and
- * against PostgreSQL and Kafka.
+ * versions by date of receipt, custom packs (registration, approval under four
+ * eyes, activation by tenant and workspace, deactivation, and a tenant without
+ * four eyes), upgrade proposals under four eyes with re-pinning, and another
+ * tenant. The same scenarios run in embedded mode and against PostgreSQL and
+ * Kafka. Tenant B has four eyes off (policy-admin.e2e-spec.ts).
  */
 export function policyAdminScenarios(getSystem: () => TestSystem, options: { distributed?: boolean } = {}): void {
   let admin: ApiClient;
   let approver: ApiClient;
+  let reviewer: ApiClient;
   let otherTenant: ApiClient;
   let north: ApiClient;
   beforeAll(() => {
     admin = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
     approver = admin.as(KEYS.approverA.token);
+    reviewer = admin.as(KEYS.reviewerA.token);
     otherTenant = admin.as(KEYS.adminB.token);
     north = admin.as(KEYS.northAdminA.token);
   });
@@ -127,20 +131,56 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect((await otherTenant.get('/policies/acme-uk?version=1.0.0')).status).toBe(404);
     });
 
-    it('activation by tenant and by workspace changes the dueAt of new requests only; deactivation goes back', async () => {
+    it('under four eyes a version takes effect only once another admin approved it; the registrant may not', async () => {
       const earlier = await create(admin, '2026-03-02T12:00:00Z');
       expect(earlier.policyPack).toBe('uk-gdpr');
-      expect((await admin.post('/policies/custom/register', registration(customPack('acme-uk', '1.1.0', 15)))).status).toBe(202);
+      const version = { jurisdiction: 'GB', name: 'acme-uk', version: '1.0.0' };
+      const activation = { jurisdiction: 'gb', tenantId: 'tenant-a', version: '1.0.0' };
 
-      expect((await admin.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-b', version: '1.0.0' })).status).toBe(404);
-      expect((await admin.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-a', version: '9.9.9' })).body.code).toBe('SVC-BE-1518');
-      const activated = await admin.post('/policies/custom/activate', { jurisdiction: 'gb', tenantId: 'tenant-a', version: '1.0.0' });
+      const unreviewed = await admin.post('/policies/custom/activate', activation);
+      expect([unreviewed.status, unreviewed.body.code, unreviewed.body.registeredBy]).toEqual([409, 'SVC-BE-1521', apiKeyId(KEYS.adminA.token)]);
+      expect(unreviewed.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect((await admin.get('/policies?jurisdiction=GB')).body.map((p: { packId: string }) => p.packId)).toEqual(['uk-gdpr']);
+      expect((await create(admin, '2026-03-02T12:00:00Z')).policyPack).toBe('uk-gdpr');
+
+      const own = await admin.post('/policies/custom/approve', version);
+      expect([own.status, own.body.code]).toEqual([403, 'SVC-BE-1522']);
+      const refused: Array<[string, ApiClient, unknown, number, string]> = [
+        ['an unknown version', approver, { ...version, version: '9.9.9' }, 404, 'SVC-BE-1518'],
+        ['another tenant', otherTenant, version, 404, 'SVC-BE-1518'],
+        ['no name', approver, { jurisdiction: 'GB', version: '1.0.0' }, 400, 'SVC-BE-1102'],
+        ['an unknown field', approver, { ...version, approved: true }, 400, 'SVC-BE-1102'],
+        ['an operator', admin.as(KEYS.operatorA.token), version, 403, 'SVC-BE-1302'],
+        ['an admin confined to a workspace', north, version, 403, 'SVC-BE-1302'],
+      ];
+      for (const [who, client, body, status, code] of refused) {
+        const res = await client.post('/policies/custom/approve', body);
+        expect({ who, status: res.status, code: res.body.code }).toEqual({ who, status, code });
+      }
+      expect((await admin.post('/policies/custom/activate', activation)).body.code).toBe('SVC-BE-1521');
+
+      // Two admins approve at once: one approval is recorded (one event on the audit chain, counted below), both learn whose.
+      const [a, b] = await Promise.all([approver.post('/policies/custom/approve', version), reviewer.post('/policies/custom/approve', version)]);
+      expect([a.status, b.status]).toEqual([202, 202]);
+      expect(b.body).toEqual(a.body);
+      expect(a.body).toMatchObject({ ...version, status: 'approved', registeredBy: apiKeyId(KEYS.adminA.token), approvedAt: expect.any(String) });
+      expect([apiKeyId(KEYS.approverA.token), apiKeyId(KEYS.reviewerA.token)]).toContain(a.body.approvedBy);
+
+      const activated = await admin.post('/policies/custom/activate', activation);
       expect(activated.status).toBe(202);
       expect(activated.body).toEqual({ jurisdiction: 'GB', name: 'acme-uk', status: 'activated', tenantId: 'tenant-a', version: '1.0.0', workspaceId: null });
       const tenantWide = await eventually(() => create(admin, '2026-03-02T12:00:00Z'), (r) => r.policyPack === 'acme-uk');
       expect(tenantWide).toMatchObject({ policyPack: 'acme-uk', policyVersion: '1.0.0', dueAt: dueAfterDays('2026-03-02', 20) });
       expect((await admin.get(`/requests/${earlier.id}`)).body).toMatchObject({ policyPack: 'uk-gdpr', dueAt: earlier.dueAt });
       expect((await create(otherTenant, '2026-03-02T12:00:00Z')).policyPack).toBe('uk-gdpr');
+    });
+
+    it('activation by tenant and by workspace changes the dueAt of new requests only; deactivation goes back', async () => {
+      expect((await admin.post('/policies/custom/register', registration(customPack('acme-uk', '1.1.0', 15)))).status).toBe(202);
+      expect((await approver.post('/policies/custom/approve', { jurisdiction: 'GB', name: 'acme-uk', version: '1.1.0' })).status).toBe(202);
+
+      expect((await admin.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-b', version: '1.0.0' })).status).toBe(404);
+      expect((await admin.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-a', version: '9.9.9' })).body.code).toBe('SVC-BE-1518');
 
       const forNorth = await north.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-a', version: '1.1.0', workspaceId: 'north' });
       expect(forNorth.status).toBe(202);
@@ -162,6 +202,15 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect((await north.post('/policies/custom/deactivate', { tenantId: 'tenant-a', workspaceId: 'north' })).body.code).toBe('SVC-BE-1520');
       expect((await otherTenant.post('/policies/custom/deactivate', { tenantId: 'tenant-a' })).status).toBe(404);
       expect((await admin.as(KEYS.operatorA.token).post('/policies/custom/deactivate', { tenantId: 'tenant-a' })).status).toBe(403);
+    });
+
+    it('without four eyes (tenant B) one admin registers and activates at once, as before', async () => {
+      expect((await otherTenant.post('/policies/custom/register', registration(customPack('beta-uk', '1.0.0', 25), 'major'))).status).toBe(202);
+      const activated = await otherTenant.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-b', version: '1.0.0' });
+      expect([activated.status, activated.body.status]).toEqual([202, 'activated']);
+      expect((await eventually(() => create(otherTenant, '2026-03-02T12:00:00Z'), (r) => r.policyPack === 'beta-uk')).dueAt).toBe(dueAfterDays('2026-03-02', 25));
+      const ownApproval = await otherTenant.post('/policies/custom/approve', { jurisdiction: 'GB', name: 'beta-uk', version: '1.0.0' });
+      expect([ownApproval.status, ownApproval.body.approvedBy]).toEqual([202, apiKeyId(KEYS.adminB.token)]);
     });
   });
 
@@ -217,8 +266,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect((await admin.post('/policies/upgrades/propose', undefined)).body.code).toBe('SVC-BE-1511');
     });
 
-    it('a proposal without re-pinning leaves open requests on their version', async () => {
+    it('under four eyes a proposal offers only approved custom versions; one without re-pinning leaves open requests on their version', async () => {
       expect((await admin.post('/policies/custom/register', registration(customPack('acme-uk', '1.1.1', 15), 'patch'))).status).toBe(202);
+      expect((await admin.post('/policies/upgrades/propose', {})).body.code).toBe('SVC-BE-1511');
+      expect((await reviewer.post('/policies/custom/approve', { jurisdiction: 'GB', name: 'acme-uk', version: '1.1.1' })).status).toBe(202);
       const open = await create(admin, '2026-03-02T12:00:00Z');
       const { proposalId } = (await admin.post('/policies/upgrades/propose', {})).body;
       expect((await approver.post(`/policies/upgrades/${proposalId}/approve`, undefined)).status).toBe(202);
@@ -230,8 +281,9 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
 
   describe('audit', () => {
     it('every change is on the tenant-wide audit chain tenant:<id>, which the signed checkpoints cover', async () => {
-      // 3 registrations; 2 activations and 1 deactivation, each with its pack set; 2 proposals × (proposed, approved, applied + pack set).
-      const expected = 3 + 2 * 2 + 2 + 2 * 4;
+      // 3 registrations and their 3 approvals (one of two at once); 2 activations and 1 deactivation, each with its pack set;
+      // 2 proposals × (proposed, approved, applied + pack set). Refused activations and approvals add nothing.
+      const expected = 3 + 3 + 2 * 2 + 2 + 2 * 4;
       const publisher = getSystem().services.get('audit-ledger')!.app.get(CheckpointPublisher);
       // A checkpoint covers the chain heads that moved since the one before: the tenant chain's head is in the first made after its last entry.
       let covered = 0;

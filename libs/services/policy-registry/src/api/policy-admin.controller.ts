@@ -2,6 +2,8 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/com
 import {
   type CustomPackActivated,
   customPackActivation,
+  customPackApproval,
+  type CustomPackApproved,
   type CustomPackDeactivated,
   customPackDeactivation,
   type CustomPackRegistered,
@@ -12,9 +14,14 @@ import {
   upgradeProposalListQuery,
   type UpgradeProposalStatus,
 } from '@dsar/contracts';
-import { CurrentPrincipal, parseInput } from '@dsar/platform/http';
+import { CurrentPrincipal, parseInput, TenantWidePrincipal } from '@dsar/platform/http';
 import { CustomPacks } from '../application/custom-packs';
 import { UpgradeProposals } from '../application/upgrade-proposals';
+
+/** A proposal moves the pack set of the whole tenant, every workspace's activations included (403 for a caller confined to one). */
+const UPGRADES = 'Upgrade proposals';
+/** A registered version joins the tenant's catalog, which every workspace activates from and upgrades propose. */
+const CUSTOM_CATALOG = 'Custom pack registrations';
 
 /** policy-registry's internal API for upgrade proposals (the gateway exposes it under /api/v1/policies/upgrades). */
 @Controller('internal/v1/policies/upgrades')
@@ -23,29 +30,29 @@ export class UpgradesController {
 
   @Post('propose')
   @HttpCode(202)
-  propose(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<UpgradeProposalStatus> {
+  propose(@TenantWidePrincipal(UPGRADES) principal: Principal, @Body() body: unknown): Promise<UpgradeProposalStatus> {
     return this.proposals.propose(principal, parseInput(upgradeProposalCommand, body ?? {}));
   }
 
   @Get()
-  list(@CurrentPrincipal() principal: Principal, @Query() rawQuery: Record<string, unknown>): Promise<UpgradeProposal[]> {
+  list(@TenantWidePrincipal(UPGRADES) principal: Principal, @Query() rawQuery: Record<string, unknown>): Promise<UpgradeProposal[]> {
     return this.proposals.list(principal, parseInput(upgradeProposalListQuery, rawQuery, 'query').status);
   }
 
   @Get(':proposalId')
-  get(@CurrentPrincipal() principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposal> {
+  get(@TenantWidePrincipal(UPGRADES) principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposal> {
     return this.proposals.get(principal, id);
   }
 
   @Post(':proposalId/approve')
   @HttpCode(202)
-  approve(@CurrentPrincipal() principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
+  approve(@TenantWidePrincipal(UPGRADES) principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
     return this.proposals.approve(principal, id);
   }
 
   @Post(':proposalId/apply')
   @HttpCode(202)
-  apply(@CurrentPrincipal() principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
+  apply(@TenantWidePrincipal(UPGRADES) principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
     return this.proposals.apply(principal, id);
   }
 }
@@ -57,8 +64,14 @@ export class CustomPacksController {
 
   @Post('register')
   @HttpCode(202)
-  register(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<CustomPackRegistered> {
+  register(@TenantWidePrincipal(CUSTOM_CATALOG) principal: Principal, @Body() body: unknown): Promise<CustomPackRegistered> {
     return this.customPacks.register(principal, parseInput(customPackRegistration, body));
+  }
+
+  @Post('approve')
+  @HttpCode(202)
+  approve(@TenantWidePrincipal(CUSTOM_CATALOG) principal: Principal, @Body() body: unknown): Promise<CustomPackApproved> {
+    return this.customPacks.approve(principal, parseInput(customPackApproval, body));
   }
 
   @Post('activate')

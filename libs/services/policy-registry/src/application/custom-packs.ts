@@ -1,10 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   builtInPolicyPacks,
   builtInVersionsOf,
   type CustomPackActivated,
   type CustomPackActivation,
   type CustomPackActivatedV1,
+  type CustomPackApproval,
+  type CustomPackApproved,
+  type CustomPackApprovedV1,
   type CustomPackDeactivated,
   type CustomPackDeactivation,
   type CustomPackDeactivatedV1,
@@ -25,6 +28,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { consistencyFindings, protectionFindings, releaseStep } from '../domain/custom-pack-rules';
+import { POLICY_ADMIN_SETTINGS, type PolicyAdminSettings, policyFourEyesFor } from '../policy-admin-settings';
 import { PackSets } from './pack-sets';
 
 /** A registered custom pack version as stored. */
@@ -35,9 +39,13 @@ export interface CustomPackRecord {
   readonly releaseType: string;
   readonly changelog: string;
   readonly pack: PolicyPack;
+  readonly registeredBy: string;
+  /** Who approved the version (four eyes), or null while nobody has. */
+  readonly approvedBy: string | null;
 }
 
-type Row = { name: string; jurisdiction: string; version: string; release_type: string; changelog: string; document: PolicyPack };
+type Row = { name: string; jurisdiction: string; version: string; release_type: string; changelog: string; document: PolicyPack; registered_by: string; approved_by: string | null };
+type ApprovalRow = { registered_by: string; approved_by: string | null; approved_at: Date | null };
 
 const BUILT_IN_IDS = new Set(builtInPolicyPacks().map((p) => p.packId));
 
@@ -45,8 +53,9 @@ const BUILT_IN_IDS = new Set(builtInPolicyPacks().map((p) => p.packId));
  * The custom packs of each tenant (docs/policy-packs/README.md, "Custom
  * packs"): registered versions are checked (consistent, a proper semver step,
  * never less protective than the statutory pack) and then never change;
- * activations choose the version new requests of the tenant, or of one of its
- * workspaces, pin in a jurisdiction.
+ * under four eyes a principal other than the registrant approves a version
+ * before it can be activated; activations choose the version new requests of
+ * the tenant, or of one of its workspaces, pin in a jurisdiction.
  */
 @Injectable()
 export class CustomPacks {
@@ -55,6 +64,7 @@ export class CustomPacks {
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     private readonly packSets: PackSets,
+    @Inject(POLICY_ADMIN_SETTINGS) private readonly settings: PolicyAdminSettings,
   ) {}
 
   async register(principal: Principal, body: CustomPackRegistration): Promise<CustomPackRegistered> {
@@ -106,6 +116,48 @@ export class CustomPacks {
     });
   }
 
+  /**
+   * A second principal's approval of a registered version. Approving an approved version records nothing and names
+   * the approval on record, so a retry, or the loser of two approvals at once, learns who approved it.
+   */
+  async approve(principal: Principal, body: CustomPackApproval): Promise<CustomPackApproved> {
+    const tenantId = principal.tenantId;
+    const what = `${body.name} ${body.version} for ${body.jurisdiction}`;
+    return this.uow.run(async (tx) => {
+      // The version's row stays locked until the approval is stored, so two approvals at once record one.
+      const [row]: ApprovalRow[] = await tx.query(
+        `SELECT registered_by, approved_by, approved_at FROM ${this.table()} WHERE tenant_id = $1 AND name = $2 AND jurisdiction = $3 AND version = $4 FOR UPDATE`,
+        [tenantId, body.name, body.jurisdiction, body.version],
+      );
+      if (!row) throw new ProblemError('CUSTOM_PACK_NOT_FOUND', `No custom pack ${body.name} for ${body.jurisdiction} is registered at version ${body.version}.`);
+      if (policyFourEyesFor(this.settings, tenantId) && row.registered_by === principal.id) {
+        throw new ProblemError('CUSTOM_PACK_FOUR_EYES_REQUIRED', `${what} was registered by ${principal.id}; another principal must approve it.`);
+      }
+      const answer = (approvedBy: string, approvedAt: Date): CustomPackApproved => ({
+        jurisdiction: body.jurisdiction,
+        name: body.name,
+        status: 'approved',
+        version: body.version,
+        registeredBy: row.registered_by,
+        approvedBy,
+        approvedAt: approvedAt.toISOString(),
+      });
+      if (row.approved_by !== null && row.approved_at !== null) return answer(row.approved_by, new Date(row.approved_at));
+      const now = this.clock.now();
+      await tx.query(`UPDATE ${this.table()} SET approved_by = $5, approved_at = $6 WHERE tenant_id = $1 AND name = $2 AND jurisdiction = $3 AND version = $4`, [
+        tenantId,
+        body.name,
+        body.jurisdiction,
+        body.version,
+        principal.id,
+        now,
+      ]);
+      const data: CustomPackApprovedV1 = { tenantId, actor: principal.id, occurredAt: now.toISOString(), name: body.name, jurisdiction: body.jurisdiction, version: body.version, registeredBy: row.registered_by };
+      await this.outbox.record(tx, { type: PolicyEventTypes.customApproved, subject: tenantSubject(tenantId), tenantId, data });
+      return answer(principal.id, now);
+    });
+  }
+
   async activate(principal: Principal, body: CustomPackActivation): Promise<CustomPackActivated> {
     const workspaceId = ownScope(principal, body.tenantId, body.workspaceId);
     const tenantId = body.tenantId;
@@ -117,7 +169,8 @@ export class CustomPacks {
       const names = candidates.map((c) => c.name);
       throw new ProblemError('CUSTOM_PACK_AMBIGUOUS', `Custom packs ${names.join(', ')} all cover ${body.jurisdiction} at ${body.version}; give name.`, [{ field: 'name', message: `must be one of ${names.join(', ')}` }], { names });
     }
-    const chosen: PackActivation = { workspaceId, jurisdiction: body.jurisdiction, name: candidates[0].name, version: body.version };
+    const [registered] = candidates;
+    const chosen: PackActivation = { workspaceId, jurisdiction: body.jurisdiction, name: registered.name, version: body.version };
     const result: CustomPackActivated = { jurisdiction: chosen.jurisdiction, name: chosen.name, status: 'activated', tenantId, version: chosen.version, workspaceId };
     return this.uow.run(async (tx) => {
       const now = this.clock.now();
@@ -126,6 +179,15 @@ export class CustomPacks {
       const held = set.activations.find(same);
       // Activating what is already active changes nothing and says so again.
       if (held && held.name === chosen.name && held.version === chosen.version) return result;
+      // Approvals are never withdrawn, so the state read before the transaction cannot have let an unapproved version through.
+      if (policyFourEyesFor(this.settings, tenantId) && registered.approvedBy === null) {
+        throw new ProblemError(
+          'CUSTOM_PACK_NOT_APPROVED',
+          `${chosen.name} ${chosen.version} for ${chosen.jurisdiction} was registered by ${registered.registeredBy} and nobody else has approved it (POST /policies/custom/approve); under four eyes it cannot be activated yet.`,
+          undefined,
+          { registeredBy: registered.registeredBy },
+        );
+      }
       await this.packSets.commit(tx, set, { activations: [...set.activations.filter((a) => !same(a)), chosen] }, now, principal.id);
       const data: CustomPackActivatedV1 = { tenantId, actor: principal.id, occurredAt: now.toISOString(), ...chosen };
       await this.outbox.record(tx, { type: PolicyEventTypes.customActivated, subject: tenantSubject(tenantId), tenantId, data });
@@ -133,6 +195,12 @@ export class CustomPacks {
     });
   }
 
+  /**
+   * One admin may end activations even under four eyes: the scope falls back to rules already reviewed (the tenant's
+   * activation of an approved version, or the built-in release the tenant is on, which only approved upgrades move),
+   * and a pack found wrong after approval must be stoppable at once (docs/policy-packs/README.md, "Four eyes on custom
+   * packs").
+   */
   async deactivate(principal: Principal, body: CustomPackDeactivation): Promise<CustomPackDeactivated> {
     const workspaceId = ownScope(principal, body.tenantId, body.workspaceId);
     const tenantId = body.tenantId;
@@ -156,11 +224,20 @@ export class CustomPacks {
   /** Every registered version of the tenant's custom packs in a jurisdiction (or all), oldest first. */
   async versions(tenantId: string, jurisdiction?: string): Promise<CustomPackRecord[]> {
     const rows: Row[] = await this.uow.dataSource.manager.query(
-      `SELECT name, jurisdiction, version, release_type, changelog, document FROM ${this.table()}
+      `SELECT name, jurisdiction, version, release_type, changelog, document, registered_by, approved_by FROM ${this.table()}
        WHERE tenant_id = $1 AND ($2::text IS NULL OR jurisdiction = $2) ORDER BY name, jurisdiction, version_key`,
       [tenantId, jurisdiction ?? null],
     );
-    return rows.map((r) => ({ name: r.name, jurisdiction: r.jurisdiction, version: r.version, releaseType: r.release_type, changelog: r.changelog, pack: r.document }));
+    return rows.map((r) => ({
+      name: r.name,
+      jurisdiction: r.jurisdiction,
+      version: r.version,
+      releaseType: r.release_type,
+      changelog: r.changelog,
+      pack: r.document,
+      registeredBy: r.registered_by,
+      approvedBy: r.approved_by,
+    }));
   }
 
   private table(): string {

@@ -4,7 +4,16 @@ import type { PackSet } from './pack-sets';
 import { movedBy, plannedChanges } from './upgrade-proposals';
 
 const set = (over: Partial<PackSet>): PackSet => ({ tenantId: 'tenant-a', revision: 1, builtInPins: {}, activations: [], ...over });
-const record = (version: string, changelog: string): CustomPackRecord => ({ name: 'acme-uk', jurisdiction: 'GB', version, releaseType: 'minor', changelog, pack: {} as CustomPackRecord['pack'] });
+const record = (version: string, changelog: string, approvedBy: string | null = 'key:second-admin'): CustomPackRecord => ({
+  name: 'acme-uk',
+  jurisdiction: 'GB',
+  version,
+  releaseType: 'minor',
+  changelog,
+  pack: {} as CustomPackRecord['pack'],
+  registeredBy: 'key:first-admin',
+  approvedBy,
+});
 
 describe('plannedChanges', () => {
   it('proposes a built-in pack pinned below its newest release, with every changelog passed over, newest first', () => {
@@ -26,6 +35,16 @@ describe('plannedChanges', () => {
     ];
     const changes = plannedChanges(set({ activations }), [record('1.0.0', 'first'), record('1.1.0', 'shorter'), record('1.2.0', 'shorter still')]);
     expect(changes).toEqual([{ source: 'custom', packId: 'acme-uk', jurisdiction: 'GB', workspaceId: null, from: '1.0.0', to: '1.2.0', changelog: '1.2.0: shorter still\n1.1.0: shorter' }]);
+  });
+
+  it('under four eyes moves a custom activation only as far as its newest approved version, quoting every changelog passed over', () => {
+    const activations = [{ workspaceId: null, jurisdiction: 'GB', name: 'acme-uk', version: '1.0.0' }];
+    const approved = (v: CustomPackRecord) => v.approvedBy !== null;
+    const versions = [record('1.0.0', 'first'), record('1.1.0', 'shorter', null), record('1.2.0', 'shorter still'), record('1.3.0', 'unreviewed', null)];
+    expect(plannedChanges(set({ activations }), versions, approved)).toEqual([
+      { source: 'custom', packId: 'acme-uk', jurisdiction: 'GB', workspaceId: null, from: '1.0.0', to: '1.2.0', changelog: '1.2.0: shorter still\n1.1.0: shorter' },
+    ]);
+    expect(plannedChanges(set({ activations }), [record('1.0.0', 'first'), record('1.1.0', 'unreviewed', null)], approved)).toEqual([]);
   });
 });
 

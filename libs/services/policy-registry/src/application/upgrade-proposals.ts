@@ -27,7 +27,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import { callService, INTERNAL_AUTH, InternalAuthKey, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { POLICY_ADMIN_SETTINGS, type PolicyAdminSettings, upgradeFourEyesFor } from '../policy-admin-settings';
+import { POLICY_ADMIN_SETTINGS, type PolicyAdminSettings, policyFourEyesFor } from '../policy-admin-settings';
 import { CustomPacks, type CustomPackRecord } from './custom-packs';
 import { type PackSet, PackSets } from './pack-sets';
 
@@ -71,8 +71,12 @@ export class UpgradeProposals {
   async propose(principal: Principal, command: UpgradeProposalCommand): Promise<UpgradeProposalStatus> {
     const tenantId = principal.tenantId;
     const set = await this.packSets.read(tenantId);
-    const planned = plannedChanges(set, await this.customPacks.versions(tenantId));
-    if (planned.length === 0) throw new ProblemError('POLICY_NOTHING_TO_UPGRADE', 'Every pack the tenant uses is at its newest release.');
+    // Under four eyes an upgrade is one more way to put a custom version in force: it offers approved versions only.
+    const approvedOnly = policyFourEyesFor(this.settings, tenantId);
+    const planned = plannedChanges(set, await this.customPacks.versions(tenantId), approvedOnly ? (v) => v.approvedBy !== null : undefined);
+    if (planned.length === 0) {
+      throw new ProblemError('POLICY_NOTHING_TO_UPGRADE', `Every pack the tenant uses is at its newest release${approvedOnly ? ' (for a custom pack, its newest approved version)' : ''}.`);
+    }
     const usage = await this.usage(principal);
     const changes = planned.map((c) => ({ ...c, openRequests: usage.filter((u) => u.policyPack === c.packId && u.policyVersion === c.from && (c.jurisdiction === null || u.jurisdiction === c.jurisdiction)).reduce((n, u) => n + u.open, 0) }));
     const repin = command.repinOpenRequests ?? false;
@@ -92,7 +96,7 @@ export class UpgradeProposals {
   async approve(principal: Principal, id: string): Promise<UpgradeProposalStatus> {
     return this.uow.run(async (tx) => {
       const row = await this.lockIn(tx, principal, id, 'pending_approval', 'approve');
-      if (upgradeFourEyesFor(this.settings, row.tenant_id) && row.proposed_by === principal.id) {
+      if (policyFourEyesFor(this.settings, row.tenant_id) && row.proposed_by === principal.id) {
         throw new ProblemError('POLICY_FOUR_EYES_REQUIRED', `Proposal ${id} was proposed by ${principal.id}; another principal must approve it.`);
       }
       const now = this.clock.now();
@@ -162,8 +166,12 @@ export class UpgradeProposals {
   }
 }
 
-/** What an upgrade would move now: built-in pins and custom activations behind their newest release (without counts). */
-export function plannedChanges(set: PackSet, custom: readonly CustomPackRecord[]): Array<Omit<UpgradeChange, 'openRequests'>> {
+/**
+ * What an upgrade would move now: built-in pins and custom activations behind their newest release (without
+ * counts). A custom activation moves to the newest version `offered` accepts, with the changelogs of every version
+ * passed over.
+ */
+export function plannedChanges(set: PackSet, custom: readonly CustomPackRecord[], offered: (version: CustomPackRecord) => boolean = () => true): Array<Omit<UpgradeChange, 'openRequests'>> {
   const changes: Array<Omit<UpgradeChange, 'openRequests'>> = [];
   for (const newest of newestReleases()) {
     const from = set.builtInPins[newest.packId];
@@ -172,9 +180,10 @@ export function plannedChanges(set: PackSet, custom: readonly CustomPackRecord[]
     changes.push({ source: 'built_in', packId: newest.packId, jurisdiction: null, workspaceId: null, from, to: newest.version, changelog: changelogOf(between.map((p) => ({ version: p.version, changelog: builtInChangelog(p.packId, p.version) }))) });
   }
   for (const active of set.activations) {
-    const between = custom.filter((c) => c.name === active.name && c.jurisdiction === active.jurisdiction && compareVersions(c.version, active.version) > 0);
-    if (between.length === 0) continue;
-    const to = between[between.length - 1].version;
+    const newer = custom.filter((c) => c.name === active.name && c.jurisdiction === active.jurisdiction && compareVersions(c.version, active.version) > 0);
+    const to = newer.filter(offered).at(-1)?.version;
+    if (to === undefined) continue;
+    const between = newer.filter((c) => compareVersions(c.version, to) <= 0);
     changes.push({ source: 'custom', packId: active.name, jurisdiction: active.jurisdiction, workspaceId: active.workspaceId, from: active.version, to, changelog: changelogOf(between) });
   }
   return changes;
