@@ -81,8 +81,9 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
     body: [
       { flags: '--action <action>', description: 'approved or rejected', field: 'action', required: true },
       { flags: '--comment <text>', description: 'the reviewer\'s comment', field: 'comment' },
+      { flags: '--version <n>', description: 'the manifest version you reviewed (manifest get); refused (409) when it changed since', field: 'version', parse: intArg(1) },
     ],
-    examples: [`dsar manifest validate ${ID} --action approved`, `dsar manifest validate ${ID} --action rejected --comment "Redact the third-party names"`],
+    examples: [`dsar manifest validate ${ID} --action approved --version 3`, `dsar manifest validate ${ID} --action rejected --comment "Redact the third-party names"`],
   });
 
   kit.api(program, {

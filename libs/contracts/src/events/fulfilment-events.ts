@@ -48,7 +48,7 @@ export const deliveryPreparedV1 = z.object({ ...facts, channel: z.enum(DELIVERY_
 export const stepUpIssuedV1 = z.object({ ...facts, challengeId: z.uuid(), expiresAt: timestamp });
 export const stepUpCompletedV1 = z.object({ ...facts, challengeId: z.uuid() });
 /** Why a step-up token was refused (docs/fulfilment.md#delivery). */
-export const STEP_UP_REFUSALS = ['wrong_token', 'expired', 'locked', 'missing_token', 'revoked', 'not_completed'] as const;
+export const STEP_UP_REFUSALS = ['wrong_token', 'expired', 'locked', 'missing_token', 'revoked', 'not_completed', 'throttled'] as const;
 export const stepUpFailedV1 = z.object({
   ...facts,
   challengeId: z.uuid().nullable().describe('The challenge the token was checked against; null when the request has none'),

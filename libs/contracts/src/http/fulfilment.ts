@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, intParam, text, timestamp } from './fields';
+import { emailAddress, intParam, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, text, timestamp } from './fields';
 
 /**
  * HTTP contracts of fulfilment and delivery (docs/fulfilment.md): the
@@ -137,7 +137,17 @@ export type FulfilmentCallbackCommand = z.infer<typeof fulfilmentCallbackCommand
 export const callbackRecorded = z.object({ requestId: z.uuid(), status: z.literal('recorded') }).meta({ id: 'CallbackRecorded' });
 
 export const manifestValidateCommand = z
-  .strictObject({ action: z.enum(['approved', 'rejected']), comment: text(5_000).optional() })
+  .strictObject({
+    action: z.enum(['approved', 'rejected']),
+    comment: text(5_000).optional(),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .max(2_147_483_647)
+      .optional()
+      .describe('The manifest `version` the reviewer read (GET …/manifest). When the manifest has moved on since, the review is refused (409 `SVC-BE-1216`) instead of approving what the reviewer never saw. Default: the version current when the review arrives'),
+  })
   .meta({ id: 'ManifestValidateCommand' });
 export type ManifestValidateCommand = z.infer<typeof manifestValidateCommand>;
 
@@ -175,7 +185,9 @@ export const stepUpChallenge = z
   .object({ requestId: z.uuid(), token: z.string().describe('Shown once; stored only as a hash'), expiresAt: timestamp.describe('Exactly 24 hours after issuance') })
   .meta({ id: 'StepUpChallenge' });
 
-export const stepUpCompleteCommand = z.strictObject({ token: z.string().min(1).max(200) }).meta({ id: 'StepUpCompleteCommand' });
+export const stepUpCompleteCommand = z
+  .strictObject({ token: z.string().min(1).max(200).regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE }) })
+  .meta({ id: 'StepUpCompleteCommand' });
 export const stepUpCompleted = z.object({ requestId: z.uuid(), status: z.literal('completed') }).meta({ id: 'StepUpCompleted' });
 
 export const deliveredArtifact = z
@@ -195,7 +207,17 @@ export const deliveryLogs = z
       z.object({
         eventId: z.uuid(),
         eventType: z.string(),
-        attempts: z.array(z.object({ attempt: z.number().int().positive(), at: timestamp, outcome: z.string(), actor: z.string(), detail: z.string().nullable() })),
+        attempts: z.array(
+          z.object({
+            attempt: z.number().int().positive(),
+            at: timestamp.describe('When the try happened; for repeated refusals, the first of them'),
+            outcome: z.string(),
+            actor: z.string(),
+            detail: z.string().nullable(),
+            repeats: z.number().int().positive().describe('How many tries the entry stands for: 1, or more for the same refusal repeated by the same caller with nothing in between (only the first published an event)'),
+            lastAt: timestamp.describe('The latest of those tries; `at` when there is one'),
+          }),
+        ),
       }),
     ),
   })

@@ -4,6 +4,11 @@ export interface ByteRange {
   end: number;
 }
 
+/** `bytes=` at the start of a Range header, any case, white space allowed around `=`; anchored, so linear. */
+const BYTES_UNIT = /^bytes\s*=/i;
+/** One range spec: `first-last`, `first-` or `-suffix`. The digit and space classes are disjoint, so matching is linear. */
+const RANGE_SPEC = /^(\d*)\s*-\s*(\d*)$/;
+
 /**
  * The single byte range a `Range` header asks for, for a file of `size` bytes:
  *
@@ -15,13 +20,16 @@ export interface ByteRange {
  *   no header, another unit than bytes, a malformed range, or several ranges
  *   (multipart/byteranges is not served).
  *
- * Check `If-Range` before: when it does not match, the header is ignored too.
+ * Check `If-Range` before (`conditionalFileAnswer` does): when it does not match, the header is ignored too.
  */
 export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | undefined {
   if (header === undefined || !Number.isSafeInteger(size) || size < 0) return undefined;
-  const m = /^\s*bytes\s*=\s*(.*?)\s*$/i.exec(header);
-  if (!m || m[1].includes(',')) return undefined;
-  const spec = /^(\d*)\s*-\s*(\d*)$/.exec(m[1]);
+  const trimmed = header.trim();
+  const unit = BYTES_UNIT.exec(trimmed);
+  if (!unit) return undefined;
+  const set = trimmed.slice(unit[0].length).trim();
+  if (set.includes(',')) return undefined;
+  const spec = RANGE_SPEC.exec(set);
   if (!spec || (spec[1] === '' && spec[2] === '')) return undefined;
   if (spec[1] === '') {
     // A suffix: the last n bytes, or the whole file when it is shorter.

@@ -68,7 +68,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadManifestArtifact',
     summary: 'Upload an artifact to the manifest',
     description:
-      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
+      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as `application/octet-stream` (a JSON `Content-Type` is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
     tag: 'Fulfilment',
     upload: { description: 'The artifact\'s bytes.', headers: artifactHeaders(false) },
     response: { status: 202, schema: artifactUploaded, description: 'The file was stored as a new artifact.' },
@@ -82,7 +82,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'downloadManifestArtifact',
     summary: 'Download an artifact for review',
     description:
-      'The current version\'s bytes (or, with `version`, a replaced version still held), decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support. Never cached. Only operators and admins.',
+      'The current version\'s bytes (or, with `version`, a replaced version still held), decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256), `Range` (206, 416), `If-Range` (the whole file when the tag names other bytes) and `If-None-Match` (304). Never cached. Only operators and admins.',
     tag: 'Fulfilment',
     query: artifactDownloadQuery,
     download: { status: 200, description: 'The artifact\'s file.', headers: {} },
@@ -125,11 +125,11 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'validateManifest',
     summary: 'Approve or reject the manifest',
     description:
-      'Records the reviewer, the time and the manifest version reviewed. When the tenant requires four eyes (MANIFEST_FOUR_EYES, FULFILMENT_TENANT_SETTINGS) the principal who last changed the artifacts may not review them: 403 `SVC-BE-1213`. No manifest: 404 `SVC-BE-1212`.',
+      'Records the reviewer, the time and the manifest version reviewed: `version`, the one the reviewer read (default: the current one). A manifest that changed since is a 409 `SVC-BE-1216` naming the current `manifestVersion`. When the tenant requires four eyes (MANIFEST_FOUR_EYES, FULFILMENT_TENANT_SETTINGS) no principal who uploaded or replaced any version of its artifacts, or recorded it with the callback, may review it: 403 `SVC-BE-1213`. No manifest: 404 `SVC-BE-1212`.',
     tag: 'Fulfilment',
     body: manifestValidateCommand,
     response: { status: 202, schema: manifestValidated, description: 'The review was recorded.' },
-    errors: [...LIFECYCLE_ERRORS, 'MANIFEST_NOT_FOUND', 'MANIFEST_REVIEW_FOUR_EYES'],
+    errors: [...LIFECYCLE_ERRORS, 'MANIFEST_NOT_FOUND', 'MANIFEST_REVIEW_FOUR_EYES', 'MANIFEST_VERSION_CHANGED'],
   },
   {
     method: 'POST',

@@ -6,7 +6,7 @@ import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
-type LogGroup = { eventId: string; eventType: string; attempts: Array<{ attempt: number; at: string; outcome: string; actor: string; detail: string | null }> };
+type LogGroup = { eventId: string; eventType: string; attempts: Array<{ attempt: number; at: string; outcome: string; actor: string; detail: string | null; repeats: number; lastAt: string }> };
 
 /** The system's clock when the scenarios start (frozen: each step moves it on purpose). */
 export const DELIVERY_START = '2026-06-01T09:00:00.000Z';
@@ -267,8 +267,8 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
           download: `/api/v1/requests/${id}/artifacts/${artifactIds[0]}/download`,
         },
       });
-      // The auditor reads (requests:read) with the same token.
-      expect((await metadata(id, artifactIds[1], token, admin.as(KEYS.auditorA.token))).status).toBe(200);
+      // An operator other than the admin downloads with the same token; auditors and intake keys never do (403, before the gate).
+      expect((await metadata(id, artifactIds[1], token, admin.as(KEYS.operatorA.token))).status).toBe(200);
       // An id that is not an artifact of this request: 404, after the gate.
       expectProblem(await metadata(id, other.artifactIds[0], token), 404, 'SVC-BE-1003');
     });
@@ -330,42 +330,42 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expect(outcomes(groups, 'prepared')).toEqual(['prepared']);
       expect(outcomes(groups, 'step_up_issued')).toEqual(['issued', 'issued']);
       expect(outcomes(groups, 'step_up_failed')).toEqual([
-        // downloads before completion: no token, a wrong one, another request's, the uncompleted one (metadata, then bytes)
+        // downloads before completion: no token, a wrong one, another request's, the uncompleted one (metadata, then bytes: one entry)
         'missing_token',
         'wrong_token',
         'wrong_token',
         'not_completed',
-        'not_completed',
-        // completion: four wrong tokens, the fifth (another request's) locks, then the right one and a sixth wrong one are locked out
+        // completion: four wrong tokens, the fifth (another request's) locks, then the right one and a sixth wrong one are locked out (one entry)
         'wrong_token',
         'wrong_token',
         'wrong_token',
         'wrong_token',
         'wrong_token',
-        'locked',
         'locked',
         // after the new challenge: the old token at completion (a failure of the new challenge) and at download
         'wrong_token',
         'revoked',
-        // expired: metadata, bytes, completion
-        'expired',
+        // expired: metadata and bytes (one entry), completion
         'expired',
         'expired',
       ]);
       const failed = groups.find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')!;
       expect(failed.attempts[0].detail).toBe('download: artifact ' + artifactIds[0] + ': no x-delivery-token');
       expect(failed.attempts[2].detail).toContain('a token of another request');
-      expect(failed.attempts[9].detail).toContain('failure 5 of 5, the challenge is now locked');
-      expect(failed.attempts[12].detail).toContain('a token of a replaced challenge');
+      expect(failed.attempts[8].detail).toContain('failure 5 of 5, the challenge is now locked');
+      expect(failed.attempts[10].detail).toContain('a token of a replaced challenge');
+      // The same refusal repeated by the same caller counts in one entry, from its first try to its latest.
+      expect(failed.attempts.map((a) => a.repeats)).toEqual([1, 1, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 2, 1]);
+      expect(failed.attempts[12]).toMatchObject({ outcome: 'expired', detail: expect.stringMatching(/^download: /), lastAt: failed.attempts[12].at });
       expect(outcomes(groups, 'step_up_completed')).toEqual(['ok', 'already_completed']);
-      // metadata twice (admin, auditor), the bytes whole and two ranges (the 416 and the 304 serve nothing), metadata a millisecond before expiry
+      // metadata twice (admin, another operator), the bytes whole and two ranges (the 416 and the 304 serve nothing), metadata a millisecond before expiry
       expect(outcomes(groups, 'artifact_delivered')).toEqual(['metadata', 'metadata', 'bytes', 'bytes', 'bytes', 'metadata']);
       const delivered = groups.find((g) => g.eventType === 'dsar.delivery.artifact_delivered.v1')!;
       expect(delivered.attempts[3].detail).toBe(`artifact ${artifactIds[0]} version 1: bytes 65530-65545/${fileA.length}`);
-      // The events are on the request's timeline and audit chain.
-      await waitFor('the delivery events on the timeline', async () => (await timelineTypes(id)).length === 1 + 2 + 17 + 1 + 6);
+      // The events are on the request's timeline and audit chain: one per log entry, none for a repeat.
+      await waitFor('the delivery events on the timeline', async () => (await timelineTypes(id)).length === 1 + 2 + 14 + 1 + 6);
       const events = (await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
-      const lockedEvent = events.filter((e) => e.eventType === 'delivery_step_up_failed')[9];
+      const lockedEvent = events.filter((e) => e.eventType === 'delivery_step_up_failed')[8];
       expect(lockedEvent.payload).toMatchObject({ during: 'completion', reason: 'wrong_token', failures: 5, locked: true });
       const bytesEvent = events.filter((e) => e.eventType === 'delivery_artifact_delivered')[3];
       expect(bytesEvent.payload).toMatchObject({ artifactId: artifactIds[0], version: 1, bytes: true });
@@ -431,6 +431,73 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       }
       // Reading the log needs only requests:read.
       expect((await admin.as(KEYS.auditorA.token).get(`/requests/${id}/delivery/logs`)).status).toBe(200);
+    });
+
+    it('the download needs artifacts:read as well as the token: auditor and intake keys get 403 even with a completed token', async () => {
+      const token = await issue(id);
+      expect((await complete(id, token)).status).toBe(202);
+      const before = await logs(id);
+      for (const key of [KEYS.intakeA.token, KEYS.auditorA.token]) {
+        expectProblem(await metadata(id, artifactId, token, admin.as(key)), 403, 'SVC-BE-1302');
+        const bytes = await bytesOf(id, artifactId, token, {}, key);
+        expectProblem(bytes, 403, 'SVC-BE-1302', (await bytes.json()) as Record<string, any>);
+      }
+      // Refused before the gate: nothing was served, and nothing reached the log.
+      expect(await logs(id)).toEqual(before);
+      expect((await bytesOf(id, artifactId, token, {}, KEYS.operatorA.token)).status).toBe(200);
+    });
+  });
+
+  describe('refusals in a loop', () => {
+    let id: string;
+    let artifactIds: string[];
+    let token: string;
+    beforeAll(async () => {
+      getSystem().clock.set(DELIVERY_START);
+      ({ id, artifactIds } = await fulfilledRequest([
+        { bytes: fileB, filename: 'a.pdf' },
+        { bytes: fileB, filename: 'b.pdf' },
+      ]));
+      expect((await prepare(id)).status).toBe(202);
+      token = await issue(id);
+      expect((await complete(id, token)).status).toBe(202);
+    });
+
+    const failedEntries = async () => (await logs(id)).find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')?.attempts ?? [];
+    const failedEvents = async () => (await timelineTypes(id)).filter((t) => t === 'delivery_step_up_failed').length;
+
+    it('the same refusal repeated is one entry and one event, counted', async () => {
+      const wrong = 'w'.repeat(43);
+      for (let i = 0; i < 3; i++) expectProblem(await metadata(id, artifactIds[0], wrong), 401, 'SVC-BE-1214');
+      expect(await failedEntries()).toEqual([expect.objectContaining({ outcome: 'wrong_token', repeats: 3, detail: `download: artifact ${artifactIds[0]}: not the challenge's token` })]);
+      await waitFor('the refusal on the timeline', async () => (await failedEvents()) === 1);
+    });
+
+    it('past DOWNLOAD_REFUSALS_PER_HOUR refusals of a caller: 429 with Retry-After, counted in one entry, whatever is tried', async () => {
+      // Seven more refusals, each unlike the one before (other artifact): 10 in all, the default budget.
+      for (let i = 0; i < 7; i++) expectProblem(await metadata(id, artifactIds[(i + 1) % 2]), 401, 'SVC-BE-1214');
+      for (let i = 0; i < 20; i++) {
+        const res = await bytesOf(id, artifactIds[i % 2], i % 3 === 0 ? '' : `guess-${i}`);
+        expectProblem(res, 429, 'SVC-BE-1004', (await res.json()) as Record<string, any>);
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
+      }
+      const entries = await failedEntries();
+      expect(entries.map((e) => [e.outcome, e.repeats])).toEqual([['wrong_token', 3], ...Array.from({ length: 7 }, () => ['missing_token', 1]), ['throttled', 20]]);
+      expect(entries[8].detail).toBe('download: more than 10 refused downloads by this caller within an hour; answered 429 until the hour is over');
+      await waitFor('one event per entry on the timeline', async () => (await failedEvents()) === 9);
+      const events = (await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+      expect(events.filter((e) => e.eventType === 'delivery_step_up_failed').at(-1)?.payload).toMatchObject({ during: 'download', reason: 'throttled' });
+    });
+
+    it('the right token is still served, and other callers have budgets of their own', async () => {
+      const whole = await bytesOf(id, artifactIds[0], token);
+      expect(whole.status).toBe(200);
+      expect(Buffer.from(await whole.arrayBuffer()).equals(fileB)).toBe(true);
+      expectProblem(await metadata(id, artifactIds[0], 'w'.repeat(43), admin.as(KEYS.operatorA.token)), 401, 'SVC-BE-1214');
+      const again = await metadata(id, artifactIds[0], 'w'.repeat(43));
+      expectProblem(again, 429, 'SVC-BE-1004');
+      expect((await failedEntries()).slice(8).map((e) => [e.outcome, e.repeats])).toEqual([['throttled', 20], ['wrong_token', 1], ['throttled', 1]]);
     });
   });
 

@@ -74,11 +74,12 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
     send('POST', `/requests/${id}/manifest/artifact/upload`, body, h, token);
   const replace = (id: string, artifactId: string, body: Buffer, h: Record<string, string> = headers(), token = KEYS.adminA.token) =>
     send('PUT', `/requests/${id}/manifest/artifact/${artifactId}/replace`, body, h, token);
-  const download = (id: string, artifactId: string, extra: { version?: number; range?: string; token?: string } = {}) =>
+  const download = (id: string, artifactId: string, extra: { version?: number; range?: string; token?: string; headers?: Record<string, string> } = {}) =>
     fetch(url(`/requests/${id}/manifest/artifact/download?artifactId=${artifactId}${extra.version !== undefined ? `&version=${extra.version}` : ''}`), {
-      headers: { authorization: `Bearer ${extra.token ?? KEYS.adminA.token}`, ...(extra.range ? { range: extra.range } : {}) },
+      headers: { authorization: `Bearer ${extra.token ?? KEYS.adminA.token}`, ...(extra.range ? { range: extra.range } : {}), ...extra.headers },
     });
-  const approve = (id: string, token = KEYS.operatorA.token) => api.as(token).post(`/requests/${id}/manifest/validate`, { action: 'approved' });
+  const approve = (id: string, token = KEYS.operatorA.token, version?: number) =>
+    api.as(token).post(`/requests/${id}/manifest/validate`, { action: 'approved', ...(version !== undefined ? { version } : {}) });
   const fulfil = (id: string, token = KEYS.adminA.token) => api.as(token).post(`/requests/${id}/fulfilment`, undefined);
 
   async function timelineTypes(id: string): Promise<string[]> {
@@ -218,6 +219,37 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(Buffer.from(await old.arrayBuffer()).equals(file)).toBe(true);
     });
 
+    it('honours If-Range and If-None-Match: a copy of the replaced version gets the whole new file, never a part of it', async () => {
+      const held = `"${sha256(file)}"`;
+      const current = `"${sha256(redacted)}"`;
+      // A client resuming its download of version 1 (replaced meanwhile): the whole current file, not bytes of another one.
+      const resumed = await download(id, artifactId, { range: 'bytes=100000-', headers: { 'if-range': held } });
+      expect(resumed.status).toBe(200);
+      expect(resumed.headers.get('content-range')).toBeNull();
+      expect(resumed.headers.get('etag')).toBe(current);
+      expect(Buffer.from(await resumed.arrayBuffer()).equals(redacted)).toBe(true);
+      // A weak tag or a date never validates a range either (no Last-Modified is sent).
+      for (const validator of [`W/${current}`, 'Wed, 03 Jun 2026 10:00:00 GMT']) {
+        const whole = await download(id, artifactId, { range: 'bytes=0-9', headers: { 'if-range': validator } });
+        expect(whole.status).toBe(200);
+        expect((await whole.arrayBuffer()).byteLength).toBe(redacted.length);
+      }
+      // If-Range naming the current version: the range, and past the end a 416.
+      const part = await download(id, artifactId, { range: 'bytes=100000-100009', headers: { 'if-range': current } });
+      expect(part.status).toBe(206);
+      expect(Buffer.from(await part.arrayBuffer()).equals(redacted.subarray(100000, 100010))).toBe(true);
+      const past = await download(id, artifactId, { range: `bytes=${redacted.length}-`, headers: { 'if-range': current } });
+      expect({ status: past.status, range: past.headers.get('content-range') }).toEqual({ status: 416, range: `bytes */${redacted.length}` });
+      await past.arrayBuffer();
+      // If-None-Match: 304 without a body for the copy held, the file for a copy of the replaced version.
+      const notModified = await download(id, artifactId, { headers: { 'if-none-match': `"0000", ${current}` } });
+      expect({ status: notModified.status, etag: notModified.headers.get('etag'), body: (await notModified.arrayBuffer()).byteLength }).toEqual({ status: 304, etag: current, body: 0 });
+      expect((await download(id, artifactId, { version: 1, headers: { 'if-none-match': held } })).status).toBe(304);
+      const changed = await download(id, artifactId, { headers: { 'if-none-match': held } });
+      expect(changed.status).toBe(200);
+      expect(Buffer.from(await changed.arrayBuffer()).equals(redacted)).toBe(true);
+    });
+
     it('the callback records the data categories and the manifest\'s fields; the request is not finalized', async () => {
       getSystem().clock.set('2026-06-04T10:00:00Z');
       const res = await api.post(`/requests/${id}/fulfilment/callback`, {
@@ -250,7 +282,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect((await api.get(`/requests/${id}`)).body.status).toBe('in_progress');
     });
 
-    it('four eyes: whoever changed the artifacts last may not approve them (403); another operator does', async () => {
+    it('four eyes: whoever uploaded, replaced or recorded the manifest may not approve it (403); another operator does', async () => {
       getSystem().clock.set('2026-06-05T10:00:00Z');
       expectProblem(await approve(id, KEYS.adminA.token), 403, 'SVC-BE-1213');
       expect((await api.get(`/requests/${id}/manifest`)).body.validationState).toBe('pending');
@@ -309,6 +341,83 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect((await upload(id, profileBytes(2000), headers(), KEYS.operatorB.token)).status).toBe(202);
       expect((await b.post(`/requests/${id}/manifest/validate`, { action: 'approved' })).status).toBe(202);
       expect((await b.post(`/requests/${id}/fulfilment`, undefined)).status).toBe(202);
+    });
+  });
+
+  describe('four eyes over every author, on the version the reviewer read', () => {
+    const callback = (id: string, artifactId: string, token: string) =>
+      api.as(token).post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [{ artifactId, dataCategories: ['contact_details'] }] } });
+
+    it('an uploader cannot approve its own upload after someone else made a trivial change; nor can that someone', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const up = await upload(id, profileBytes(3000), headers(), KEYS.adminA.token);
+      expect(up.status).toBe(202);
+      expect((await callback(id, up.body.artifactId, KEYS.operatorA.token)).status).toBe(202);
+      const fourEyes = await approve(id, KEYS.adminA.token);
+      expectProblem(fourEyes, 403, 'SVC-BE-1213');
+      expect(fourEyes.body.manifestVersion).toBe(2);
+      expectProblem(await approve(id, KEYS.operatorA.token), 403, 'SVC-BE-1213');
+      expect((await api.get(`/requests/${id}/manifest`)).body).toMatchObject({ validationState: 'pending', review: null });
+      expectProblem(await fulfil(id), 409, 'SVC-BE-1209');
+      // Someone who made none of it reviews; then the uploader may fulfil.
+      expect((await approve(id, KEYS.approverA.token, 2)).status).toBe(202);
+      expect((await fulfil(id)).status).toBe(202);
+    });
+
+    it('the author of a version replaced since may not review either', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const up = await upload(id, profileBytes(3000), headers(), KEYS.approverA.token);
+      expect((await replace(id, up.body.artifactId, profileBytes(2000, 'REDACTED'), headers(), KEYS.adminA.token)).status).toBe(202);
+      expectProblem(await approve(id, KEYS.approverA.token), 403, 'SVC-BE-1213');
+      expectProblem(await api.as(KEYS.approverA.token).post(`/requests/${id}/manifest/validate`, { action: 'rejected' }), 403, 'SVC-BE-1213');
+      expect((await approve(id, KEYS.operatorA.token)).status).toBe(202);
+    });
+
+    it('a review names the version it read: a manifest that moved on is a 409 (1216), and nothing is recorded', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(3000))).status).toBe(202);
+      const seen = (await api.get(`/requests/${id}/manifest`)).body.version;
+      expect((await upload(id, profileBytes(4000, 'LATER'))).status).toBe(202);
+      const stale = await approve(id, KEYS.operatorA.token, seen);
+      expectProblem(stale, 409, 'SVC-BE-1216');
+      expect(stale.body.manifestVersion).toBe(2);
+      expectProblem(await approve(id, KEYS.operatorA.token, 3), 409, 'SVC-BE-1216');
+      expect((await api.get(`/requests/${id}/manifest`)).body).toMatchObject({ version: 2, validationState: 'pending', review: null });
+      for (const version of [0, -1, 1.5, '2', null]) {
+        expectProblem(await api.as(KEYS.operatorA.token).post(`/requests/${id}/manifest/validate`, { action: 'approved', version }), 400, 'SVC-BE-1102');
+      }
+      const approved = await approve(id, KEYS.operatorA.token, 2);
+      expect(approved.status).toBe(202);
+      expect((await api.get(`/requests/${id}/manifest`)).body).toMatchObject({ validationState: 'approved', review: { action: 'approved', version: 2 } });
+    });
+
+    it('two reviewers approving different versions at once: only the one that read the current version is recorded', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(3000))).status).toBe(202);
+      expect((await upload(id, profileBytes(3500, 'SECOND'))).status).toBe(202);
+      const [old, current] = await Promise.all([approve(id, KEYS.operatorA.token, 1), approve(id, KEYS.approverA.token, 2)]);
+      expectProblem(old, 409, 'SVC-BE-1216');
+      expect(current.status).toBe(202);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest).toMatchObject({ version: 2, validationState: 'approved', review: { version: 2 } });
+      expect(manifest.history.filter((h: { change: string }) => h.change === 'approved')).toEqual([expect.objectContaining({ version: 2 })]);
+    });
+
+    it('an approval of the version read, racing a change: never an approval of the version no one read', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      expect((await upload(id, profileBytes(3000))).status).toBe(202);
+      const [up, review] = await Promise.all([upload(id, profileBytes(5000, 'RACING')), approve(id, KEYS.operatorA.token, 1)]);
+      expect(up.status).toBe(202);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      // Whichever came first, the new version waits for its review.
+      expect(manifest).toMatchObject({ version: 2, validationState: 'pending' });
+      if (review.status === 202) expect(manifest.review).toMatchObject({ action: 'approved', version: 1 });
+      else expectProblem(review, 409, 'SVC-BE-1216');
     });
   });
 
@@ -429,9 +538,15 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(storedFiles().length).toBe(before);
     });
 
-    it('a file whose Content-Type says JSON is still taken as the file: its type is x-artifact-content-type', async () => {
-      const res = await upload(id, Buffer.from('{"a":1}'), { ...headers(), 'content-type': 'application/json' });
-      expect(res.status).toBe(202);
+    it('a file sent with a JSON Content-Type is a 415 (1104), as documented, and nothing is kept', async () => {
+      const before = { files: storedFiles().length, version: (await api.get(`/requests/${id}/manifest`)).body.version };
+      for (const type of ['application/json', 'application/merge-patch+json; charset=utf-8']) {
+        expectProblem(await upload(id, Buffer.from('{"a":1}'), { ...headers(), 'content-type': type }), 415, 'SVC-BE-1104');
+        expectProblem(await replace(id, artifactId, Buffer.from('{"a":1}'), { ...headers(), 'content-type': type }), 415, 'SVC-BE-1104');
+      }
+      expect({ files: storedFiles().length, version: (await api.get(`/requests/${id}/manifest`)).body.version }).toEqual(before);
+      // The file's own type is JSON: it says so in x-artifact-content-type, and the body goes as octet-stream.
+      expect((await upload(id, Buffer.from('{"a":1}'), headers({ 'x-artifact-content-type': 'application/json' }))).status).toBe(202);
     });
 
     it('unknown artifacts: replace 404 1208, download 404 1207, callback 422 1210 listing them', async () => {

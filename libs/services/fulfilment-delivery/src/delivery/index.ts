@@ -6,11 +6,13 @@ import { DeliverableArtifacts } from './application/deliverable-artifacts';
 import { DeliveryLog } from './application/delivery-log';
 import { DeliveryPreparations } from './application/delivery-preparations';
 import { DeliveryRequests } from './application/delivery-requests';
+import { DownloadRefusalBudget } from './application/download-refusal-budget';
 import { StepUp } from './application/step-up';
 import { DeliveryLogEntryEntity } from './infrastructure/delivery-log-entry.entity';
 import { DeliveryPreparationEntity } from './infrastructure/delivery-preparation.entity';
 import { ManifestArtifacts } from './infrastructure/manifest-artifacts';
 import { Delivery1763700000410 } from './infrastructure/migrations/1763700000410-delivery';
+import { DeliveryLogRepeats1763700000420 } from './infrastructure/migrations/1763700000420-delivery-log-repeats';
 import { StepUpChallengeEntity } from './infrastructure/step-up-challenge.entity';
 
 export { ArtifactDelivery } from './application/artifact-delivery';
@@ -29,10 +31,11 @@ export const DELIVERY_PROVIDERS: Provider[] = [
   DeliveryRequests,
   DeliveryLog,
   DeliveryPreparations,
+  DownloadRefusalBudget,
   StepUp,
   ArtifactDelivery,
 ];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const DELIVERY_ENTITIES: Function[] = [DeliveryPreparationEntity, StepUpChallengeEntity, DeliveryLogEntryEntity];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const DELIVERY_MIGRATIONS: Function[] = [Delivery1763700000410];
+export const DELIVERY_MIGRATIONS: Function[] = [Delivery1763700000410, DeliveryLogRepeats1763700000420];

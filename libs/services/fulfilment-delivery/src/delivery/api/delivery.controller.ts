@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { addressVerifyCommand, DELIVERY_TOKEN_HEADER, deliveryPrepareCommand, type Principal, stepUpCompleteCommand } from '@dsar/contracts';
-import { acceptedMediaType, contentDisposition, CurrentPrincipal, optionalBody, parseInput } from '@dsar/platform/http';
+import { acceptedMediaType, contentDisposition, contentRange, CurrentPrincipal, fileConditionsOf, optionalBody, parseInput } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { ArtifactDelivery } from '../application/artifact-delivery';
 import { DeliveryLog } from '../application/delivery-log';
@@ -70,7 +70,7 @@ export class DeliveryController {
       res.status(200).json(await this.downloads.metadata(principal, id, artifactId, token));
       return;
     }
-    const got = await this.downloads.bytes(principal, id, artifactId, token, { range: single(headers.range), ifRange: single(headers['if-range']), ifNoneMatch: single(headers['if-none-match']) });
+    const got = await this.downloads.bytes(principal, id, artifactId, token, fileConditionsOf(headers));
     res.setHeader('ETag', got.etag);
     res.setHeader('Accept-Ranges', 'bytes');
     res.setHeader('Cache-Control', 'no-store');
@@ -79,7 +79,7 @@ export class DeliveryController {
       return;
     }
     if (got.kind === 'unsatisfiable') {
-      res.status(416).setHeader('Content-Range', `bytes */${got.size}`);
+      res.status(416).setHeader('Content-Range', contentRange('unsatisfiable', got.size));
       res.end();
       return;
     }
@@ -88,7 +88,7 @@ export class DeliveryController {
     res.setHeader('Content-Disposition', contentDisposition(got.artifact.filename));
     res.setHeader('Content-Length', String(got.range.end - got.range.start + 1));
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (got.partial) res.setHeader('Content-Range', `bytes ${got.range.start}-${got.range.end}/${got.size}`);
+    if (got.partial) res.setHeader('Content-Range', contentRange(got.range, got.size));
     await pipeline(got.stream, res).catch(() => res.destroy());
   }
 

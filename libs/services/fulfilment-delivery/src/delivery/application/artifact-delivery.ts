@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { type artifactDeliveredV1, DeliveryEventTypes, type deliveredArtifact, isUuid, type Principal, PUBLIC_API_PREFIX, type RequestDetail } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
-import { parseRange } from '@dsar/platform/http';
+import { conditionalFileAnswer, entityTagOf, type FileConditions } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { BlobNotFoundError, type ByteRange, StorageUnavailableError, TenantKeyDestroyedError } from '@dsar/platform/storage';
 import type { StepUpChallengeEntity } from '../infrastructure/step-up-challenge.entity';
@@ -14,13 +14,6 @@ import { DeliveryRequests } from './delivery-requests';
 import { StepUp } from './step-up';
 
 export type DeliveredArtifact = z.infer<typeof deliveredArtifact>;
-
-/** The validators and range of a bytes download, as the client sent them. */
-export interface DownloadConditions {
-  range?: string;
-  ifRange?: string;
-  ifNoneMatch?: string;
-}
 
 /** What a bytes download answers with. */
 export type ArtifactBytes =
@@ -57,14 +50,13 @@ export class ArtifactDelivery {
     };
   }
 
-  async bytes(principal: Principal, requestId: string, artifactId: string, token: string | undefined, conditions: DownloadConditions): Promise<ArtifactBytes> {
+  async bytes(principal: Principal, requestId: string, artifactId: string, token: string | undefined, conditions: FileConditions): Promise<ArtifactBytes> {
     const { detail, challenge, artifact } = await this.gate(principal, requestId, artifactId, token);
-    const etag = `"${artifact.sha256}"`;
-    if (conditions.ifNoneMatch !== undefined && etagListMatches(conditions.ifNoneMatch, etag)) return { kind: 'not_modified', artifact, etag };
-    // A range continues the copy named in If-Range; of another version, the whole file is sent.
-    const rangeApplies = conditions.range !== undefined && (conditions.ifRange === undefined || conditions.ifRange.trim() === etag);
-    const range = rangeApplies ? parseRange(conditions.range, artifact.size) : undefined;
-    if (range === 'unsatisfiable') return { kind: 'unsatisfiable', artifact, etag, size: artifact.size };
+    const etag = entityTagOf(artifact.sha256);
+    const answer = conditionalFileAnswer(artifact, conditions);
+    if (answer.status === 304) return { kind: 'not_modified', artifact, etag };
+    if (answer.status === 416) return { kind: 'unsatisfiable', artifact, etag, size: artifact.size };
+    const range = answer.status === 206 ? answer.range : undefined;
     let got;
     try {
       got = await this.artifacts.open(artifact, range);
@@ -109,12 +101,6 @@ export class ArtifactDelivery {
       );
     });
   }
-}
-
-/** Whether an If-None-Match names the entity tag (`*`, or one of a comma list; weak tags compare weakly). */
-export function etagListMatches(header: string, etag: string): boolean {
-  const tags = header.split(',').map((t) => t.trim().replace(/^W\//, ''));
-  return tags.includes('*') || tags.includes(etag);
 }
 
 /** A storage failure as the client sees it; anything unexpected (an integrity failure) stays an internal error. */

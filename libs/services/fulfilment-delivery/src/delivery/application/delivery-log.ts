@@ -17,7 +17,7 @@ export interface DeliveryFacts {
 }
 
 /** One try to write to the log, with the event it recorded (if any). */
-export type DeliveryTry = Omit<DeliveryLogEntryEntity, 'seq' | 'requestId' | 'tenantId' | 'workspaceId' | 'challengeId' | 'artifactId' | 'detail'> & {
+export type DeliveryTry = Omit<DeliveryLogEntryEntity, 'seq' | 'requestId' | 'tenantId' | 'workspaceId' | 'challengeId' | 'artifactId' | 'detail' | 'repeats' | 'lastAt'> & {
   challengeId?: string | null;
   artifactId?: string | null;
   detail?: string | null;
@@ -60,6 +60,8 @@ export class DeliveryLog {
       challengeId: entry.challengeId ?? null,
       artifactId: entry.artifactId ?? null,
       at: entry.at,
+      repeats: 1,
+      lastAt: null,
     });
   }
 
@@ -68,6 +70,28 @@ export class DeliveryLog {
     const eventId = await this.event(tx, facts, type, data);
     await this.append(tx, facts, { ...entry, eventType: type, eventId });
     return eventId;
+  }
+
+  /**
+   * Records a refused try: when it repeats the request's newest entry (the same event type, caller, outcome,
+   * challenge and detail), that entry counts one more (`repeats`, `lastAt`) and nothing is published; otherwise it
+   * is recorded like any try, with its event. So a caller sending the same refused token in a loop adds one entry
+   * and one event to the request's log and audit chain, however often it tries. Two refusals at the very same
+   * moment may both start an entry; the next ones count in the newer.
+   */
+  async recordRefusal(tx: EntityManager, facts: DeliveryFacts, type: string, data: Record<string, unknown>, entry: Omit<DeliveryTry, 'eventType' | 'eventId'>): Promise<void> {
+    const table = qualifiedTable(this.uow.dataSource, 'delivery_log');
+    const counted = await tx
+      .createQueryBuilder()
+      .update(DeliveryLogEntryEntity)
+      .set({ repeats: () => 'repeats + 1', lastAt: entry.at })
+      .where(`seq = (SELECT max(newest.seq) FROM ${table} newest WHERE newest.tenant_id = :tenantId AND newest.request_id = :requestId)`, { tenantId: facts.tenantId, requestId: facts.requestId })
+      .andWhere('event_type = :type AND actor = :actor AND outcome = :outcome', { type, actor: entry.actor, outcome: entry.outcome })
+      .andWhere('challenge_id IS NOT DISTINCT FROM CAST(:challengeId AS uuid) AND detail IS NOT DISTINCT FROM CAST(:detail AS text)', { challengeId: entry.challengeId ?? null, detail: entry.detail ?? null })
+      .returning(['seq'])
+      .execute();
+    if ((counted.raw as unknown[]).length > 0) return;
+    await this.recordTry(tx, facts, type, data, entry);
   }
 
   /** The request's log: one entry per delivery event type, in the order each first happened, with its tries oldest first. */
@@ -115,7 +139,8 @@ export class DeliveryLog {
 /**
  * The log's entries grouped by event type, in the order each type first
  * happened: `eventId` is the newest event of the type, and `attempts` number
- * the type's tries from 1, oldest first.
+ * the type's entries from 1, oldest first; an entry of repeated refusals
+ * stands for `repeats` tries, from `at` to `lastAt`.
  */
 export function groupTries(rows: readonly DeliveryLogEntryEntity[]): DeliveryLogsView['logs'] {
   const groups = new Map<string, { eventId: string | null; attempts: DeliveryLogsView['logs'][number]['attempts'] }>();
@@ -123,7 +148,15 @@ export function groupTries(rows: readonly DeliveryLogEntryEntity[]): DeliveryLog
     const group = groups.get(row.eventType) ?? { eventId: null, attempts: [] };
     groups.set(row.eventType, group);
     if (row.eventId) group.eventId = row.eventId;
-    group.attempts.push({ attempt: group.attempts.length + 1, at: row.at.toISOString(), outcome: row.outcome, actor: row.actor, detail: row.detail });
+    group.attempts.push({
+      attempt: group.attempts.length + 1,
+      at: row.at.toISOString(),
+      outcome: row.outcome,
+      actor: row.actor,
+      detail: row.detail,
+      repeats: row.repeats,
+      lastAt: (row.lastAt ?? row.at).toISOString(),
+    });
   }
   return [...groups.entries()].flatMap(([eventType, g]) => (g.eventId ? [{ eventId: g.eventId, eventType, attempts: g.attempts }] : []));
 }

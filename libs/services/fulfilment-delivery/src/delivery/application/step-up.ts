@@ -13,12 +13,15 @@ import { DeliveryPreparationEntity } from '../infrastructure/delivery-preparatio
 import { StepUpChallengeEntity } from '../infrastructure/step-up-challenge.entity';
 import { type DeliveryFacts, DeliveryLog } from './delivery-log';
 import { DeliveryRequests } from './delivery-requests';
+import { DownloadRefusalBudget } from './download-refusal-budget';
 
 export type StepUpChallenge = z.infer<typeof stepUpChallenge>;
 type Facts<T extends z.ZodType> = Omit<z.infer<T>, keyof DeliveryFacts>;
 
-/** Why a token was refused, as the log and the `dsar.delivery.step_up_failed.v1` event say. */
-export type Refusal = Exclude<CompletionOutcome | DownloadOutcome, 'ok' | 'already_completed'>;
+/** What was wrong with a refused token. */
+export type TokenRefusal = Exclude<CompletionOutcome | DownloadOutcome, 'ok' | 'already_completed'>;
+/** Why a try was refused, as the log and the `dsar.delivery.step_up_failed.v1` event say: the token's fault, or too many refused downloads. */
+export type Refusal = TokenRefusal | 'throttled';
 
 /**
  * The step-up gate of a delivery. A challenge issues a random token (shown
@@ -28,7 +31,9 @@ export type Refusal = Exclude<CompletionOutcome | DownloadOutcome, 'ok' | 'alrea
  * atomic `UPDATE … SET failures = failures + 1`, so concurrent guesses all
  * count; at STEP_UP_MAX_FAILURES the challenge is locked (403) until a new
  * one is issued. Refusals are committed (counted, logged, published) before
- * the error is answered.
+ * the error is answered; a refusal repeating the log's newest entry only
+ * counts in it. Refused downloads past the caller's budget for the request
+ * (DOWNLOAD_REFUSALS_PER_HOUR) are answered 429 and logged as `throttled`.
  */
 @Injectable()
 export class StepUp {
@@ -39,6 +44,7 @@ export class StepUp {
     private readonly clock: Clock,
     private readonly requests: DeliveryRequests,
     private readonly log: DeliveryLog,
+    private readonly refusalBudget: DownloadRefusalBudget,
     @Optional() @Inject(DELIVERY_SETTINGS) settings?: DeliverySettings,
   ) {
     this.settings = settings ?? deliverySettingsFrom({});
@@ -106,7 +112,7 @@ export class StepUp {
   async complete(principal: Principal, requestId: string, token: string): Promise<{ requestId: string; status: 'completed' }> {
     const detail = await this.requests.collectable(principal, requestId, 'complete_step_up');
     const facts = factsOf(detail);
-    const refusal = await this.uow.run(async (tx): Promise<Refusal | null> => {
+    const refusal = await this.uow.run(async (tx): Promise<TokenRefusal | null> => {
       const now = this.clock.now();
       const current = await tx.findOne(StepUpChallengeEntity, { where: { tenantId: detail.tenantId, requestId: detail.id, revokedAt: IsNull() } });
       let outcome: CompletionOutcome = completionOutcome(current, token, now);
@@ -143,7 +149,7 @@ export class StepUp {
         return null;
       }
       let failures = row?.failures ?? 0;
-      let answer: Refusal = outcome;
+      let answer: TokenRefusal = outcome;
       let why = await this.refusalDetail(tx, outcome, row, token, detail);
       if (outcome === 'wrong_token' && row && !row.revokedAt) {
         const counted = await tx
@@ -177,25 +183,36 @@ export class StepUp {
    * The download gate: the challenge whose completed, unexpired token of this
    * request was presented; otherwise the refusal is logged and published, and
    * 401 SVC-BE-1214 (403 SVC-BE-1215 for a locked challenge) thrown. Refused
-   * downloads count no failure.
+   * downloads count no failure, but each spends the caller's budget for the
+   * request: past it, the refusal is a 429 (Retry-After) logged as
+   * `throttled`, whatever was wrong and whichever artifact was asked for, so
+   * that a loop of tries counts in one log entry. The right token is served
+   * whatever the budget: the budget bounds what refusals cost, not the
+   * person's download.
    */
   async authorize(principal: Principal, detail: RequestDetail, token: string | undefined, artifactId: string): Promise<StepUpChallengeEntity> {
     const presented = token && token.trim() !== '' ? await this.db.getRepository(StepUpChallengeEntity).findOne({ where: { tenantId: detail.tenantId, requestId: detail.id, tokenHash: hashStepUpToken(token) } }) : null;
     const now = this.clock.now();
     const outcome = downloadOutcome(token, presented, now);
     if (outcome === 'ok') return presented as StepUpChallengeEntity;
+    const retryAfter = await this.refusalBudget.spend(detail.tenantId, detail.id, principal.id);
     await this.uow.run(async (tx) => {
       const about = presented ?? (await tx.findOne(StepUpChallengeEntity, { where: { tenantId: detail.tenantId, requestId: detail.id, revokedAt: IsNull() } }));
+      if (retryAfter !== undefined) {
+        const why = `more than ${this.refusalBudget.perHour} refused downloads by this caller within an hour; answered 429 until the hour is over`;
+        await this.refuse(tx, factsOf(detail), principal, now, 'download', 'throttled', about, about?.failures ?? 0, why);
+        return;
+      }
       const why = await this.refusalDetail(tx, outcome, presented, token ?? '', detail);
       await this.refuse(tx, factsOf(detail), principal, now, 'download', outcome, about, about?.failures ?? 0, `artifact ${artifactId}: ${why}`);
     });
-    throw refusalProblem(outcome);
+    throw retryAfter !== undefined ? throttledProblem(this.refusalBudget.perHour, retryAfter) : refusalProblem(outcome);
   }
 
-  /** Logs a refused try and publishes `dsar.delivery.step_up_failed.v1`, in the transaction. */
+  /** Logs a refused try and publishes `dsar.delivery.step_up_failed.v1`, in the transaction; a repeat of the log's newest entry only counts in it. */
   private async refuse(tx: EntityManager, facts: DeliveryFacts, principal: Principal, now: Date, during: 'completion' | 'download', reason: Refusal, challenge: StepUpChallengeEntity | null, failures: number, detail: string): Promise<void> {
     const locked = challenge !== null && !challenge.revokedAt && isLocked({ failures, maxFailures: challenge.maxFailures });
-    await this.log.recordTry(
+    await this.log.recordRefusal(
       tx,
       facts,
       DeliveryEventTypes.stepUpFailed,
@@ -205,7 +222,7 @@ export class StepUp {
   }
 
   /** Words for the log on why a token was refused; a token of another request of the tenant, or of a replaced challenge, is named so. */
-  private async refusalDetail(tx: EntityManager, outcome: Refusal, challenge: StepUpChallengeEntity | null, token: string, detail: RequestDetail): Promise<string> {
+  private async refusalDetail(tx: EntityManager, outcome: TokenRefusal, challenge: StepUpChallengeEntity | null, token: string, detail: RequestDetail): Promise<string> {
     switch (outcome) {
       case 'missing_token':
         return 'no x-delivery-token';
@@ -232,10 +249,21 @@ function factsOf(detail: RequestDetail): DeliveryFacts {
   return { requestId: detail.id, tenantId: detail.tenantId, workspaceId: detail.workspaceId };
 }
 
+/** The answer to a refused download past the caller's budget for the request: 429, and when to try again. */
+export function throttledProblem(perHour: number, retryAfterSeconds: number): ProblemError {
+  return new ProblemError(
+    'RATE_LIMITED',
+    `More than ${perHour} refused downloads of this request within an hour: retry in ${retryAfterSeconds} s, with the token of a completed challenge.`,
+    undefined,
+    {},
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
 /** The answer to a refused token: 403 for a locked challenge, 401 for everything else. */
-export function refusalProblem(refusal: Refusal): ProblemError {
+export function refusalProblem(refusal: TokenRefusal): ProblemError {
   if (refusal === 'locked') return new ProblemError('STEP_UP_LOCKED', 'Too many wrong tokens: this step-up challenge is locked. Issue a new challenge (POST …/delivery/step-up/challenge).');
-  const why: Record<Exclude<Refusal, 'locked'>, string> = {
+  const why: Record<Exclude<TokenRefusal, 'locked'>, string> = {
     missing_token: 'No delivery token was sent (x-delivery-token).',
     wrong_token: 'The token is not the one of this request\'s step-up challenge.',
     expired: 'The token has expired: issue a new challenge.',

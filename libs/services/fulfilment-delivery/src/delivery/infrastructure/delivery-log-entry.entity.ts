@@ -12,6 +12,7 @@ export type DeliveryLogOutcome =
   | 'missing_token'
   | 'revoked'
   | 'not_completed'
+  | 'throttled'
   | 'metadata'
   | 'bytes';
 
@@ -19,7 +20,9 @@ export type DeliveryLogOutcome =
  * One try of a delivery step (retention class `delivery_log`): preparing,
  * issuing a challenge, completing it, downloading. `eventType` is the delivery
  * event type the try belongs to, `eventId` the event it recorded (none for a
- * repeated completion, which records nothing new).
+ * repeated completion, which records nothing new). A refusal that repeats the
+ * request's newest entry (same caller, outcome, challenge and detail) is not
+ * a new entry: it counts in `repeats` of that one, and publishes nothing.
  */
 @Entity({ name: 'delivery_log' })
 export class DeliveryLogEntryEntity {
@@ -57,6 +60,15 @@ export class DeliveryLogEntryEntity {
   @Column('uuid', { name: 'artifact_id', nullable: true })
   artifactId: string | null;
 
+  /** When the try happened; for repeated refusals, the first of them. */
   @Column('timestamptz')
   at: Date;
+
+  /** How many tries the entry stands for: 1, or more for a refusal repeated without anything in between. */
+  @Column('integer', { default: 1 })
+  repeats: number;
+
+  /** The latest of the repeated tries; null while there is one. */
+  @Column('timestamptz', { name: 'last_at', nullable: true })
+  lastAt: Date | null;
 }

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req,
 import type { Request, Response } from 'express';
 import { ARTIFACT_UPLOAD_HEADERS, artifactDownloadQuery, fulfilmentCallbackCommand, manifestValidateCommand, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { CurrentPrincipal, parseInput, sendStoredFile } from '@dsar/platform/http';
+import { CurrentPrincipal, fileConditionsOf, parseInput, sendStoredFile } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { type ArtifactUploadHeaders, Artifacts } from '../application/artifacts';
 import { Fulfilments } from '../application/fulfilments';
@@ -56,12 +56,18 @@ export class FulfilmentController {
     }
   }
 
-  /** An artifact version's bytes for a reviewer, ranged when asked; never cached. */
+  /** An artifact version's bytes for a reviewer: ranged, or 304, as Range, If-Range and If-None-Match ask; never cached. */
   @Get('manifest/artifact/download')
-  async download(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Query() query: unknown, @Headers('range') rangeHeader: string | undefined, @Res() res: Response): Promise<void> {
+  async download(
+    @CurrentPrincipal() principal: Principal,
+    @Param('id') id: string,
+    @Query() query: unknown,
+    @Headers() headers: Record<string, string | string[] | undefined>,
+    @Res() res: Response,
+  ): Promise<void> {
     const asked = parseInput(artifactDownloadQuery, query, 'query');
     const file = await this.artifacts.file(principal, id, asked);
-    await sendStoredFile(res, file, rangeHeader, (range) => this.artifacts.open(file, range));
+    await sendStoredFile(res, file, fileConditionsOf(headers), (range) => this.artifacts.open(file, range));
   }
 
   @Post('fulfilment/callback')

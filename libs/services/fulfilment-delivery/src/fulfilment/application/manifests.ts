@@ -20,7 +20,7 @@ import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { fourEyesFor, mayReview, mergeCategories } from '../domain/manifest-rules';
+import { fourEyesFor, mayReview, mergeCategories, staleReview } from '../domain/manifest-rules';
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestChangeEntity, ManifestEntity } from '../infrastructure/manifest.entity';
@@ -236,8 +236,9 @@ export class Manifests {
   }
 
   /**
-   * A reviewer's decision on the manifest as it is now: who, when, on which version. Under four eyes (the
-   * tenant's setting) the principal who last changed the artifacts may not review them (403).
+   * A reviewer's decision on the manifest version the reviewer read (`version`; default the current one): who,
+   * when, on which version. A manifest that moved on since is a 409, so nothing unseen is approved. Under four eyes
+   * (the tenant's setting) no author of the manifest may review it (403): see `authorsOf`.
    */
   async validate(principal: Principal, requestId: string, command: ManifestValidateCommand): Promise<{ id: string; status: 'approved' | 'rejected' }> {
     const what = 'reviewing the manifest';
@@ -248,8 +249,12 @@ export class Manifests {
         throw new ProblemError('MANIFEST_NOT_FOUND', `Request ${requestId} has no manifest to review: upload its artifacts or record them with the fulfilment callback first.`);
       }
       await this.assertChangeable(tx, row, round, what);
-      if (!mayReview(fourEyesFor(this.settings, row.tenantId), row.changedBy, principal.id)) {
-        throw new ProblemError('MANIFEST_REVIEW_FOUR_EYES', 'You made the latest change to this manifest\'s artifacts: another reviewer must review it (four eyes).', undefined, { manifestVersion: row.version });
+      const stale = staleReview(command.version, row.version);
+      if (stale) {
+        throw new ProblemError('MANIFEST_VERSION_CHANGED', `You reviewed version ${command.version}, but ${stale}: read the manifest again and review that.`, undefined, { manifestVersion: row.version });
+      }
+      if (!mayReview(fourEyesFor(this.settings, row.tenantId), await this.authorsOf(tx, requestId), principal.id)) {
+        throw new ProblemError('MANIFEST_REVIEW_FOUR_EYES', 'You uploaded, replaced or recorded part of this manifest: another reviewer must review it (four eyes).', undefined, { manifestVersion: row.version });
       }
       const now = this.clock.now();
       const review = { action: command.action, by: principal.id, at: now.toISOString(), comment: command.comment ?? null, version: row.version };
@@ -263,6 +268,22 @@ export class Manifests {
       } satisfies ManifestReviewedV1);
       return { id: requestId, status: command.action };
     });
+  }
+
+  /**
+   * Everyone who made the manifest's content, in every round of the request: the creators of every artifact
+   * version (uploads and replacements, purged ones too) and the principals of every change in its history
+   * (the callbacks as well). Read under the manifest row's lock, so no change slips in before the review.
+   */
+  private async authorsOf(tx: EntityManager, requestId: string): Promise<string[]> {
+    const changes = qualifiedTable(this.uow.dataSource, 'fulfilment_manifest_changes');
+    const versions = qualifiedTable(this.uow.dataSource, 'fulfilment_artifact_versions');
+    const rows: Array<{ author: string }> = await tx.query(
+      `SELECT changed_by AS author FROM ${changes} WHERE request_id = $1 AND change IN ('artifact_uploaded', 'artifact_replaced', 'manifest_recorded')
+       UNION SELECT created_by FROM ${versions} WHERE request_id = $1`,
+      [requestId],
+    );
+    return rows.map((r) => r.author);
   }
 
   /** Refuses (422) artifact ids that name no artifact of the request still held. */

@@ -1,4 +1,4 @@
-import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf, fourEyesFor, fulfilmentBlocker, fulfilmentKey, mayReview, mergeCategories, needsManifest } from './manifest-rules';
+import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf, fourEyesFor, fulfilmentBlocker, fulfilmentKey, mayReview, mergeCategories, needsManifest, staleReview } from './manifest-rules';
 
 describe('manifest rules', () => {
   describe('which requests need a manifest', () => {
@@ -40,11 +40,20 @@ describe('manifest rules', () => {
       expect(fourEyesFor({ fourEyes: false, tenants: {} }, 'other')).toBe(false);
     });
 
-    it('keeps the last changer of the artifacts from reviewing them, and no one else', () => {
-      expect(mayReview(true, 'key:alice', 'key:alice')).toBe(false);
-      expect(mayReview(true, 'key:alice', 'key:bob')).toBe(true);
-      expect(mayReview(true, null, 'key:alice')).toBe(true);
-      expect(mayReview(false, 'key:alice', 'key:alice')).toBe(true);
+    it('keeps every author of the manifest from reviewing it, not only the last one, and no one else', () => {
+      expect(mayReview(true, ['key:alice'], 'key:alice')).toBe(false);
+      expect(mayReview(true, ['key:alice', 'key:bob'], 'key:alice')).toBe(false);
+      expect(mayReview(true, ['key:alice', 'key:bob'], 'key:bob')).toBe(false);
+      expect(mayReview(true, ['key:alice', 'key:bob'], 'key:carol')).toBe(true);
+      expect(mayReview(true, [], 'key:alice')).toBe(true);
+      expect(mayReview(false, ['key:alice'], 'key:alice')).toBe(true);
+    });
+
+    it('records a review only on the version the reviewer names, or on the current one when none is named', () => {
+      expect(staleReview(undefined, 3)).toBeNull();
+      expect(staleReview(3, 3)).toBeNull();
+      expect(staleReview(2, 3)).toMatch(/changed after version 2: it is at version 3/);
+      expect(staleReview(4, 3)).toMatch(/no version 4/);
     });
   });
 

@@ -38,9 +38,19 @@ export function fourEyesFor(settings: { fourEyes: boolean; tenants: Readonly<Rec
   return settings.tenants[tenantId]?.fourEyes ?? settings.fourEyes;
 }
 
-/** Whether `reviewer` may review a manifest whose artifacts `changedBy` changed last. */
-export function mayReview(fourEyes: boolean, changedBy: string | null, reviewer: string): boolean {
-  return !fourEyes || changedBy === null || changedBy !== reviewer;
+/**
+ * Whether `reviewer` may review a manifest whose content `authors` made: every principal who uploaded or replaced
+ * any version of its artifacts or recorded it with a callback, whenever. Excluding only the last changer would let
+ * an author have a colleague make a trivial change and then approve their own upload.
+ */
+export function mayReview(fourEyes: boolean, authors: readonly string[], reviewer: string): boolean {
+  return !fourEyes || !authors.includes(reviewer);
+}
+
+/** Why a review that names `seen` cannot be recorded on the manifest at `current`, in words; null when it can (no version named: the current one). */
+export function staleReview(seen: number | undefined, current: number): string | null {
+  if (seen === undefined || seen === current) return null;
+  return seen < current ? `the manifest changed after version ${seen}: it is at version ${current} now` : `the manifest has no version ${seen} yet: it is at version ${current}`;
 }
 
 /** The lifecycle-clock idempotency key of a fulfilment: derived from the manifest version and the request's fulfilment round (a request reopened on appeal is fulfilled again). */

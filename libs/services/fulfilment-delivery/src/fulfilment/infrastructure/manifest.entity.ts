@@ -62,7 +62,7 @@ export class ManifestEntity {
   @Column('text', { name: 'supplementary_info_ref', nullable: true })
   supplementaryInfoRef: string | null;
 
-  /** The principal who last changed the artifacts (upload, replacement, callback): under four eyes, not their reviewer. */
+  /** The principal who last changed the artifacts (upload, replacement, callback); four eyes keep every author from reviewing, not only this one. */
   @Column('text', { name: 'changed_by', nullable: true })
   changedBy: string | null;
 
