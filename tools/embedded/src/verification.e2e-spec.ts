@@ -6,6 +6,7 @@ import { ManualClock } from '@dsar/platform/clock';
 import { type HostedService, hostService } from '@dsar/platform/host';
 import { StorageModule } from '@dsar/platform/storage';
 import { VerificationMonitor, verificationServiceWith, verificationSettingsFrom } from '@dsar/services/verification';
+import { LogCapture } from './e2e/log-hygiene.scenarios';
 import { verificationReminderScenarios, verificationScenarios } from './e2e/verification.scenarios';
 import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 
@@ -18,12 +19,15 @@ function storageDir(name: string): string {
 
 /** The sweep runs only when a scenario calls it. */
 const NO_SWEEP = { VERIFICATION_MONITOR_INTERVAL_MS: 0 };
+/** Errors are logged (into a capture, not the console), so that a scenario can tell that none was. */
+const LOG_ERRORS = { LOG_LEVEL: 'error' };
 const REMINDERS = { ...NO_SWEEP, VERIFICATION_REMINDER_DAYS: [3, 7], VERIFICATION_EXPIRY_DAYS: 10 };
 const frozen = () => new ManualClock('2026-06-01T09:00:00Z', { running: false });
 
 describe('verification in embedded mode (PGlite, in-memory bus)', () => {
   const dir = storageDir('verification-embedded');
-  withEmbeddedSystem('verification', (getSystem) => verificationScenarios(getSystem, { storageDir: dir }), { ...NO_SWEEP, STORAGE_DIR: dir }, { clock: frozen() });
+  const logs = new LogCapture();
+  withEmbeddedSystem('verification', (getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }), { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir }, { clock: frozen(), logDestination: logs.destination });
 });
 
 describe('verification reminders and expiry in embedded mode', () => {
@@ -37,7 +41,8 @@ describe('verification reminders and expiry in embedded mode', () => {
 
 describe('verification in distributed mode (PostgreSQL, Kafka)', () => {
   const dir = storageDir('verification-distributed');
-  withDistributedSystem((getSystem) => verificationScenarios(getSystem, { storageDir: dir }), { ...NO_SWEEP, STORAGE_DIR: dir, STORAGE_MASTER_KEY: randomBytes(32).toString('base64') }, { clock: frozen() });
+  const logs = new LogCapture();
+  withDistributedSystem((getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }), { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir, STORAGE_MASTER_KEY: randomBytes(32).toString('base64') }, { clock: frozen(), logDestination: logs.destination });
 });
 
 describe('verification reminders and expiry with two replicas on one PostgreSQL', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { timestamp } from '../http/fields';
+import { NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, timestamp } from '../http/fields';
 import { CLOCK_MODES, REQUEST_TYPES, type RequestType } from '../http/request-kinds';
 
 /**
@@ -15,6 +15,13 @@ export const PAUSE_REASONS = ['verification', 'clarification', 'fee'] as const;
 export const PAUSE_RULES = ['restart', 'suspend', 'ignore'] as const;
 /** Whether a period is set by the law itself or is the pack's service target where the law has no day count. */
 export const RULE_BASES = ['statute', 'service_target'] as const;
+
+/**
+ * A string of a pack: no control characters (the text rule of
+ * docs/security.md#input-rules, white space kept as written). Custom packs come
+ * from clients and are stored whole, and PostgreSQL cannot hold a NUL.
+ */
+const packString = () => z.string().regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE });
 
 export type RollRule = (typeof ROLL_RULES)[number];
 export type PauseReason = (typeof PAUSE_REASONS)[number];
@@ -88,11 +95,11 @@ export const jurisdictionBinding = z
   .strictObject({
     /** ISO 3166-1 alpha-2, ISO 3166-2, or `EU`. */
     code: z.string().regex(/^[A-Z]{2}(-[A-Z0-9]{1,3})?$/, 'must be a jurisdiction code in capitals such as DE, EU or US-CA'),
-    name: z.string().min(1),
+    name: packString().min(1),
     /** IANA time zone whose local dates the clock counts on. */
-    timeZone: z.string().min(1),
+    timeZone: packString().min(1),
     /** Public-holiday calendar (date-holidays country and subdivision); null when only weekends count. */
-    holidays: z.strictObject({ country: z.string().length(2), state: z.string().min(1).optional() }).nullable(),
+    holidays: z.strictObject({ country: packString().length(2), state: packString().min(1).optional() }).nullable(),
   })
   .meta({ id: 'JurisdictionBinding' });
 export type JurisdictionBinding = z.infer<typeof jurisdictionBinding>;
@@ -102,7 +109,7 @@ const requestRuleOverride = requestRule.partial().meta({ id: 'RequestRuleOverrid
 export const policyPackSchema = z
   .strictObject({
     packId: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be a pack id of small letters, digits and dashes such as eu-gdpr'),
-    name: z.string().min(1),
+    name: packString().min(1),
     version: z.string().regex(/^\d+\.\d+\.\d+$/, 'must be semver MAJOR.MINOR.PATCH'),
     publishedAt: timestamp,
     effectiveFrom: z.iso.date(),
@@ -121,9 +128,10 @@ export const policyPackSchema = z
     }),
     /** The controller's deadline for an appeal; null where the law gives no appeal to the controller. */
     appeal: appealRule.nullable(),
-    citations: z.array(z.strictObject({ title: z.string().min(1), url: z.url().optional() })).min(1),
+    // A url with a pattern is published with the pattern alone: `format: 'uri'` is named again so that the schema keeps it.
+    citations: z.array(z.strictObject({ title: packString().min(1), url: z.url().regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE }).meta({ format: 'uri' }).optional() })).min(1),
     /** Interpretations chosen, with the alternatives a reader may prefer. */
-    notes: z.array(z.string()),
+    notes: z.array(packString()),
   })
   .meta({ id: 'PolicyPack', title: 'DSAR policy pack', description: 'The deadline rules of one law, as versioned data.' });
 export type PolicyPack = z.infer<typeof policyPackSchema>;

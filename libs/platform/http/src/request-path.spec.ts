@@ -16,6 +16,10 @@ describe('paths in normalized form only', () => {
     '/api/v1/requests\\..\\timeline',
     '/api/v1/requests/%252e%252e/timeline',
     '/api/v1/requests/%zz',
+    '/api/v1/requests/x/verification/evidence/ev_%00/download',
+    '/api/v1/requests/a%0d%0ab',
+    '/api/v1/requests/a%1bb',
+    '/api/v1/requests/a%7f',
     'requests',
   ])('refuses %s', (path) => {
     expect(unsafePathReason(path)).toBeDefined();

@@ -7,7 +7,12 @@ import { ProblemError } from '@dsar/platform/errors';
  * backslash as a slash; an encoded slash (`%2f`) becomes a separator once
  * decoded. A path holding any of them can mean one thing to the check that
  * authorizes it and another to the service that serves it, so it is refused.
+ * So is a segment that decodes to a control character: no id or key holds one,
+ * and NUL (`%00`) cannot even be looked up in PostgreSQL text.
  */
+
+// eslint-disable-next-line no-control-regex -- matching control characters is the point of this rule
+const CONTROL_CHARACTER = /[\x00-\x1F\x7F]/;
 
 /** Why a raw path (no query) is not in normalized form, or undefined when it is. */
 export function unsafePathReason(rawPath: string): string | undefined {
@@ -23,6 +28,7 @@ export function unsafePathReason(rawPath: string): string | undefined {
       return 'a segment is not valid percent-encoded UTF-8';
     }
     if (decoded === '.' || decoded === '..') return 'it contains a dot segment';
+    if (CONTROL_CHARACTER.test(decoded)) return 'a segment contains a control character (U+0000–U+001F or U+007F)';
     // A second round of decoding must not reveal one either (`%252e%252e`, decoded by a later hop).
     if (/^(?:\.|%2e){1,2}$/i.test(decoded) || /%(?:2f|5c)/i.test(decoded)) return 'it contains an encoded dot segment or separator';
   }

@@ -1,3 +1,4 @@
+import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
 import type { RunningSystem } from '../system';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
@@ -145,6 +146,31 @@ export function inputRulesScenarios(getSystem: () => RunningSystem): void {
         requestor: before.requestor,
         acknowledgedAt: before.acknowledgedAt,
       });
+    });
+  });
+
+  describe('no NUL in any string: a custom policy pack, stored whole', () => {
+    /** A registration of the UK pack as a custom pack of tenant A, with `change` applied to the pack. */
+    function registration(change: (pack: PolicyPack) => void) {
+      const pack = structuredClone(policyPackVersion('uk-gdpr', '1.0.0') as PolicyPack);
+      pack.packId = 'nul-probe';
+      pack.version = '1.0.0';
+      change(pack);
+      return { jurisdiction: 'GB', name: pack.packId, version: pack.version, pack, metadata: { changelog: 'First release.', compatibilityNotes: 'None.', releaseType: 'major' } };
+    }
+
+    it.each([
+      ['its name', (p: PolicyPack) => (p.name = `Service${NUL} standard`), 'pack.name'],
+      ['a note', (p: PolicyPack) => (p.notes = ['A note.', `note${NUL}`]), 'pack.notes[1]'],
+      ['a citation', (p: PolicyPack) => (p.citations[0].title = `Art${NUL}`), 'pack.citations[0].title'],
+      ['a citation url', (p: PolicyPack) => (p.citations[0].url = `https://example.org/${NUL}`), 'pack.citations[0].url'],
+      ['a jurisdiction\'s time zone', (p: PolicyPack) => (p.jurisdictions[0].timeZone = `Europe/London${NUL}`), 'pack.jurisdictions[0].timeZone'],
+    ])('NUL in %s → 400 naming the field, not a database error', async (_case, change, field) => {
+      expectFieldProblem(await api.post('/policies/custom/register', registration(change)), field, /control characters/);
+    });
+
+    it('nothing of them was registered: the same version without NUL is taken', async () => {
+      expect((await api.post('/policies/custom/register', registration(() => undefined))).status).toBe(202);
     });
   });
 

@@ -8,6 +8,8 @@ import { VerificationEvidence, VerificationMonitor } from '@dsar/services/verifi
 import type { TestSystem } from './systems';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
+import { servicePrincipal, signedInternalHeaders } from './internal-identity';
+import type { LogCapture } from './log-hygiene.scenarios';
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
 
@@ -43,7 +45,19 @@ function endOfLocalDay(day: string, zone: string): string {
 export interface VerificationScenarioOptions {
   /** Where the system keeps evidence files (STORAGE_DIR), to look at them on disk. */
   storageDir: string;
+  /** What every service of the system logs (HostOptions.logDestination), to look for errors in it. */
+  logs: LogCapture;
 }
+
+/** A file of each type of the default allow-list: its signature, then filler. */
+export const SIGNED_FILES: Readonly<Record<string, Buffer>> = {
+  'application/pdf': pdfBytes(2000),
+  'image/jpeg': Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 1)]),
+  'image/png': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2000, 2)]),
+  'image/webp': Buffer.concat([Buffer.from('RIFF'), Buffer.from([0xd0, 0x07, 0, 0]), Buffer.from('WEBPVP8 '), Buffer.alloc(2000, 3)]),
+  'image/heic': Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(2000, 4)]),
+  'image/tiff': Buffer.concat([Buffer.from([0x49, 0x49, 0x2a, 0x00]), Buffer.alloc(2000, 5)]),
+};
 
 /**
  * Issue [verification] end to end through the gateway. The system's clock is
@@ -325,6 +339,152 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect((await api.post(`/requests/${closed}/closures`, {})).status).toBe(202);
       expectProblem(await api.post(`/requests/${closed}/verification/request`, {}), 409, 'SVC-BE-1401');
       expectProblem(await upload(closed, pdfBytes(1000), { 'x-evidence-content-type': 'application/pdf' }), 409, 'SVC-BE-1401');
+    });
+  });
+
+  describe('NUL, bytes that contradict their type, short files, conditional downloads', () => {
+    let id: string;
+    const NUL = '\u0000';
+    const downloadPath = (key: string) => `/requests/${id}/verification/evidence/${key}/download`;
+    const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+    /** The JSON lines the services logged about this request since `mark` (a length of the capture's text) at level error or above. */
+    function errorsLoggedSince(mark: number): string[] {
+      return options.logs
+        .text()
+        .slice(mark)
+        .split('\n')
+        .filter((line) => line.includes(id))
+        .filter((line) => {
+          try {
+            return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 50;
+          } catch {
+            return false;
+          }
+        });
+    }
+
+    async function evidenceCount(): Promise<number> {
+      const view = await api.get(`/requests/${id}/verification-case`);
+      return view.status === 200 ? (view.body.evidence as unknown[]).length : 0;
+    }
+
+    function download(key: string, headers: Record<string, string> = {}): Promise<Response> {
+      return fetch(`${getSystem().gatewayUrl}/api/v1${downloadPath(key)}`, { headers: { authorization: `Bearer ${KEYS.adminA.token}`, ...headers } });
+    }
+
+    beforeAll(async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      ({ id } = await capture('DE', '2026-06-01T09:00:00Z'));
+    });
+
+    it('NUL in an evidence key: 400 at the gateway, 404 at the service itself, and no database error', async () => {
+      const mark = options.logs.text().length;
+      for (const key of [`ev_${NUL}`, `ev_${'0'.repeat(31)}${NUL}`, `${NUL}`]) {
+        expectProblem(await api.get(downloadPath(encodeURIComponent(key))), 400, 'SVC-BE-1108');
+      }
+      // Behind the gateway, a service never looks up a key that no upload could have made.
+      const url = `${getSystem().services.get('verification')!.url}/internal/v1${downloadPath('ev_%00')}`;
+      const direct = await fetch(url, { headers: signedInternalHeaders(getSystem().internalAuthKey, 'GET', url, servicePrincipal(KEYS.adminA.tenantId, 'key:test', ['admin'])) });
+      expect({ status: direct.status, code: ((await direct.json()) as { code: string }).code }).toEqual({ status: 404, code: 'SVC-BE-1003' });
+      expect(errorsLoggedSince(mark)).toEqual([]);
+    });
+
+    it('NUL in every text field the verification routes store: 400 naming the field, nothing recorded, no database error', async () => {
+      const mark = options.logs.text().length;
+      const before = storedFiles().length;
+      const refused = async (res: Promise<ApiResponse>, field: string) => {
+        const answer = await res;
+        expectProblem(answer, 400, 'SVC-BE-1102');
+        expect(answer.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field })]));
+      };
+      await refused(api.post(`/requests/${id}/verification/request`, { reasonForDoubt: `the address${NUL} differs` }), 'reasonForDoubt');
+      expect((await api.get(`/requests/${id}`)).body.status).toBe('received');
+      expect((await api.post(`/requests/${id}/verification/request`, {})).status).toBe(202);
+
+      const external = (system: string, reference: string) => ({ level: 'reasonable', evidenceArtifacts: [{ type: 'external', system, reference }], methodsAllowed: ['manual'] });
+      await refused(api.post(`/requests/${id}/verification/evidence`, external(`idv${NUL}`, 'check-1')), 'evidenceArtifacts[0].system');
+      await refused(api.post(`/requests/${id}/verification/evidence`, external('idv', `check${NUL}1`)), 'evidenceArtifacts[0].reference');
+      await refused(api.post(`/requests/${id}/verification/evidence`, { ...external('idv', 'check-1'), reasonForDoubt: `x${NUL}` }), 'reasonForDoubt');
+      await refused(api.post(`/requests/${id}/verification/approve`, { note: `looks fine${NUL}` }), 'note');
+      await refused(api.post(`/requests/${id}/verification/reject`, { message: `no${NUL}` }), 'message');
+      const named = await upload(id, SIGNED_FILES['application/pdf'], { 'x-evidence-filename': 'pass%00port.pdf' });
+      expectProblem(named, 400, 'SVC-BE-1102');
+
+      expect(await evidenceCount()).toBe(0);
+      expect(storedFiles().length).toBe(before);
+      expect((await api.get(`/requests/${id}/verification-case`)).body).toMatchObject({ status: 'pending', reasonForDoubt: null, decision: null });
+      expect(errorsLoggedSince(mark)).toEqual([]);
+    });
+
+    it('each allowed type declared over bytes of another type, or of none, is 422 EVIDENCE_CONTENT_MISMATCH and nothing is stored', async () => {
+      const before = storedFiles().length;
+      const types = Object.keys(SIGNED_FILES);
+      // The finding: a PNG declared over the bytes of a PDF.
+      const png = await upload(id, SIGNED_FILES['application/pdf'], { 'x-evidence-content-type': 'image/png' });
+      expectProblem(png, 422, 'SVC-BE-1410');
+      expect(png.body).toMatchObject({ declared: 'image/png', recognized: 'application/pdf' });
+      for (const [i, declared] of types.entries()) {
+        const other = types[(i + 1) % types.length];
+        const wrong = await upload(id, SIGNED_FILES[other], { 'x-evidence-content-type': declared });
+        expectProblem(wrong, 422, 'SVC-BE-1410');
+        expect(wrong.body).toMatchObject({ declared, recognized: other });
+        const none = await upload(id, Buffer.from('<html><script>alert(1)</script></html>'), { 'x-evidence-content-type': declared });
+        expectProblem(none, 422, 'SVC-BE-1410');
+        expect(none.body).toMatchObject({ declared, recognized: null });
+      }
+      expect(storedFiles().length).toBe(before);
+      expect(await evidenceCount()).toBe(0);
+    });
+
+    it('each allowed type over its own bytes is still accepted, with its type recorded', async () => {
+      const before = storedFiles().length;
+      for (const [declared, bytes] of Object.entries(SIGNED_FILES)) {
+        const res = await upload(id, bytes, { 'x-evidence-content-type': declared });
+        expect({ declared, status: res.status }).toEqual({ declared, status: 202 });
+      }
+      expect(storedFiles().length).toBe(before + Object.keys(SIGNED_FILES).length);
+      const files = (await api.get(`/requests/${id}/verification-case`)).body.evidence.flatMap((e: { files: { contentType: string }[] }) => e.files);
+      expect(files.map((f: { contentType: string }) => f.contentType).sort()).toEqual(Object.keys(SIGNED_FILES).sort());
+    });
+
+    it('a short file is judged by its type: 0 bytes is empty, 5 bytes of a JPEG are a JPEG, 5 unknown bytes a type problem', async () => {
+      const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00]);
+      const recognized = await upload(id, jpeg);
+      expect(recognized.status).toBe(202);
+      const declared = await upload(id, jpeg, { 'x-evidence-content-type': 'image/jpeg' });
+      expect(declared.status).toBe(202);
+      const whole = await download(recognized.body.artifactKey);
+      expect({ status: whole.status, type: whole.headers.get('content-type') }).toEqual({ status: 200, type: 'image/jpeg' });
+      expect(Buffer.from(await whole.arrayBuffer()).equals(jpeg)).toBe(true);
+
+      const before = storedFiles().length;
+      expectProblem(await upload(id, Buffer.from('hello')), 415, 'SVC-BE-1408');
+      expectProblem(await upload(id, Buffer.from('hello'), { 'x-evidence-content-type': 'application/pdf' }), 422, 'SVC-BE-1410');
+      expectProblem(await upload(id, Buffer.alloc(0)), 400, 'SVC-BE-1407');
+      expect(storedFiles().length).toBe(before);
+    });
+
+    it('a download honours If-None-Match (304, no body) and If-Range (a stale tag gets the whole file, the current one the range)', async () => {
+      const file = pdfBytes(10_000);
+      const up = await upload(id, file, { 'x-evidence-content-type': 'application/pdf' });
+      expect(up.status).toBe(202);
+      const etag = `"${sha256(file)}"`;
+      const stale = `"${sha256(Buffer.from('the file as it was'))}"`;
+
+      const notModified = await download(up.body.artifactKey, { 'if-none-match': etag });
+      expect({ status: notModified.status, etag: notModified.headers.get('etag') }).toEqual({ status: 304, etag });
+      expect((await notModified.arrayBuffer()).byteLength).toBe(0);
+      const changed = await download(up.body.artifactKey, { 'if-none-match': stale });
+      expect(changed.status).toBe(200);
+      expect(Buffer.from(await changed.arrayBuffer()).equals(file)).toBe(true);
+
+      const staleRange = await download(up.body.artifactKey, { range: 'bytes=100-199', 'if-range': stale });
+      expect({ status: staleRange.status, range: staleRange.headers.get('content-range') }).toEqual({ status: 200, range: null });
+      expect(Buffer.from(await staleRange.arrayBuffer()).equals(file)).toBe(true);
+      const currentRange = await download(up.body.artifactKey, { range: 'bytes=100-199', 'if-range': etag });
+      expect({ status: currentRange.status, range: currentRange.headers.get('content-range') }).toEqual({ status: 206, range: `bytes 100-199/${file.length}` });
+      expect(Buffer.from(await currentRange.arrayBuffer()).equals(file.subarray(100, 200))).toBe(true);
     });
   });
 

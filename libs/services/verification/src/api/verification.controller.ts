@@ -2,6 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Req, Res } from 
 import type { Request, Response } from 'express';
 import type { EntityManager } from 'typeorm';
 import {
+  EVIDENCE_ARTIFACT_KEY_PATTERN,
   EVIDENCE_UPLOAD_HEADERS,
   isUuid,
   type Principal,
@@ -11,7 +12,7 @@ import {
   verificationRequestCommand,
 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { CurrentPrincipal, optionalBody, parseInput, sendStoredFile } from '@dsar/platform/http';
+import { CurrentPrincipal, fileConditionsOf, optionalBody, parseInput, sendStoredFile } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { VerificationCases } from '../application/verification-cases';
@@ -101,18 +102,19 @@ export class VerificationController {
     return caseViewOf(row, evidence, reminders);
   }
 
-  /** An evidence file's bytes for a reviewer, ranged when asked; never cached. */
+  /** An evidence file's bytes for a reviewer: ranged, or 304, as Range, If-Range and If-None-Match ask; never cached. */
   @Get('verification/evidence/:artifactKey/download')
   async download(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,
     @Param('artifactKey') artifactKey: string,
-    @Headers('range') rangeHeader: string | undefined,
+    @Headers() headers: Record<string, string | string[] | undefined>,
     @Res() res: Response,
   ): Promise<void> {
-    if (!isUuid(id)) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} has no evidence file ${artifactKey}.`);
+    // Only what an upload could have named reaches the database: no other text (a NUL, which PostgreSQL text cannot hold) is looked up.
+    if (!isUuid(id) || !EVIDENCE_ARTIFACT_KEY_PATTERN.test(artifactKey)) throw new ProblemError('RESOURCE_NOT_FOUND', 'The request has no such evidence file.');
     const file = await this.evidence.file(principal, id, artifactKey);
-    await sendStoredFile(res, file, rangeHeader, (range) => this.evidence.open(file, range));
+    await sendStoredFile(res, file, fileConditionsOf(headers), (range) => this.evidence.open(file, range));
   }
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { type EntityManager, In, IsNull } from 'typeorm';
 import {
@@ -19,11 +19,12 @@ import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { BlobNotFoundError, type ByteRange, EmptyPayloadError, FileStorage, type GetResult, PayloadTooLargeError, safeFilename, StorageUnavailableError, TenantKeyDestroyedError } from '@dsar/platform/storage';
-import { normalizeMediaType, SNIFF_BYTES, sniffMediaType } from '../domain/evidence-type';
+import { contradictsDeclaredType, normalizeMediaType, SNIFF_BYTES, sniffMediaType } from '../domain/evidence-type';
 import { EvidenceEntity } from '../infrastructure/evidence.entity';
 import { EvidenceFileEntity } from '../infrastructure/evidence-file.entity';
 import { VERIFICATION_SETTINGS, type VerificationSettings } from '../verification-settings';
 import type { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
+import { peekHead } from './stream-head';
 import { VerificationCases } from './verification-cases';
 
 const CLOSED: readonly RequestStatus[] = ['fulfilled', 'refused', 'closed'];
@@ -73,8 +74,9 @@ export class VerificationEvidence {
   }
 
   /**
-   * Stores one uploaded file as a new piece of evidence. Every header is checked before a byte is read;
-   * a file over the limit is refused as soon as the limit is crossed and nothing of it is kept.
+   * Stores one uploaded file as a new piece of evidence. Every header is checked before a byte is read, the
+   * first bytes before a byte is stored (their type, against the declared one); a file over the limit is
+   * refused as soon as the limit is crossed and nothing of it is kept.
    */
   async upload(principal: Principal, requestId: string, headers: EvidenceUploadHeaders, body: Readable): Promise<EvidenceUploadResult> {
     const filename = this.filenameOf(headers.filename);
@@ -86,17 +88,19 @@ export class VerificationEvidence {
 
     const detail = await this.openRequest(principal, requestId);
     const pending = await this.cases.pendingCase(principal.tenantId, requestId);
-    const head = await peek(body, SNIFF_BYTES);
+    // `file` carries every byte: the head put back, or the whole file when it is shorter than the head.
+    const { head, body: file } = await peekHead(body, SNIFF_BYTES);
     if (head.length === 0) throw emptyUpload();
     const contentType = declared ?? sniffMediaType(head);
     if (!contentType || !this.settings.evidenceContentTypes.includes(contentType)) throw this.typeNotAllowed(contentType);
+    if (declared !== undefined && contradictsDeclaredType(declared, head)) throw contentMismatch(declared, sniffMediaType(head));
 
     const artifactKey = `ev_${randomBytes(16).toString('hex')}`;
     const storageKey = `verification/${requestId}/${artifactKey}`;
     let stored: { size: number; sha256: string };
     try {
       // The request stays open (not destroyed) so that a refusal can still be answered.
-      stored = await this.storage.put(principal.tenantId, storageKey, body, { maxBytes: this.settings.evidenceMaxBytes, destroySourceOnError: false });
+      stored = await this.storage.put(principal.tenantId, storageKey, file, { maxBytes: this.settings.evidenceMaxBytes, destroySourceOnError: false });
     } catch (e) {
       if (e instanceof PayloadTooLargeError) throw this.tooLarge();
       if (e instanceof EmptyPayloadError) throw emptyUpload();
@@ -332,42 +336,13 @@ function emptyUpload(): ProblemError {
   return new ProblemError('EVIDENCE_UPLOAD_EMPTY', 'The upload has no bytes: send the file as the request body.');
 }
 
-/**
- * The first `bytes` of a stream (fewer when it ends sooner), put back so that
- * the stream still carries all of it. Reads in paused mode, so that the
- * stream can still be drained (`resume()`) when it is refused later.
- */
-async function peek(source: Readable, bytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let have = 0;
-  let ended = source.readableEnded;
-  const onEnd = () => (ended = true);
-  source.once('end', onEnd);
-  try {
-    while (have < bytes && !ended) {
-      const chunk = source.read() as Buffer | null;
-      if (chunk !== null) {
-        chunks.push(chunk);
-        have += chunk.length;
-        continue;
-      }
-      await new Promise<void>((resolve, reject) => {
-        const settle = (e?: Error) => {
-          source.off('readable', settle);
-          source.off('end', settle);
-          source.off('error', settle);
-          if (e) reject(e);
-          else resolve();
-        };
-        source.once('readable', settle);
-        source.once('end', settle);
-        source.once('error', settle);
-      });
-    }
-  } finally {
-    source.off('end', onEnd);
-  }
-  const head = Buffer.concat(chunks);
-  if (head.length > 0) source.unshift(head);
-  return head.subarray(0, bytes);
+/** Bytes that are not what the client said they are: refused, so that no file is stored under a false type. */
+function contentMismatch(declared: string, recognized: string | undefined): ProblemError {
+  const found = recognized ? `they are those of ${recognized}` : 'they carry no file signature known here';
+  return new ProblemError(
+    'EVIDENCE_CONTENT_MISMATCH',
+    `The file was declared ${declared} (x-evidence-content-type), but its first bytes are not those of ${declared}: ${found}. Declare the file's real type, or leave the header out to have it recognized.`,
+    undefined,
+    { declared, recognized: recognized ?? null },
+  );
 }

@@ -2,7 +2,8 @@
  * Media types of evidence files: the one declared by the client, normalized,
  * or, when none is declared, the one recognized from the file's first bytes.
  * Recognition covers the default allow-list only; anything else stays unknown
- * and is refused (a type is never guessed from the filename).
+ * and is refused (a type is never guessed from the filename). A declared type
+ * that has a signature here must match the file's first bytes.
  */
 
 /** Bytes needed to recognize every type below. */
@@ -20,6 +21,18 @@ const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
 /** The type recognized from a file's first bytes; undefined when none matches. */
 export function sniffMediaType(head: Buffer): string | undefined {
   return SIGNATURES.find((s) => s.test(head))?.type;
+}
+
+/**
+ * Whether a file's first bytes contradict its declared type: they carry the
+ * signature of another type, or the declared type has a signature they lack.
+ * A declared type without a signature here (one an operator added to the
+ * allow-list) cannot be checked, so only another type's signature contradicts it.
+ */
+export function contradictsDeclaredType(declared: string, head: Buffer): boolean {
+  const recognized = sniffMediaType(head);
+  if (recognized !== undefined) return recognized !== declared;
+  return SIGNATURES.some((s) => s.type === declared);
 }
 
 /** A declared media type without parameters, lower-cased; undefined when it is not `type/subtype`. */
