@@ -17,6 +17,11 @@
 # Every process needs INTERNAL_AUTH_KEY (or INTERNAL_AUTH_KEY_FILE); without
 # either, they share the development key of $DATA_DIR/internal-auth-key.
 #
+# The notifier and intake-gateway need REQUEST_REFERENCE_KEY (or
+# REQUEST_REFERENCE_KEY_FILE), which tags and checks the request references of
+# emails to data subjects; without either, they share the development key of
+# $DATA_DIR/request-reference-key.
+#
 # verification keeps evidence files in STORAGE_DIR (default here
 # $DATA_DIR/verification/storage), and fulfilment-delivery its artifacts
 # (default $DATA_DIR/fulfilment-delivery/storage), encrypted with
@@ -94,6 +99,20 @@ fi
 
 # Variables of the notifier process only: where it writes emails without an SMTP server ($DATA_DIR/mail).
 notifier_env=("DATA_DIR=$data_dir")
+intake_env=()
+
+# The notifier tags the references in its emails to data subjects and intake-gateway checks the tag of a quoted one,
+# with one key (docs/webhooks.md#replies). Without one configured, both take the development key of
+# $DATA_DIR/request-reference-key (the one `npm start` uses; made on first use), passed as a file.
+if [ -z "${REQUEST_REFERENCE_KEY:-}" ] && [ -z "${REQUEST_REFERENCE_KEY_FILE:-}" ]; then
+  reference_key_file="$data_dir/request-reference-key"
+  if [ ! -s "$reference_key_file" ]; then
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url') + '\n')" >"$reference_key_file.$$" && mv -n "$reference_key_file.$$" "$reference_key_file")
+    rm -f "$reference_key_file.$$"
+  fi
+  notifier_env+=("REQUEST_REFERENCE_KEY_FILE=$reference_key_file")
+  intake_env+=("REQUEST_REFERENCE_KEY_FILE=$reference_key_file")
+fi
 
 # Variables of the policy-registry process only: the services its retention report asks, on their default ports.
 policy_registry_env=(
@@ -124,6 +143,7 @@ for s in "${services[@]}"; do
   if [ "$s" = verification ]; then extra=("${verification_env[@]}"); fi
   if [ "$s" = fulfilment-delivery ]; then extra=("${fulfilment_env[@]}"); fi
   if [ "$s" = notifier ]; then extra=("${notifier_env[@]}"); fi
+  if [ "$s" = intake-gateway ]; then extra=("${intake_env[@]}"); fi
   if [ "$s" = policy-registry ]; then extra=("${policy_registry_env[@]}"); fi
   env PORT="$port" "${extra[@]}" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
   pids+=("$!")

@@ -128,6 +128,8 @@ export class DistributedSystem {
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
       KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
       INTERNAL_AUTH_KEY: randomBytes(32).toString('base64'),
+      // Read by the notifier and intake-gateway only (the others ignore it).
+      REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
       STORAGE_MASTER_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: join(this.options.dir, 'data'),
       HOST: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, everyProblem, httpFields, internalAuthFields, requireDriverSettings } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, everyProblem, httpFields, internalAuthFields, requestReferenceKeyFields, requireDriverSettings } from '@dsar/platform/config';
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
@@ -16,8 +16,9 @@ import { requireAuthSettings } from '@dsar/platform/auth';
  * in-memory bus. The same process can run against PostgreSQL and Kafka by
  * setting DB_DRIVER and BUS_DRIVER. With no authentication configured it makes
  * a development admin key (DATA_DIR/dev-token), without an audit signing
- * key a development one (DATA_DIR/audit-signing-key.pem), and without an
- * internal auth key one in DATA_DIR/internal-auth-key.
+ * key a development one (DATA_DIR/audit-signing-key.pem), without an
+ * internal auth key one in DATA_DIR/internal-auth-key, and without a request
+ * reference key one in DATA_DIR/request-reference-key.
  */
 export const embeddedConfigSchema = z
   .object({
@@ -36,6 +37,7 @@ export const embeddedConfigSchema = z
     ...storageFields,
     ...auditFields,
     ...internalAuthFields,
+    ...requestReferenceKeyFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);

@@ -37,6 +37,12 @@ export const inboundMessageCapturedV1 = z.object({
   outcome: z.enum(CAPTURE_OUTCOMES),
   /** The request type the classifier read; null for a reply to an existing request. */
   requestType: z.enum(REQUEST_TYPES).nullable(),
+  /**
+   * For a reply (`matched_thread`, `matched_reference`): whether intake took it as the requester's, sent from an
+   * address the request knows and in its thread or quoting its tagged reference. `false`: recorded for an operator
+   * to confirm; it answered no clarification and moved no clock. Absent for a new request, and on events from before.
+   */
+  senderVerified: z.boolean().optional(),
 });
 export type InboundMessageCapturedV1 = z.infer<typeof inboundMessageCapturedV1>;
 
@@ -54,7 +60,7 @@ export const intakeEventDefinitions: EventTypeDefinition[] = [
     topic: Topics.intake,
     schema: inboundMessageCapturedV1,
     producer: 'intake-gateway',
-    description: 'An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply. Keyed by the request id.',
+    description: 'An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply (`senderVerified: false` when it is not taken as the requester\'s). Keyed by the request id.',
   },
   {
     type: IntakeEventTypes.messageIgnored,

@@ -42,7 +42,7 @@ export type InboundOutcome = (typeof INBOUND_OUTCOMES)[number];
  * Why intake captured or ignored a message (docs/webhooks.md#what-each-message-becomes).
  * Captured: `matched_subject_request` (it reads as a data subject request: a new
  * request), `matched_thread` (a reply in the thread of a request),
- * `matched_reference` (it quotes a request's reference, `DSAR-1A2B3C4D`).
+ * `matched_reference` (it quotes a request's reference, `DSAR-1A2B3C4D-7K3QX9M2TR4VB`; docs/webhooks.md#replies).
  * Ignored: the classifier's reasons (`not_a_request`, `empty_message`, `bounce`,
  * `auto_reply`, `bulk_mail`, `spam`, `informational`), and for chat
  * `bot_message`, `message_edited`, `message_deleted`; `unsupported_event` for an

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { resolveJurisdiction } from '@dsar/contracts';
-import { jsonFromEnv } from '@dsar/platform/config';
+import { jsonFromEnv, type RequestReferenceKeyConfig, requestReferenceKeysFrom } from '@dsar/platform/config';
 import { webhookSecretKey } from './domain/standard-webhooks';
 
 /**
@@ -103,7 +103,7 @@ export const webhookFields = {
   INBOUND_ROUTES: jsonFromEnv('must be a JSON array of routes', '[]').pipe(inboundRoutes),
 };
 
-export interface WebhookConfig {
+export interface WebhookConfig extends RequestReferenceKeyConfig {
   /** Parsed, a list; the runner of the tests may also give the comma-separated text. */
   MAIL_WEBHOOK_SECRET?: string[] | string;
   SLACK_SIGNING_SECRET?: string;
@@ -142,6 +142,11 @@ export interface WebhookSettings {
   slackRoutes: readonly SlackRoute[];
   /** The largest delivery read (HTTP_BODY_LIMIT). */
   bodyLimit: string;
+  /**
+   * REQUEST_REFERENCE_KEY, the current key first: a quoted reference's tag is checked against each. Empty (only
+   * outside the shipped processes, whose configuration requires a key): no tagged reference matches.
+   */
+  referenceKeys: readonly string[];
 }
 
 export const WEBHOOK_SETTINGS = Symbol('WEBHOOK_SETTINGS');
@@ -162,5 +167,6 @@ export function webhookSettingsFrom(config: Partial<WebhookConfig>): WebhookSett
     mailRoutes: routes.filter(isMailRoute),
     slackRoutes: routes.filter((r): r is SlackRoute => !isMailRoute(r)),
     bodyLimit: config.HTTP_BODY_LIMIT ?? '1mb',
+    referenceKeys: requestReferenceKeysFrom(config),
   };
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { jsonFromEnv } from '@dsar/platform/config';
+import { jsonFromEnv, type RequestReferenceKeyConfig, requestReferenceKeysFrom } from '@dsar/platform/config';
 import { type RetentionConfig, retentionFields, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
 import { LOCALES, type Locale } from './domain/notification-kinds';
 import { compileOverrides, type TemplateOverrides } from './domain/render';
@@ -79,7 +79,7 @@ export const notifierFields = {
   ...retentionFields,
 };
 
-export interface NotifierConfig extends RetentionConfig {
+export interface NotifierConfig extends RetentionConfig, RequestReferenceKeyConfig {
   DATA_DIR?: string;
   SMTP_URL?: string;
   SMTP_URL_FILE?: string;
@@ -127,6 +127,11 @@ export interface NotifierSettings {
   /** Sends claimed per dispatcher round. */
   batchSize: number;
   retention: RetentionSettings;
+  /**
+   * The current REQUEST_REFERENCE_KEY, which tags the reference in emails to data subjects. Absent (only outside the
+   * shipped processes, whose configuration requires it): they carry the short reference, which answers nothing.
+   */
+  referenceKey?: string;
 }
 
 export const NOTIFIER_SETTINGS = Symbol('NOTIFIER_SETTINGS');
@@ -170,6 +175,7 @@ export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierS
     dispatchIntervalMs: config.NOTIFIER_DISPATCH_INTERVAL_MS ?? 0,
     batchSize: 50,
     retention: retentionSettingsFrom(config),
+    referenceKey: requestReferenceKeysFrom(config)[0],
   };
 }
 

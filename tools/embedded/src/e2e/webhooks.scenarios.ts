@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { waitFor } from '@dsar/platform/testing';
+import { requestReference, taggedRequestReference } from '@dsar/contracts';
+import { startMailServer, type TestMailServer, waitFor } from '@dsar/platform/testing';
 import { signDelivery, webhookSecretKey } from '@dsar/services/intake-gateway';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
@@ -13,6 +14,8 @@ const MAILBOX = 'privacy@tenant-a.example';
 const TEAM = 'T0TENANTA';
 const CHANNEL = 'C0PRIVACY';
 const DAY = 86_400_000;
+/** The request reference keys, as during a rotation: the notifier tags with the first, intake takes both. */
+const REFERENCE_KEYS = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
 
 /** The webhook settings of the scenarios' system: the secrets, and routes of tenant-a for a mailbox and a Slack team. */
 export const WEBHOOK_SETTINGS = {
@@ -22,9 +25,27 @@ export const WEBHOOK_SETTINGS = {
     { mailbox: MAILBOX, tenantId: 'tenant-a', jurisdiction: 'de' },
     { slackTeamId: TEAM, tenantId: 'tenant-a', jurisdiction: 'GB' },
   ],
+  REQUEST_REFERENCE_KEY: REFERENCE_KEYS.join(','),
+  // The notifier sends at once, to the test's SMTP server (replyMailServer); no digest.
+  NOTIFIER_DISPATCH_INTERVAL_MS: 200,
+  NOTIFIER_DIGEST_TIME: 'off',
   // The scenarios poll timelines through the gateway: no rate limit.
   RATE_LIMIT_PER_MINUTE: 0,
 };
+
+/**
+ * An SMTP server for the notifier's emails, started before the system (this beforeAll runs before the system's, which
+ * reads `settings` then): the scenarios reply to the reference the email to the data subject carries.
+ */
+export function replyMailServer(settings: Record<string, unknown>): () => TestMailServer {
+  let server: TestMailServer;
+  beforeAll(async () => {
+    server = await startMailServer();
+    Object.assign(settings, { SMTP_URL: server.url });
+  });
+  afterAll(async () => server?.close());
+  return () => server;
+}
 
 /** The machine's time in Unix seconds: what signatures are checked against (docs/adr/0019), not the system's clock. */
 function unixNow(): number {
@@ -79,9 +100,11 @@ function slackMessage(event: Record<string, unknown>, eventId = `Ev${randomUUID(
  * newsletter ignored, a replayed delivery that creates nothing, every signature
  * failure and an unrouted mailbox refused with nothing stored; Slack's URL
  * verification, a captured message, its retry, a bot's message and an edit,
- * a thread reply, and a bad signature.
+ * a thread reply, and a bad signature. Replies from others than the requester
+ * (issue 35, finding 3): recorded unverified, answering no clarification;
+ * a reference with a wrong tag, or a guessed short one, matches nothing.
  */
-export function webhookScenarios(getSystem: () => TestSystem): void {
+export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMailServer): void {
   let admin: ApiClient;
   beforeAll(() => {
     admin = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
@@ -187,13 +210,13 @@ export function webhookScenarios(getSystem: () => TestSystem): void {
       const created = await deliver('mail', signedMail(email({ subject: 'Auskunft', text: 'Ich bitte um Auskunft über meine Daten nach Art. 15 DSGVO.' }, daysAgo(1))));
       const id = created.body.id as string;
       const before = await queueTotal();
-      const reference = `DSAR-${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
+      const reference = taggedRequestReference(id, REFERENCE_KEYS[0]);
       const res = await deliver('mail', signedMail(email({ subject: `Re: Ihr Antrag ${reference}`, text: 'Danke, ich warte auf Ihre Antwort.' }, daysAgo(0))));
       expect(res.body).toMatchObject({ id, status: 'captured' });
       expect(await queueTotal()).toBe(before);
       expect((await admin.get(`/requests/${id}`)).body.status).toBe('received');
       const [reply] = await timelineOf(id, 'intake_message_captured', (p) => p.outcome === 'reply_recorded');
-      expect(reply.payload).toMatchObject({ reason: 'matched_reference', requestType: null });
+      expect(reply.payload).toMatchObject({ reason: 'matched_reference', requestType: null, senderVerified: true });
     });
 
     it('ignores a newsletter: no request, a record without its words, an event on the tenant\'s chain', async () => {
@@ -269,6 +292,115 @@ export function webhookScenarios(getSystem: () => TestSystem): void {
     it('refuses a signed delivery that is not an email of either shape (400), and one that is not JSON', async () => {
       expectProblem(await deliver('mail', signedMail({ type: 'email.received', created_at: daysAgo(0), data: { messageId: 'x' } })), 400, 'SVC-BE-1102');
       expectProblem(await deliver('mail', signedMail('{"type": ')), 400, 'SVC-BE-1101');
+    });
+  });
+
+  describe('replies from others than the requester', () => {
+    const QUESTION = 'Which of your two accounts do you mean?';
+    const ANSWER = 'The one registered under this address.';
+    const STRANGER = 'Mallory <mallory@elsewhere.example>';
+    const statusOf = async (id: string) => (await admin.get(`/requests/${id}`)).body.status as string;
+    const clockStateOf = async (id: string) => (await admin.get(`/requests/${id}/clock/explain`)).body.clock.state as string;
+    const eventsOf = async (id: string, type: string) => ((await admin.get(`/requests/${id}/timeline`)).body.events as Array<{ eventType: string }>).filter((e) => e.eventType === type);
+
+    /** A request emailed by `address` a few days ago, with a clarification asked of it just now: the clock is paused. */
+    async function pendingClarification(address: string): Promise<string> {
+      const created = await deliver('mail', signedMail(email({ from: `Jana Schmidt <${address}>`, subject: 'Data request', text: 'Please send me a copy of my personal data.' }, daysAgo(3))));
+      expect(created.body.status).toBe('captured');
+      const id = created.body.id as string;
+      expect((await admin.post(`/requests/${id}/clarifications/request`, { message: QUESTION })).status).toBe(202);
+      expect({ status: await statusOf(id), clock: await clockStateOf(id) }).toEqual({ status: 'clarification_pending', clock: 'paused' });
+      return id;
+    }
+    const janasAddress = () => `jana.${randomUUID().slice(0, 8)}@example.org`;
+
+    it('the requester\'s reply quoting the tagged reference of the notifier\'s email answers the clarification', async () => {
+      const address = janasAddress();
+      const id = await pendingClarification(address);
+      const question = await mail().waitFor((m) => m.envelope.to.includes(address) && (m.parsed.text ?? '').includes(QUESTION), 20_000);
+      const subject = question.parsed.subject ?? '';
+      expect(subject).toContain(taggedRequestReference(id, REFERENCE_KEYS[0]));
+      expect(question.parsed.headers.get('x-dsar-reference')).toBe(taggedRequestReference(id, REFERENCE_KEYS[0]));
+
+      const answeredAt = now().toISOString();
+      // The requester's address, as a mail program may write it: another case, a display name.
+      const res = await deliver('mail', signedMail(email({ from: `Jana <${address.toUpperCase()}>`, subject: `Re: ${subject}`, text: ANSWER }, answeredAt)));
+      expect(res.body).toMatchObject({ id, status: 'captured' });
+      expect({ status: await statusOf(id), clock: await clockStateOf(id) }).toEqual({ status: 'in_progress', clock: 'running' });
+      const [received] = await timelineOf(id, 'request_clarification_received');
+      expect(received.payload).toMatchObject({ receivedAt: new Date(answeredAt).toISOString(), clockResumed: true, actor: 'system:inbound-mail' });
+      const [captured] = await timelineOf(id, 'intake_message_captured', (p) => p.outcome === 'clarification_received');
+      expect(captured.payload).toMatchObject({ reason: 'matched_reference', senderVerified: true });
+    });
+
+    it('a stranger\'s mail quoting the tagged reference answers nothing: the clock stays paused, the timeline shows an unverified reply an operator can confirm', async () => {
+      const id = await pendingClarification(janasAddress());
+      const answeredAt = now().toISOString();
+      const delivery = signedMail(email({ from: STRANGER, subject: `Re: Your request ${taggedRequestReference(id, REFERENCE_KEYS[0])}: we need more information`, text: ANSWER }, answeredAt));
+      const res = await deliver('mail', delivery);
+      expect(res.body).toMatchObject({ id, status: 'captured' });
+      const [unverified] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === delivery.headers['webhook-id']);
+      expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', reason: 'matched_reference', senderVerified: false, sourceId: expect.any(String) });
+      expect(JSON.stringify(unverified.payload)).not.toContain('mallory');
+      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({ status: 'clarification_pending', clock: 'paused', received: [] });
+
+      // The operator reads the mail at the provider, confirms it with the requester, and records it as the answer.
+      expect((await admin.post(`/requests/${id}/clarifications/receive`, { message: 'Confirmed by phone: the account of this address.', receivedAt: answeredAt })).status).toBe(202);
+      expect(await statusOf(id)).toBe('in_progress');
+      const [received] = await timelineOf(id, 'request_clarification_received');
+      expect(received.payload).toMatchObject({ receivedAt: new Date(answeredAt).toISOString(), actor: expect.not.stringMatching(/^system:/) });
+    });
+
+    it('a reference with a wrong tag matches nothing, even from the requester; one of the earlier key still does', async () => {
+      const address = janasAddress();
+      const id = await pendingClarification(address);
+      const before = await queueTotal();
+      for (const reference of [taggedRequestReference(id, randomBytes(32).toString('base64')), `${requestReference(id)}-${'0'.repeat(13)}`]) {
+        const res = await deliver('mail', signedMail(email({ from: address, subject: `Re: Your request ${reference}`, text: ANSWER }, now().toISOString())));
+        expect({ reference, status: res.body.status }).toEqual({ reference, status: 'ignored_non_dsar' });
+      }
+      expect({ status: await statusOf(id), clock: await clockStateOf(id), queue: await queueTotal() }).toEqual({ status: 'clarification_pending', clock: 'paused', queue: before });
+
+      const rotated = await deliver('mail', signedMail(email({ from: address, subject: `Re: Your request ${taggedRequestReference(id, REFERENCE_KEYS[1])}`, text: ANSWER }, now().toISOString())));
+      expect(rotated.body).toMatchObject({ id, status: 'captured' });
+      expect(await statusOf(id)).toBe('in_progress');
+    });
+
+    it('a guessed short reference matches nothing; from the requester\'s address it is only recorded, unverified, and its thread proves nothing later', async () => {
+      const address = janasAddress();
+      const id = await pendingClarification(address);
+      const guessed = await deliver('mail', signedMail(email({ from: STRANGER, subject: `Re: ${requestReference(id)}`, text: ANSWER }, now().toISOString())));
+      expect(guessed.body.status).toBe('ignored_non_dsar');
+      expect(await statusOf(id)).toBe('clarification_pending');
+
+      // The short form of emails sent before references were tagged: from the request's address (which anyone can
+      // forge), an unverified reply for an operator to confirm.
+      const legacy = email({ from: address, subject: `Re: Your request ${requestReference(id)}`, text: ANSWER }, now().toISOString());
+      const recorded = signedMail(legacy);
+      expect((await deliver('mail', recorded)).body).toMatchObject({ id, status: 'captured' });
+      const [unverified] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === recorded.headers['webhook-id']);
+      expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', reason: 'matched_reference', senderVerified: false });
+      // A reply in that message's thread is no reply in the request's thread.
+      const messageId = (legacy.data as { messageId: string }).messageId;
+      const inItsThread = await deliver('mail', signedMail(email({ from: address, subject: 'Re: Re: Your request', text: ANSWER, inReplyTo: messageId, references: [messageId] }, now().toISOString())));
+      expect(inItsThread.body.status).toBe('ignored_non_dsar');
+      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({ status: 'clarification_pending', clock: 'paused', received: [] });
+    });
+
+    it('a reply of another Slack user in the request\'s thread is recorded unverified; the requester\'s answers', async () => {
+      const first = slackMessage({ text: 'Hi, please send me a copy of all my personal data.' });
+      const created = await deliver('chat', signedSlack(first));
+      const id = created.body.id as string;
+      const thread = (first.event as { ts: string }).ts;
+      expect((await admin.post(`/requests/${id}/clarifications/request`, { message: QUESTION })).status).toBe(202);
+      const other = slackMessage({ text: ANSWER, user: 'U0TOM', thread_ts: thread });
+      expect((await deliver('chat', signedSlack(other))).body).toMatchObject({ id, status: 'captured', reason: 'matched_thread' });
+      const [unverified] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === other.event_id);
+      expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', senderVerified: false });
+      expect(await statusOf(id)).toBe('clarification_pending');
+
+      expect((await deliver('chat', signedSlack(slackMessage({ text: ANSWER, thread_ts: thread })))).body).toMatchObject({ id, status: 'captured', reason: 'matched_thread' });
+      expect(await statusOf(id)).toBe('in_progress');
     });
   });
 

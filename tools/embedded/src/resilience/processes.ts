@@ -121,6 +121,8 @@ export class DistributedProcesses {
       KAFKA_GROUP_PREFIX: `resilience-${randomBytes(4).toString('hex')}`,
       OUTBOX_POLL_MS: '250',
       INTERNAL_AUTH_KEY: randomBytes(32).toString('base64'),
+      // Read by the notifier and intake-gateway only (the others ignore it).
+      REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...urls,

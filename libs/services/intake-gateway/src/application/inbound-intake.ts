@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import {
   type CaptureOutcome,
   type ChatWebhookAccepted,
@@ -11,9 +11,10 @@ import {
   type NewRequestCommand,
   OPEN_STATUSES,
   type Principal,
+  quotedReferences,
   type RequestDetail,
   type RequestType,
-  referencedIdPrefixes,
+  referenceTagMatches,
   requestReference,
   tenantSubject,
 } from '@dsar/contracts';
@@ -25,7 +26,9 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import type { InboundMessage } from '../domain/inbound-message';
 import { fitText } from '../domain/mail-text';
 import { classifyMessage, type MessageClassification } from '../domain/message-classifier';
+import { isKnownSender } from '../domain/reply-sender';
 import { CLAIM_RENEW_MS, type InboundDecision, InboundStore } from '../infrastructure/inbound-store';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { Intake } from './intake';
 
 /** The tenant, workspace and default jurisdiction a route gives a message. */
@@ -57,23 +60,37 @@ const RAW_TEXT_MAX = 100_000;
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
-/** The request a message belongs to, and how it was found. */
+/**
+ * The request a message belongs to, how it was found, and whether intake takes it as the requester's: sent from an
+ * address the request knows, in the request's thread or quoting its tagged reference. Anything else is recorded for
+ * an operator to confirm and answers nothing (docs/webhooks.md#replies).
+ */
 interface Match {
   detail: RequestDetail;
   reason: Extract<InboundReason, 'matched_thread' | 'matched_reference'>;
+  senderVerified: boolean;
 }
 
-/** What was decided before the answer is written. */
+/** What was decided before the answer is written; `senderVerified` for a reply matched to a request. */
 type Verdict =
-  | { captured: true; detail: Pick<RequestDetail, 'id' | 'jurisdiction' | 'workspaceId'>; reason: InboundReason; outcome: CaptureOutcome; requestType: RequestType | null; language: MessageClassification['language'] }
+  | {
+      captured: true;
+      detail: Pick<RequestDetail, 'id' | 'jurisdiction' | 'workspaceId'>;
+      reason: InboundReason;
+      outcome: CaptureOutcome;
+      requestType: RequestType | null;
+      language: MessageClassification['language'];
+      senderVerified?: boolean;
+    }
   | { captured: false; reason: InboundReason; language: MessageClassification['language'] };
 
 /**
  * Takes one signed, routed inbound message into intake (docs/webhooks.md):
  * claims its delivery (a repetition gets the first answer and changes
  * nothing), classifies it, matches a reply to its request (the thread, or a
- * quoted reference), and then answers a pending clarification, records the
- * reply on the request's timeline, creates a request, or ignores the message;
+ * quoted reference), and then answers a pending clarification (only a reply
+ * of the requester's, verified), records the reply on the request's timeline
+ * (verified or not), creates a request, or ignores the message;
  * the decision, its answer and its event commit together. No transaction
  * waits on lifecycle-clock: the calls come first, each with a key derived from
  * the delivery, so that a retry after a crash replays them (ADR 0022, 0026).
@@ -87,6 +104,7 @@ export class InboundIntake {
     private readonly intake: Intake,
     private readonly lifecycle: LifecycleClient,
     private readonly clock: Clock,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 
   async receive(delivered: InboundMessage, route: RouteTarget, contentSha256: string, call: WebhookCall): Promise<InboundAnswer> {
@@ -129,10 +147,12 @@ export class InboundIntake {
     const classification = classifyMessage(message.content);
     const { language } = classification;
     const match = await this.match(principal, route, message);
-    // A reply to an open request is the requester's; one to a finished request is a new request when it reads as one.
+    // A reply to an open request joins it; one to a finished request is a new request when it reads as one.
     if (match && ((OPEN_STATUSES as readonly string[]).includes(match.detail.status) || !classification.isRequest)) {
-      const outcome = match.detail.status === 'clarification_pending' ? await this.answerClarification(principal, match.detail.id, message) : 'reply_recorded';
-      return { captured: true, detail: match.detail, reason: match.reason, outcome, requestType: null, language };
+      // Only the requester's verified reply answers a pending clarification and resumes the clock.
+      const answers = match.senderVerified && match.detail.status === 'clarification_pending';
+      const outcome = answers ? await this.answerClarification(principal, match.detail.id, message) : 'reply_recorded';
+      return { captured: true, detail: match.detail, reason: match.reason, outcome, requestType: null, language, senderVerified: match.senderVerified };
     }
     if (!classification.isRequest) return { captured: false, reason: classification.reason as InboundReason, language };
     const created = await this.intake.record(
@@ -149,14 +169,25 @@ export class InboundIntake {
     };
   }
 
-  /** The request a reply belongs to: by its thread (In-Reply-To, References, Slack thread), else by a reference it quotes. */
+  /**
+   * The request a reply belongs to: by its thread (In-Reply-To, References, Slack thread), else by a reference it
+   * quotes. A tagged reference whose tag is not the request's matches nothing. A short one (`DSAR-1A2B3C4D`, which
+   * anyone can guess, and which emails sent before references were tagged carry) matches only a reply from an address
+   * the request knows, and then only as an unverified reply.
+   */
   private async match(principal: Principal, route: RouteTarget, message: InboundMessage): Promise<Match | undefined> {
     const threadRequest = await this.store.requestOfThread(route.tenantId, route.workspaceId ?? null, message.thread.answers.map(sha256));
     const inThread = threadRequest ? await this.requestOf(principal, threadRequest) : undefined;
-    if (inThread) return { detail: inThread, reason: 'matched_thread' };
-    for (const prefix of referencedIdPrefixes(message.referenceText)) {
-      const referenced = await this.lifecycle.requestByReference(principal, requestReference(prefix));
-      if (referenced) return { detail: referenced, reason: 'matched_reference' };
+    if (inThread) return { detail: inThread, reason: 'matched_thread', senderVerified: isKnownSender(inThread, message.contact) };
+    for (const quoted of quotedReferences(message.referenceText)) {
+      const referenced = await this.lifecycle.requestByReference(principal, requestReference(quoted.idPrefix));
+      if (!referenced) continue;
+      const knownSender = isKnownSender(referenced, message.contact);
+      if (quoted.tag !== undefined) {
+        if (referenceTagMatches(quoted, referenced.id, this.settings.referenceKeys)) return { detail: referenced, reason: 'matched_reference', senderVerified: knownSender };
+      } else if (knownSender) {
+        return { detail: referenced, reason: 'matched_reference', senderVerified: false };
+      }
     }
     return undefined;
   }
@@ -261,8 +292,8 @@ export class InboundIntake {
       outcome: verdict.captured ? verdict.outcome : 'ignored',
       reason: verdict.reason,
       requestId: verdict.captured ? verdict.detail.id : null,
-      // Later replies in the thread of this message find its request.
-      threadKey: verdict.captured && message.thread.own ? sha256(message.thread.own) : null,
+      // Later replies in the thread of this message find its request; an unverified reply's thread proves nothing later.
+      threadKey: verdict.captured && verdict.senderVerified !== false && message.thread.own ? sha256(message.thread.own) : null,
       answer,
     };
   }
@@ -284,7 +315,13 @@ export class InboundIntake {
       occurredAt: this.clock.now().toISOString(),
     };
     if (verdict.captured) {
-      const data: InboundMessageCapturedV1 = { requestId: verdict.detail.id, ...facts, outcome: verdict.outcome, requestType: verdict.requestType };
+      const data: InboundMessageCapturedV1 = {
+        requestId: verdict.detail.id,
+        ...facts,
+        outcome: verdict.outcome,
+        requestType: verdict.requestType,
+        ...(verdict.senderVerified !== undefined ? { senderVerified: verdict.senderVerified } : {}),
+      };
       return { type: IntakeEventTypes.messageCaptured, subject: verdict.detail.id, tenantId: route.tenantId, data };
     }
     const data: InboundMessageIgnoredV1 = facts;

@@ -35,7 +35,7 @@ export interface InboundMessage {
   contact?: string;
   /** Thread identities, unhashed: the message's own, and the ones it answers (In-Reply-To, References, Slack thread). */
   thread: { own?: string; answers: string[] };
-  /** Where a request reference (`DSAR-1A2B3C4D`) is looked for: an email's subject, a chat message's text. */
+  /** Where a request reference (`DSAR-1A2B3C4D-7K3QX9M2TR4VB`, or the short `DSAR-1A2B3C4D`) is looked for: an email's subject, a chat message's text. */
   referenceText: string;
   /** The evidence reference of the message, for the request it creates. */
   evidence: { type: 'email_message' | 'chat_message'; reference: string };

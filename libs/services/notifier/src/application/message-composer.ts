@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isInfrastructureUnavailable, ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
-import { type NotificationChannel, type RequestDetail, resolveJurisdiction } from '@dsar/contracts';
+import { type NotificationChannel, type RequestDetail, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
 import { type RenderedMessage, renderNotification, resolveLocale } from '../domain/render';
 import { requestReference, type TemplateContext } from '../domain/template-context';
 import type { NotificationEntity } from '../infrastructure/notification.entity';
@@ -53,8 +53,10 @@ export class MessageComposer {
     const to = detail.requestor?.email ?? (detail.intakeSource.contact && EMAIL.test(detail.intakeSource.contact.trim()) ? detail.intakeSource.contact.trim() : undefined);
     if (!to) return { ok: false, transient: false, error: 'the request has no email address for the data subject (requestor.email or an email contact)', destination: UNRESOLVED };
     const resolved = resolveJurisdiction(detail.jurisdiction);
+    const reference = this.subjectReference(n.requestId);
     const context: TemplateContext = {
       ...factsContext(n),
+      reference,
       requestType: detail.requestType,
       jurisdiction: detail.jurisdiction,
       jurisdictionName: resolved?.binding.name,
@@ -67,7 +69,15 @@ export class MessageComposer {
       timeZone: resolved?.binding.timeZone ?? 'UTC',
       overrides: this.settings.tenants[n.tenantId]?.templates,
     });
-    return { ok: true, destination: maskDestination(to), email: this.email(n, sendId, to, rendered) };
+    return { ok: true, destination: maskDestination(to), email: this.email(n, sendId, to, rendered, reference) };
+  }
+
+  /**
+   * The reference the data subject is shown and may quote back: tagged with the reference key, so that only someone
+   * who read one of these emails can quote it (docs/notifications.md#the-reference). Operators see the short one.
+   */
+  private subjectReference(requestId: string): string {
+    return this.settings.referenceKey ? taggedRequestReference(requestId, this.settings.referenceKey) : requestReference(requestId);
   }
 
   private async forOperators(n: NotificationEntity, channel: NotificationChannel, sendId: string): Promise<Composed> {
@@ -76,13 +86,14 @@ export class MessageComposer {
     if (channel === 'email') {
       if (operators.emails.length === 0) return { ok: false, transient: false, error: 'the tenant has no operator email addresses any more', destination: UNRESOLVED };
       const to = operators.emails.join(', ');
-      return { ok: true, destination: operators.emails.map(maskDestination).join(', '), email: this.email(n, sendId, to, rendered) };
+      const reference = n.requestId ? requestReference(n.requestId) : undefined;
+      return { ok: true, destination: operators.emails.map(maskDestination).join(', '), email: this.email(n, sendId, to, rendered, reference) };
     }
     if (!operators.slackChannel) return { ok: false, transient: false, error: 'the tenant has no operator Slack channel any more', destination: UNRESOLVED };
     return { ok: true, destination: maskDestination(operators.slackChannel), chat: { channel: operators.slackChannel, text: `*${rendered.subject}*\n${rendered.text}` } };
   }
 
-  private email(n: NotificationEntity, sendId: string, to: string, rendered: RenderedMessage): OutgoingEmail {
+  private email(n: NotificationEntity, sendId: string, to: string, rendered: RenderedMessage, reference: string | undefined): OutgoingEmail {
     return {
       to,
       from: this.settings.tenants[n.tenantId]?.sender ?? this.settings.sender,
@@ -92,7 +103,7 @@ export class MessageComposer {
       // One Message-ID per send, the same on every try: a receiver can tell a resend after a crash from a new message.
       messageId: sendId,
       language: rendered.locale,
-      headers: n.requestId ? { 'X-DSAR-Reference': requestReference(n.requestId) } : {},
+      headers: reference ? { 'X-DSAR-Reference': reference } : {},
     };
   }
 }

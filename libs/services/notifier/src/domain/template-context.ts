@@ -14,7 +14,10 @@ export interface RequestSummary {
 
 export interface TemplateContext {
   requestId: string;
-  /** Short reference shown to people, e.g. "DSAR-1A2B3C4D" (see requestReference). */
+  /**
+   * The reference shown: to the data subject the tagged one, e.g. "DSAR-1A2B3C4D-7K3QX9M2TR4VB"
+   * (taggedRequestReference), to operators the short one, "DSAR-1A2B3C4D" (requestReference).
+   */
   reference: string;
   requestType?: string;
   jurisdiction?: string;
@@ -39,5 +42,5 @@ export interface TemplateContext {
   failure?: { kind: string; channel: string; destination: string; error: string };
 }
 
-/** The reference people see and quote back (`DSAR-1A2B3C4D`): one definition in the contracts, which intake reads replies by. */
+/** The short reference (`DSAR-1A2B3C4D`) operators see: one definition in the contracts, beside the tagged one intake reads replies by. */
 export { requestReference } from '@dsar/contracts';

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { dataDirSecret } from './data-dir-secret';
+import { secretFileField } from './secret-file';
+
+/**
+ * REQUEST_REFERENCE_KEY: the secret the notifier tags the references it prints in subject lines with
+ * (`DSAR-1A2B3C4D-7K3QX9M2TR4VB`) and intake-gateway checks the tag of a quoted reference with
+ * (docs/webhooks.md#replies). A secret of its own rather than one derived from INTERNAL_AUTH_KEY: references live
+ * in mail threads for months, so this key is rotated on its own schedule, with the earlier keys listed after the
+ * new one until the threads that quote them have ended. Given as text (one key, or several separated by commas or
+ * line breaks, each at least 32 bytes; the first tags new references) or as a file holding it.
+ */
+
+/** The shortest key accepted, in bytes (the HMAC-SHA256 output size). */
+export const REQUEST_REFERENCE_KEY_MIN_LENGTH = 32;
+
+const HOW_TO = 'make one with: openssl rand -base64 32';
+
+/** The keys of the setting's text: separated by commas or line breaks, blank entries skipped. */
+function keyTexts(text: string): string[] {
+  return text
+    .split(/[,\r\n]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
+
+/** What is wrong with the setting's text, naming keys by position (never by value). */
+function keysProblem(text: string): string | undefined {
+  const keys = keyTexts(text);
+  if (keys.length === 0) return `must hold a key of at least ${REQUEST_REFERENCE_KEY_MIN_LENGTH} bytes; ${HOW_TO}`;
+  const short = keys.flatMap((key, i) => (Buffer.byteLength(key, 'utf8') < REQUEST_REFERENCE_KEY_MIN_LENGTH ? [i + 1] : []));
+  if (short.length === 0) return undefined;
+  const which = keys.length === 1 ? 'the key is' : `key ${short.join(', ')} of ${keys.length} ${short.length === 1 ? 'is' : 'are'}`;
+  return `${which} shorter than ${REQUEST_REFERENCE_KEY_MIN_LENGTH} bytes; ${HOW_TO}`;
+}
+
+/** Environment fields of the key, to spread into the config schema of a process that makes or checks references. */
+export const requestReferenceKeyFields = {
+  REQUEST_REFERENCE_KEY: z
+    .string()
+    .superRefine((text, ctx) => {
+      const problem = keysProblem(text);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional(),
+  REQUEST_REFERENCE_KEY_FILE: secretFileField(keysProblem),
+};
+
+export interface RequestReferenceKeyConfig {
+  REQUEST_REFERENCE_KEY?: string;
+  REQUEST_REFERENCE_KEY_FILE?: string;
+}
+
+/** Cross-field rule of the notifier and intake-gateway processes: one of the two must be set, not both. */
+export function requireRequestReferenceKey(value: RequestReferenceKeyConfig, ctx: z.RefinementCtx): void {
+  if (value.REQUEST_REFERENCE_KEY && value.REQUEST_REFERENCE_KEY_FILE) {
+    ctx.addIssue({ code: 'custom', path: ['REQUEST_REFERENCE_KEY_FILE'], message: 'give REQUEST_REFERENCE_KEY or REQUEST_REFERENCE_KEY_FILE, not both' });
+  }
+  if (!value.REQUEST_REFERENCE_KEY && !value.REQUEST_REFERENCE_KEY_FILE) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['REQUEST_REFERENCE_KEY'],
+      message: `required (or REQUEST_REFERENCE_KEY_FILE): the key that tags the request references of the emails to data subjects, the same in the notifier and intake-gateway; ${HOW_TO}`,
+    });
+  }
+}
+
+/** The configured keys, the current one first, from the variable or its file; empty when neither is set. */
+export function requestReferenceKeysFrom(config: RequestReferenceKeyConfig): string[] {
+  const text = config.REQUEST_REFERENCE_KEY ?? (config.REQUEST_REFERENCE_KEY_FILE ? readFileSync(config.REQUEST_REFERENCE_KEY_FILE, 'utf8') : undefined);
+  return text === undefined ? [] : keyTexts(text);
+}
+
+export const DEV_REQUEST_REFERENCE_KEY_FILE = 'request-reference-key';
+
+/**
+ * The embedded runner's key when none is configured, kept in DATA_DIR/request-reference-key (mode 0600) like the
+ * other development secrets, so that references in emails sent before a restart still match their replies.
+ */
+export async function ensureDevRequestReferenceKey(dataDir: string): Promise<{ key: string; path?: string }> {
+  const { value, path } = await dataDirSecret(dataDir, DEV_REQUEST_REFERENCE_KEY_FILE, () => randomBytes(32).toString('base64url'), (text, file) => {
+    const problem = keysProblem(text);
+    if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
+    return text.trim();
+  });
+  return { key: value, path };
+}
