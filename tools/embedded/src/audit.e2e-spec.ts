@@ -1,9 +1,12 @@
 import { newSigningKeyPem } from '@dsar/services/audit-ledger';
-import { auditScenarios } from './e2e/audit.scenarios';
+import { AUDIT_JWT_SECRET, auditScenarios } from './e2e/audit.scenarios';
 import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 
-/** Checkpoints are made by hand in the scenarios: a configured key, and an interval that never comes round during a test. */
-const checkpointSettings = { AUDIT_SIGNING_KEY: newSigningKeyPem(), AUDIT_CHECKPOINT_INTERVAL_MS: 86_400_000 };
+/**
+ * Checkpoints are made by hand in the scenarios: a configured key, and an interval that never comes round during a test.
+ * JWTs are taken too, for callers whose `sub` the scenarios choose.
+ */
+const checkpointSettings = { AUDIT_SIGNING_KEY: newSigningKeyPem(), AUDIT_CHECKPOINT_INTERVAL_MS: 86_400_000, AUTH_JWT_SECRET: AUDIT_JWT_SECRET };
 
 describe('audit chain in embedded mode (PGlite, in-memory bus)', () => {
   withEmbeddedSystem('audit', auditScenarios, checkpointSettings);

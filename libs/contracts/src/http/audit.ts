@@ -59,7 +59,7 @@ export const auditExport = z
     rootHash: hash.describe('The hash of the chain head (the last entry)'),
     headSequence: z.number().int().positive(),
     purgedPrefix: auditPurgedPrefix.nullable().describe('Set when retention purged the start of the chain'),
-    content: z.string().optional().describe('For `format=csv`: the CSV file (RFC 4180, header row, CRLF line ends), the same rows as a `text/csv` download'),
+    content: z.string().optional().describe('For `format=csv`: the CSV file (RFC 4180, header row, CRLF line ends), the same rows as a `text/csv` download. A cell that starts with `=`, `+`, `-`, `@`, a tab, a carriage return or `\'` is written with a leading `\'` (a spreadsheet reads it as text); drop it to read the value back'),
   })
   .meta({ id: 'AuditExport' });
 export type AuditExport = z.infer<typeof auditExport>;

