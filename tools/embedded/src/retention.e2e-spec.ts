@@ -18,14 +18,25 @@ function storageDir(name: string): string {
 /** Sweeps run only when a scenario calls them; the scenarios poll the API, so no rate limit. */
 const SETTINGS = { RETENTION_SWEEP_INTERVAL_MS: 0, RATE_LIMIT_PER_MINUTE: 0 };
 
+/*
+ * Without an SMTP server the notifier writes each email as an .eml file under DATA_DIR/mail, in either mode: so each
+ * system gets a DATA_DIR on disk (in embedded mode, PGlite's database lives there too, as with `npm start`).
+ */
 describe('retention in embedded mode (PGlite, in-memory bus)', () => {
   const dir = storageDir('retention-embedded');
-  withEmbeddedSystem('retention', (getSystem) => retentionScenarios(getSystem, { storageDir: dir }), { ...SETTINGS, STORAGE_DIR: dir });
+  const dataDir = storageDir('retention-embedded-data');
+  withEmbeddedSystem('retention', (getSystem) => retentionScenarios(getSystem, { storageDir: dir, mailDir: join(dataDir, 'mail') }), { ...SETTINGS, STORAGE_DIR: dir, DATA_DIR: dataDir });
 });
 
 describe('retention in distributed mode (PostgreSQL, Kafka)', () => {
   const dir = storageDir('retention-distributed');
-  withDistributedSystem((getSystem) => retentionScenarios(getSystem, { storageDir: dir }), { ...SETTINGS, STORAGE_DIR: dir, STORAGE_MASTER_KEY: randomBytes(32).toString('base64') });
+  const dataDir = storageDir('retention-distributed-data');
+  withDistributedSystem((getSystem) => retentionScenarios(getSystem, { storageDir: dir, mailDir: join(dataDir, 'mail') }), {
+    ...SETTINGS,
+    STORAGE_DIR: dir,
+    DATA_DIR: dataDir,
+    STORAGE_MASTER_KEY: randomBytes(32).toString('base64'),
+  });
 });
 
 describe('retention with two notifier replicas on one PostgreSQL', () => {

@@ -1,9 +1,10 @@
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RETENTION_CLASSES, type RetentionClass } from '@dsar/contracts';
 import { type BeforePurge, RetentionSweeper, type SweepResult } from '@dsar/platform/retention';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { waitFor } from '@dsar/platform/testing';
+import { Dispatcher } from '@dsar/services/notifier';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 import type { TestSystem } from './systems';
@@ -18,6 +19,10 @@ const OWNERS = ['audit-ledger', 'lifecycle-clock', 'verification', 'fulfilment-d
 /** What a request of the scenarios holds in each class. */
 interface Aged {
   id: string;
+  /** The data subject's address: the notifications' .eml files are addressed to it. */
+  email: string;
+  /** The kind of the request's last notification, once the notifier has recorded them all. */
+  lastNotification: string;
   evidenceKey?: string;
   artifactId?: string;
 }
@@ -25,6 +30,8 @@ interface Aged {
 export interface RetentionScenarioOptions {
   /** Where the file-keeping services store their (encrypted) files. */
   storageDir: string;
+  /** Where the notifier writes its emails as .eml files (DATA_DIR/mail: the systems have no SMTP server). */
+  mailDir: string;
 }
 
 /** Every file under a directory, recursively. */
@@ -36,6 +43,12 @@ function filesUnder(dir: string): string[] {
     else out.push(path);
   }
   return out;
+}
+
+/** The .eml files of a mail folder addressed to `email` (each address belongs to one request of the scenarios). */
+function mailTo(dir: string, email: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).filter((name) => readFileSync(join(dir, name), 'utf8').includes(email));
 }
 
 /**
@@ -127,7 +140,29 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       const last = open ? 'fulfilment_manifest_reviewed' : 'request_closed';
       await waitFor(`${last} on the timeline of ${id}`, async () => (await timelineTypes(id)).includes(last), { timeoutMs: 20_000 });
       await waitFor(`the receipt notification of ${id}`, async () => ((await admin.get(`/requests/${id}/notifications`)).body.events as unknown[]).length > 0, { timeoutMs: 20_000 });
-      return { id, evidenceKey: evidence.artifactKey as string, artifactId: artifact.artifactId as string };
+      return { id, email, lastNotification: open ? 'verification_requested' : 'delivery_prepared', evidenceKey: evidence.artifactKey as string, artifactId: artifact.artifactId as string };
+    } finally {
+      clock().set(base);
+    }
+  }
+
+  /**
+   * Sends the requests' notifications, once all are recorded, as .eml files (the dispatcher runs only when asked to
+   * here), on the requests' day: their deliveries join each request's audit chain, and must not make it more recent.
+   */
+  async function sendNotifications(requests: Aged[], daysAgo: number): Promise<void> {
+    for (const r of requests) {
+      await waitFor(`the ${r.lastNotification} notification of ${r.id}`, async () => ((await admin.get(`/requests/${r.id}/notifications`)).body.events as Array<{ eventType: string }>).some((e) => e.eventType === r.lastNotification), { timeoutMs: 20_000 });
+    }
+    const base = clock().now().getTime();
+    clock().set(base - daysAgo * DAY);
+    try {
+      await getSystem().services.get('notifier')!.app.get(Dispatcher).drain();
+      const ds = getSystem().services.get('notifier')!.app.get(UnitOfWork).dataSource;
+      for (const r of requests) {
+        const [{ n }]: Array<{ n: number }> = await ds.query(`SELECT count(*)::int AS n FROM ${qualifiedTable(ds, 'notification_attempts')} WHERE request_id = $1 AND status = 'delivered'`, [r.id]);
+        await waitFor(`the deliveries on the chain of ${r.id}`, async () => (await timelineTypes(r.id)).filter((t) => t === 'notification_delivered').length >= n, { timeoutMs: 20_000 });
+      }
     } finally {
       clock().set(base);
     }
@@ -243,12 +278,18 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
     let oldOpen: Aged;
     let recent: Aged;
     let filesBefore: string[];
+    let mailBefore: string[];
+    let oldMailBefore: string[];
 
     beforeAll(async () => {
       old = await agedRequest(400);
       oldOpen = await agedRequest(400, true);
+      await sendNotifications([old, oldOpen], 400);
       recent = await agedRequest(10);
+      await sendNotifications([recent], 10);
       filesBefore = filesUnder(options.storageDir);
+      mailBefore = readdirSync(options.mailDir).sort();
+      oldMailBefore = mailTo(options.mailDir, old.email);
     }, 120_000);
 
     it('nothing is purged while purging is off; the report says why', async () => {
@@ -286,6 +327,10 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       const filesAfter = filesUnder(options.storageDir);
       expect(filesBefore.length - filesAfter.length).toBe(2);
       for (const f of filesAfter) expect(filesBefore).toContain(f);
+      // In the mail folder: the old request's emails (its subject's name and address) are gone, every other one is still there.
+      expect(oldMailBefore.length).toBeGreaterThan(0);
+      for (const kept of [oldOpen, recent]) expect(mailTo(options.mailDir, kept.email).length).toBeGreaterThan(0);
+      expect(readdirSync(options.mailDir).sort()).toEqual(mailBefore.filter((name) => !oldMailBefore.includes(name)));
 
       // Nothing more is due: a second sweep purges nothing, and the report says so.
       const again = await sweepAll();
@@ -321,9 +366,40 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
         expect((await report()).classes.find((c) => c.class === 'notification_log')!.requestIds).toEqual([recent.id]);
         expect((await sweeper('notifier').sweep())['notification_log']!.records).toBeGreaterThan(0);
         expect((await holdings(recent)).notifications).toBe(0);
+        expect(mailTo(options.mailDir, recent.email)).toEqual([]);
+        expect(mailTo(options.mailDir, oldOpen.email).length).toBeGreaterThan(0);
       } finally {
         clock().set(base);
       }
+    });
+
+    it('a notification whose message is being sent (its send under a dispatcher\'s lease) is left to a later sweep: no .eml file outlives its purge', async () => {
+      const sending = await agedRequest(400);
+      await sendNotifications([sending], 400);
+      const ds = getSystem().services.get('notifier')!.app.get(UnitOfWork).dataSource;
+      const sends = qualifiedTable(ds, 'notification_sends');
+      const notifications = qualifiedTable(ds, 'notifications');
+      // As the dispatcher claims a send: a lease on the database's clock, for as long as the message is being written.
+      const [leased]: Array<{ sendId: string; notificationId: string }> = await ds.query(
+        `WITH leased AS (UPDATE ${sends} SET claimed_until = now() + interval '60 seconds'
+                          WHERE id = (SELECT s.id FROM ${sends} s JOIN ${notifications} n ON n.id = s.notification_id WHERE n.request_id = $1 AND s.channel = 'email' ORDER BY s.id LIMIT 1)
+                          RETURNING id, notification_id)
+         SELECT id::text AS "sendId", notification_id::text AS "notificationId" FROM leased`,
+        [sending.id],
+      );
+      const left = async () => ((await ds.query(`SELECT id::text AS id FROM ${notifications} WHERE request_id = $1`, [sending.id])) as Array<{ id: string }>).map((n) => n.id);
+      expect((await left()).length).toBeGreaterThan(1);
+
+      expect((await sweeper('notifier').sweep())['notification_log']!.records).toBeGreaterThan(0);
+      expect(await left()).toEqual([leased.notificationId]);
+      const kept = mailTo(options.mailDir, sending.email);
+      expect(kept.length).toBeGreaterThan(0);
+      for (const name of kept) expect(name).toContain(leased.sendId);
+
+      await ds.query(`UPDATE ${sends} SET claimed_until = NULL WHERE id = $1`, [leased.sendId]);
+      expect((await sweeper('notifier').sweep())['notification_log']!.records).toBe(1);
+      expect(await left()).toEqual([]);
+      expect(mailTo(options.mailDir, sending.email)).toEqual([]);
     });
 
     it('a legal hold stops the class at once, also in the middle of a sweep', async () => {

@@ -33,6 +33,12 @@ export type SendOutcome = { ok: true; providerId?: string } | { ok: false; trans
 export interface EmailChannel {
   readonly kind: 'smtp' | 'file';
   send(mail: OutgoingEmail): Promise<SendOutcome>;
+  /**
+   * For a channel that keeps a copy of what it sent (the `.eml` folder): removes the copies of these messages, by
+   * our message id (the send's id), every try included; answers how many it removed. An SMTP server's copy is out
+   * of our hands, so that channel has none.
+   */
+  removeCopies?(messageIds: readonly string[]): Promise<number>;
   close(): Promise<void>;
 }
 

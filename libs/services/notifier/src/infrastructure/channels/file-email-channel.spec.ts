@@ -56,6 +56,30 @@ describe('FileEmailChannel', () => {
     expect(name).toMatch(/^[0-9T.Z-]+-etc-passwd\.eml$/);
   });
 
+  it('removes the copies of given messages, every try of each, and nothing else', async () => {
+    const clock = new ManualClock('2025-03-04T05:06:07.089Z', { running: false });
+    const channel = new FileEmailChannel(root, clock);
+    const mail = (messageId: string) => ({ to: 'alice@example.org', from: 'p@acme.example', subject: 's', text: 't', html: 'h', messageId });
+    const purged = '7f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e';
+    const kept = '2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e';
+    await channel.send(mail(purged));
+    clock.set('2025-03-04T06:00:00.000Z');
+    // A resend (a replay, or a try after a crash) is a file of its own under the same id.
+    await channel.send(mail(purged));
+    await channel.send(mail(kept));
+    await writeFile(join(root, 'notes.txt'), 'not a message');
+    await writeFile(join(root, `copy-of-${purged}.eml`), 'not ours');
+
+    expect(await channel.removeCopies([purged])).toBe(2);
+    expect((await readdir(root)).sort()).toEqual([`2025-03-04T060000.000Z-${kept}.eml`, `copy-of-${purged}.eml`, 'notes.txt']);
+    expect(await channel.removeCopies([purged])).toBe(0);
+    expect(await channel.removeCopies([])).toBe(0);
+  });
+
+  it('removes nothing, and does not fail, when nothing was ever written', async () => {
+    expect(await new FileEmailChannel(join(root, 'never')).removeCopies(['m'])).toBe(0);
+  });
+
   it('answers transient when the directory cannot be written', async () => {
     const blocker = join(root, 'file');
     // A file where the directory should be: mkdir fails (ENOTDIR), as on a disk gone read-only or full.
