@@ -33,6 +33,16 @@ it('compiles the product in a build stage and ships its output, not the TypeScri
   expect(runtime).not.toContain('run-ts.cjs');
 });
 
+it('carries the bill of materials the build writes into dist/, made in a stage that holds the lock file', () => {
+  // tools/scripts/sbom.ts makes dist/sbom.cdx.json from package-lock.json (`npm sbom --package-lock-only`).
+  const stages = dockerfile.split(/^FROM /m).slice(1);
+  const named = (name: string) => stages.find((s) => new RegExp(`\\bAS ${name}$`).test(s.split('\n')[0])) ?? '';
+  expect(named('build').split('\n')[0]).toBe('deps AS build');
+  expect(named('deps')).toMatch(/^COPY package\.json package-lock\.json\b/m);
+  expect(stages.at(-1)).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+  expect(readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n')).not.toContain('package-lock.json');
+});
+
 it('runs as a numeric non-root user, with OCI labels, and starts the api-gateway by default', () => {
   const users = instructions.filter((l) => l.startsWith('USER '));
   expect(users.at(-1)).toMatch(/^USER [1-9]\d*:[1-9]\d*$/);

@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { transformFile } from '@swc/core';
+import { SBOM_FILE_NAME, writeSbom } from './sbom';
 
 /**
  * `npm run build`: the product compiled to JavaScript in `dist/` (ADR 0030), what the image runs. swc with the
@@ -11,7 +12,8 @@ import { transformFile } from '@swc/core';
  * code reads from __dirname beside them (deploy/kafka/topics.yaml, package.json) and the JSON and YAML the modules
  * import. Tests and test scenarios are left out. node_modules is found the usual way, above the output directory
  * (`dist/` in the repository or in the image); a build elsewhere links it. Each module gets a source map file,
- * read only when Node runs with --enable-source-maps.
+ * read only when Node runs with --enable-source-maps. Beside them, `sbom.cdx.json`: the CycloneDX bill of the production
+ * dependencies as package-lock.json pins them (./sbom.ts), which the image carries with the rest of `dist/`.
  */
 
 export const REPO_ROOT = resolve(__dirname, '../..');
@@ -40,6 +42,8 @@ export interface BuildResult {
   dir: string;
   /** TypeScript modules compiled. */
   files: number;
+  /** Production packages listed in the bill of materials. */
+  sbomComponents: number;
   ms: number;
 }
 
@@ -79,14 +83,19 @@ export async function buildProduct(outDir = DEFAULT_OUT_DIR): Promise<BuildResul
   }
   // Outside the repository (the benchmarks' scratch directory) nothing above the output holds node_modules.
   if (relative(REPO_ROOT, outDir).startsWith('..')) symlinkSync(join(REPO_ROOT, 'node_modules'), join(outDir, 'node_modules'));
-  return { dir: outDir, files: sources.length, ms: performance.now() - t0 };
+  const sbom = await writeSbom(join(outDir, SBOM_FILE_NAME));
+  return { dir: outDir, files: sources.length, sbomComponents: sbom.components.length, ms: performance.now() - t0 };
 }
 
 // Run only as the entry point (run-ts.cjs puts it in argv[1]), not when the benchmark harness imports it.
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === __filename) {
   const outDir = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_OUT_DIR;
   buildProduct(outDir).then(
-    (b) => process.stdout.write(`built ${b.files} modules into ${relative(process.cwd(), b.dir) || '.'} in ${(b.ms / 1000).toFixed(1)} s\n`),
+    (b) =>
+      process.stdout.write(
+        `built ${b.files} modules into ${relative(process.cwd(), b.dir) || '.'} in ${(b.ms / 1000).toFixed(1)} s, ` +
+          `with ${SBOM_FILE_NAME} listing ${b.sbomComponents} production packages\n`,
+      ),
     (e) => {
       process.stderr.write(`build failed: ${(e as Error).stack ?? String(e)}\n`);
       process.exit(1);
