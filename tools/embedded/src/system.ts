@@ -1,10 +1,10 @@
 import type { EventCatalog } from '@dsar/contracts';
 import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
-import { ensureDevInternalAuthKey, internalAuthKeyFrom } from '@dsar/platform/config';
+import { ensureDevInternalAuthKey, ensureDevRequestReferenceKey, internalAuthKeyFrom, requestReferenceKeysFrom } from '@dsar/platform/config';
 import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
-import { apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
+import { addressRateLimitsFrom, apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, fulfilmentDeliveryService, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
@@ -34,9 +34,10 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
  * Runner settings. lifecycle-clock's deadline monitor, verification's
  * reminder sweep and audit-ledger's signed checkpoints are off unless their
  * intervals are given (the runner's config gives them); without a configured
- * signing key, checkpoints are signed with a key kept in DATA_DIR, and without
+ * signing key, checkpoints are signed with a key kept in DATA_DIR, without
  * a storage master key, evidence files and fulfilment artifacts are encrypted
- * with one kept there too.
+ * with one kept there too, and without a request reference key, the notifier
+ * tags references and intake checks them with one kept there as well.
  */
 export type SystemConfig = HostConfig &
   Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> &
@@ -60,7 +61,8 @@ export interface SystemOptions {
 }
 
 /** The domain services configured for this run. */
-async function domainServices(config: SystemConfig): Promise<ServiceDefinition[]> {
+async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]> {
+  const config = await withReferenceKey(given);
   const storage = await withOneStorageKey(config);
   const configured = [
     lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config), retentionSettingsFrom(config)),
@@ -87,6 +89,16 @@ async function withOneStorageKey(config: SystemConfig): Promise<SystemConfig> {
   if (storageMasterKeyFrom(config)) return config;
   const { key } = await ensureDevStorageMasterKey(config.DATA_DIR);
   return { ...config, STORAGE_MASTER_KEY: key.toString('base64'), STORAGE_MASTER_KEY_FILE: undefined };
+}
+
+/**
+ * The request reference key of the notifier (which tags) and intake-gateway (which checks): the configured keys, else
+ * the development key of DATA_DIR, read (or made) once so that both services hold the same one.
+ */
+async function withReferenceKey(config: SystemConfig): Promise<SystemConfig> {
+  if (requestReferenceKeysFrom(config).length > 0) return config;
+  const { key } = await ensureDevRequestReferenceKey(config.DATA_DIR);
+  return { ...config, REQUEST_REFERENCE_KEY: key, REQUEST_REFERENCE_KEY_FILE: undefined };
 }
 
 /** Checkpoints on the configured key, or on the development key kept in DATA_DIR. */
@@ -153,9 +165,12 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       services.set(definition.name, hosted);
     }
     const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
+    const rateLimitPerMinute = config.RATE_LIMIT_PER_MINUTE ?? 600;
     const gatewaySettings = {
       auth,
-      rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE ?? 600,
+      rateLimitPerMinute,
+      ...addressRateLimitsFrom({ ...config, RATE_LIMIT_PER_MINUTE: rateLimitPerMinute }),
+      trustedProxies: config.TRUSTED_PROXIES ?? [],
       upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
       ...(config.UPLOAD_IDLE_TIMEOUT_MS !== undefined ? { uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS } : {}),
       bodyLimit: config.HTTP_BODY_LIMIT,

@@ -26,7 +26,7 @@ export const IdentitySignatureHeaders = {
 
 /** The authenticated caller as internal services see it. */
 export interface Principal {
-  /** Stable id of the caller: an API key's id or a JWT's `sub`. */
+  /** Stable id of the caller, one namespace per kind: `key:<16 hex>` (an API key), `jwt:<sub>` (a JWT), `system:<name>` (a service acting on its own). */
   readonly id: string;
   readonly tenantId: string;
   /** Set when the caller is confined to one workspace of the tenant. */

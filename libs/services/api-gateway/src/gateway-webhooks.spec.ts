@@ -146,7 +146,7 @@ describe('routeTableProblems of webhook routes', () => {
 describe('the OpenAPI document of the webhook routes', () => {
   const doc = buildOpenApiDocument(WEBHOOK_ROUTES) as { paths: Record<string, Record<string, any>> };
 
-  it('publishes them without a security requirement, with their body, headers and signature errors, and no caller errors', () => {
+  it('publishes them without a security requirement, with their body, headers and signature errors, and no caller errors but the 429 of the address\'s budget', () => {
     for (const path of ['/webhooks/inbound/mail', '/webhooks/inbound/chat']) {
       const op = doc.paths[path].post;
       expect(op.security).toEqual([]);
@@ -157,7 +157,8 @@ describe('the OpenAPI document of the webhook routes', () => {
       expect(op.responses['401'].description).toContain('SVC-BE-1602');
       expect(op.responses['401'].description).not.toContain('SVC-BE-1301');
       expect(op.responses['403']).toBeUndefined();
-      expect(op.responses['429']).toBeUndefined();
+      // No caller's rate limit, but the webhook budget of the client's address.
+      expect(op.responses['429'].description).toContain('SVC-BE-1004');
       expect(op.responses['415']).toBeDefined();
       expect(op.responses['422'].description).toContain('SVC-BE-1603');
     }

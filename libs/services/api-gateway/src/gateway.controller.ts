@@ -10,7 +10,8 @@ import { requestIdOf } from '@dsar/platform/observability';
 import { type CallerlessRequest, DOWNLOAD_REQUEST_HEADERS, type ForwardedResponse, type ForwardedStream, Forwarder, type ForwardRequest } from './forwarder';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
-import { CallerRateLimiter } from './rate-limiter';
+import { AddressRateLimiter, CallerRateLimiter, clientKeyOf } from './rate-limiter';
+import { assertPublishedQuery, queryProblems } from './query-rules';
 import { RouteMatcher } from './route-matcher';
 import { type GatewayRoute, PUBLIC, ROUTES } from './routes';
 
@@ -35,7 +36,8 @@ const HTTP_HEADERS = new Set(['authorization', 'cookie', 'host', 'connection', '
 /**
  * What is wrong with a route table, if anything: an upload route takes a
  * streamed body (POST, PUT or PATCH, no JSON `body`) and names only `X-`
- * headers of its own; a download route is a GET without `file`.
+ * headers of its own; a download route is a GET without `file`; a query is
+ * a strict object.
  */
 export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
   const problems: string[] = [];
@@ -53,6 +55,7 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
       if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
     }
     if ((route.permission === PUBLIC) !== (route.webhook !== undefined)) problems.push(`${at}: a route is public exactly when it is a provider's webhook`);
+    if (route.permission === PUBLIC && route.tenantWide) problems.push(`${at}: a public route has no caller to confine, so it is not tenant-wide`);
     if (route.webhook) {
       if (route.method !== 'POST') problems.push(`${at}: a webhook is a POST`);
       if (route.body || route.upload || route.passHeaders) problems.push(`${at}: a webhook has no JSON body, upload or passed headers of its own; its headers are the webhook's`);
@@ -65,26 +68,33 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
       if (route.upload?.headers[name]) problems.push(`${at}: ${name} is both an upload header and a passed header`);
     }
   }
-  return problems;
+  return [...problems, ...queryProblems(routes)];
 }
 
 /**
  * The public REST surface under /api/v1. For each call, in this order: path
  * (400 for a path not in normalized form), route (404/405), authentication
- * (401), authorization (403), rate limit (429), body (415/400/413),
+ * (401), authorization (403), rate limit (429), query (400: only the
+ * parameters the route publishes), body (415/400/413),
  * idempotency key (400), then the owning service. Nothing is read from the
  * body before the caller is known. HEAD is answered for every GET route like
  * the GET, without the body. An upload route streams its body to the service
  * (its headers are checked first, 400); a download route always streams the
  * service's file back. A provider's webhook (public) skips authentication,
- * authorization and the rate limit: its bytes stream to the service, which
- * checks the provider's signature over them.
+ * authorization and the caller's rate limit: it counts against its client
+ * address's webhook budget (429), and its bytes stream to the service, which
+ * checks the provider's signature over them. A request refused before its
+ * caller is authenticated (400, 404, 405, 401) counts against its client
+ * address's budget for unauthenticated requests, unless it carries a valid
+ * token; once that is spent, such refusals are 429 instead.
  */
 @Controller('api/v1')
 export class GatewayController {
   private readonly matcher: RouteMatcher;
   private readonly authenticator: Authenticator;
   private readonly limiter: CallerRateLimiter;
+  private readonly unauthenticated: AddressRateLimiter;
+  private readonly webhooks: AddressRateLimiter;
   private readonly readJson: (req: Request) => Promise<void>;
 
   constructor(
@@ -97,12 +107,29 @@ export class GatewayController {
     this.matcher = new RouteMatcher(routes);
     this.authenticator = new Authenticator(settings.auth);
     this.limiter = new CallerRateLimiter(settings.rateLimitPerMinute);
+    this.unauthenticated = new AddressRateLimiter(settings.unauthenticatedRateLimitPerMinute ?? 0, 'requests without a valid token');
+    this.webhooks = new AddressRateLimiter(settings.webhookRateLimitPerMinute ?? 0, 'webhook deliveries');
     const parser = strictJsonBody(settings.bodyLimit);
     this.readJson = (req) => new Promise((resolve, reject) => parser(req, {} as Response, (err?: unknown) => (err ? reject(err) : resolve())));
   }
 
   @All(['', '*path'])
   async handle(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const client = clientKeyOf(req);
+    const progress = { admitted: false };
+    try {
+      await this.serve(req, res, client, progress);
+    } catch (e) {
+      throw progress.admitted ? e : await this.refusedBeforeCaller(req, client, e);
+    }
+  }
+
+  /**
+   * The call, in the order the class comment gives. `progress.admitted` turns true once the request is counted
+   * elsewhere than in the budget for unauthenticated requests: its caller is authenticated, or it is a webhook
+   * delivery.
+   */
+  private async serve(req: Request, res: Response, client: string, progress: { admitted: boolean }): Promise<void> {
     // The path as the client sent it, checked before anything else: a dot segment (`..`, `%2e%2e`), an encoded
     // slash or a backslash would let the path that is authorized differ from the one the service receives.
     const target = req.originalUrl;
@@ -116,16 +143,18 @@ export class GatewayController {
     const requestId = String((req as Request & { id?: unknown }).id ?? requestIdOf(req));
     const traceparent = typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined;
     if (route.webhook) {
+      progress.admitted = true;
+      for (const [k, v] of Object.entries(await this.webhooks.consume(client))) res.setHeader(k, v);
       // Public: the provider's signature over the bytes authenticates the call, and the owning service checks it.
       const answer = await this.webhook(req, res, { route, pathAndQuery, requestId, traceparent }, route.webhook);
       if (answer) await send(res, answer, false);
       return;
     }
     const principal = await this.authenticate(req);
-    if (route.permission === PUBLIC || !rolesAllow(principal.roles, route.permission)) {
-      throw new ProblemError('PERMISSION_DENIED', `The roles ${principal.roles.join(', ') || '(none)'} may not ${route.summary.toLowerCase()} (needs ${route.permission}).`);
-    }
+    progress.admitted = true;
+    authorize(route, principal);
     for (const [k, v] of Object.entries(await this.limiter.consume(principal))) res.setHeader(k, v);
+    assertPublishedQuery(route, req.query);
     const call = { route, pathAndQuery, principal, requestId, traceparent, headers: passedHeaders(req, route) };
     if (route.upload) {
       const answer = await this.upload(req, res, call, apiPath, route.upload);
@@ -162,8 +191,13 @@ export class GatewayController {
     if (contentCodings(req.headers['content-encoding']).length > 0) {
       throw new ProblemError('CONTENT_ENCODING_UNSUPPORTED', 'An upload is sent as it is stored, without a Content-Encoding.', undefined, {}, { 'Accept-Encoding': 'identity' });
     }
-    const declared = declaredHeaders(req, upload);
+    // JSON is what commands are sent as: a file labelled so was most likely meant for another route, or is a
+    // command sent here by mistake. Refused before a byte is read, rather than stored as an artifact or evidence.
     const contentType = req.headers['content-type'] || 'application/octet-stream';
+    if (JSON_TYPE.test(contentType)) {
+      throw new ProblemError('UNSUPPORTED_MEDIA_TYPE', `An upload's body is the file, sent as application/octet-stream; its own media type goes in the route's content-type header, not in Content-Type (${contentType.split(';')[0]}).`);
+    }
+    const declared = declaredHeaders(req, upload);
     const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
     const idempotencyKey = call.route.method === 'POST' || call.route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
     // The fingerprint of an upload cannot hash its body without holding it whole: it covers the method, the path,
@@ -222,6 +256,31 @@ export class GatewayController {
     } finally {
       res.off('close', onClose);
     }
+  }
+
+  /**
+   * The answer to a request refused before its caller was authenticated (its path, its route, its token): the
+   * refusal, counted against the client's budget for unauthenticated requests, or the 429 once that is spent. A
+   * request with a valid token (refused for its path or route) does not count, nor does a failure of ours (5xx).
+   */
+  private async refusedBeforeCaller(req: Request, client: string, error: unknown): Promise<unknown> {
+    if (!(error instanceof ProblemError) || error.status >= 500) return error;
+    if (error.definition.name !== 'AUTHENTICATION_REQUIRED' && (await this.carriesValidToken(req))) return error;
+    try {
+      await this.unauthenticated.consume(client);
+      return error;
+    } catch (limited) {
+      return limited;
+    }
+  }
+
+  private async carriesValidToken(req: Request): Promise<boolean> {
+    const header = req.headers.authorization;
+    if (header === undefined) return false;
+    return this.authenticator.authenticate(header).then(
+      () => true,
+      () => false,
+    );
   }
 
   private async authenticate(req: Request): Promise<Principal> {
@@ -328,6 +387,21 @@ function downloadConditions(req: Request): Record<string, string> {
     if (typeof value === 'string') conditions[name] = value;
   }
   return conditions;
+}
+
+/**
+ * Refuses (403 PERMISSION_DENIED) a caller that may not call the route, decided from the route and the credential
+ * alone, before anything is read or forwarded: none of its roles holds the route's permission, or the route acts on
+ * the whole tenant (`tenantWide`) and the caller is confined to one workspace. The owning service checks the
+ * tenant, the workspace and the resource itself (another tenant's is a 404).
+ */
+export function authorize(route: GatewayRoute, principal: Principal): void {
+  if (route.permission === PUBLIC || !rolesAllow(principal.roles, route.permission)) {
+    throw new ProblemError('PERMISSION_DENIED', `The roles ${principal.roles.join(', ') || '(none)'} may not ${route.summary.toLowerCase()} (needs ${route.permission}).`);
+  }
+  if (route.tenantWide && principal.workspaceId !== undefined) {
+    throw new ProblemError('PERMISSION_DENIED', `This route acts on the whole tenant: a caller confined to one workspace may not ${route.summary.toLowerCase()}.`);
+  }
 }
 
 /**

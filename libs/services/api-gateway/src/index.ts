@@ -1,3 +1,4 @@
+import type { INestApplication } from '@nestjs/common';
 import type { ServiceDefinition } from '@dsar/platform/host';
 import { ApiGatewayModule } from './api-gateway.module';
 import type { GatewaySettings } from './gateway-settings';
@@ -20,6 +21,11 @@ export const UPSTREAM_SERVICES = [
   'notifier',
 ] as const;
 
+/** Lets Express take the client's address from X-Forwarded-For behind these proxies only (req.ip, clientKeyOf). */
+function trustProxies(app: INestApplication, proxies: readonly string[]): void {
+  if (proxies.length > 0) (app.getHttpAdapter().getInstance() as { set(setting: string, value: unknown): void }).set('trust proxy', [...proxies]);
+}
+
 export function apiGatewayService(upstreams: Upstreams, settings: GatewaySettings): ServiceDefinition {
   return {
     name: 'api-gateway',
@@ -27,5 +33,6 @@ export function apiGatewayService(upstreams: Upstreams, settings: GatewaySetting
     persistence: false,
     edge: true,
     readsOwnBodies: true,
+    configure: (app) => trustProxies(app, settings.trustedProxies ?? []),
   };
 }

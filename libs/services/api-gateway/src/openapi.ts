@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorCatalog, type ErrorName, errorStatuses, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import { MAX_LISTED_FIELD_PROBLEMS } from '@dsar/platform/errors';
 import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, PUBLIC, PUBLIC_COMMON_ERRORS, ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
@@ -37,7 +38,12 @@ const problemSchema: JsonSchema = {
     requestId: { type: 'string' },
     errors: {
       type: 'array',
+      maxItems: MAX_LISTED_FIELD_PROBLEMS,
       items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
+    errorCount: {
+      type: 'integer',
+      description: `How many field problems there were, when \`errors\` lists only the first ${MAX_LISTED_FIELD_PROBLEMS}; absent otherwise.`,
     },
   },
 };
@@ -83,6 +89,16 @@ function rolesWith(permission: string): string {
 }
 
 const BINARY: JsonSchema = { type: 'string', format: 'binary' };
+
+/** The operation's extension saying whether it is tenant-wide (docs/security.md, "Tenancy and workspaces"). */
+export const TENANT_WIDE_EXTENSION = 'x-dsar-tenant-wide';
+
+/** What a caller confined to a workspace may do on the route, in words. */
+function scopeOf(route: GatewayRoute): string {
+  return route.tenantWide
+    ? 'Tenant-wide: a caller confined to a workspace is refused (403 `SVC-BE-1302`).'
+    : 'A caller confined to a workspace acts within that workspace only.';
+}
 
 /** Headers of a response, documented like a file's: name → description, as strings. */
 function headersOf(described: Readonly<Record<string, string>>): Record<string, unknown> {
@@ -209,12 +225,12 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       route.description,
       route.permission === PUBLIC
         ? 'Public: no bearer token; the provider\'s signature authenticates each delivery (docs/webhooks.md).'
-        : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}.`,
+        : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}. ${scopeOf(route)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),
     tags: [route.tag],
-    ...(route.permission === PUBLIC ? { security: [] } : {}),
+    ...(route.permission === PUBLIC ? { security: [] } : { [TENANT_WIDE_EXTENSION]: route.tenantWide === true }),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(route.body ? { requestBody: { required: !route.bodyOptional, content: { 'application/json': { schema: schemaOf(route.body, 'input', components) } } } } : {}),
     ...(route.webhook

@@ -137,6 +137,13 @@ export type GatewayRoute = RouteAnswer & {
    */
   outlivesRequest?: boolean;
   /**
+   * The route acts on (or reveals) the whole tenant, not one workspace: a tenant-wide setting, a report over every
+   * workspace, or a resource no workspace owns. A caller confined to a workspace is refused with 403
+   * PERMISSION_DENIED after its role check and before the call is forwarded; the owning service refuses it too.
+   * A route without it acts only within the caller's workspace (docs/security.md, "Tenancy and workspaces").
+   */
+  tenantWide?: true;
+  /**
    * The route also answers with a streamed file when the client's Accept
    * names one of these media types; the gateway passes the stream through
    * without holding it. With `ranges`, the file is served like a `download`:
@@ -158,7 +165,8 @@ export type GatewayRoute = RouteAnswer & {
    * as `application/octet-stream` (the file's own type is one of the headers
    * named here). Passed on: `Content-Length` when the client sent one, and the headers named here,
    * which must be `X-` headers of the route's own (no other client header
-   * is). A body with a `Content-Encoding` is refused (415). An upload that
+   * is). A body with a `Content-Encoding`, or labelled as JSON (the type of
+   * commands, not of files), is refused (415). An upload that
    * stops moving for UPLOAD_IDLE_TIMEOUT_MS is given up (504); there is no
    * total deadline.
    */
@@ -287,7 +295,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     file: {
       status: 200,
       mediaTypes: Object.values(AUDIT_EXPORT_MEDIA_TYPES),
-      description: 'The chain as a streamed file: JSON Lines (each line the RFC 8785 JSON of one entry) or CSV (RFC 4180, header row).',
+      description: 'The chain as a streamed file: JSON Lines (each line the RFC 8785 JSON of one entry) or CSV (RFC 4180, header row; a cell a spreadsheet could run as a formula starts with `\'`, docs/audit.md).',
       headers: {
         [AUDIT_ROOT_HASH_HEADER]: 'The hash of the chain head the file ends with.',
         [AUDIT_HEAD_SEQUENCE_HEADER]: 'The sequence of that head.',
@@ -319,8 +327,9 @@ export const ROUTES: readonly GatewayRoute[] = [
     service: 'audit-ledger',
     permission: 'audit:verify',
     operationId: 'listAuditCheckpoints',
+    tenantWide: true,
     summary: 'The tenant\'s signed audit checkpoints, newest first',
-    description: 'Each is a Merkle root over the chain heads that changed since the one before, linked to its root and signed with Ed25519 (docs/audit.md#checkpoints). Not for callers confined to one workspace.',
+    description: 'Each is a Merkle root over the chain heads that changed since the one before, linked to its root and signed with Ed25519 (docs/audit.md#checkpoints). They cover every workspace\'s chains.',
     tag: 'Audit',
     query: auditCheckpointQuery,
     response: { status: 200, schema: auditCheckpointList, description: 'The checkpoints.' },
@@ -332,6 +341,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     service: 'audit-ledger',
     permission: 'audit:verify',
     operationId: 'getAuditCheckpoint',
+    tenantWide: true,
     summary: 'A signed audit checkpoint with its leaves',
     description: 'The checkpoint and the chain heads it covers, in Merkle order, to recompute its root.',
     tag: 'Audit',
@@ -539,7 +549,7 @@ export const ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadVerificationEvidence',
     summary: 'Upload an identity evidence file',
     description:
-      'The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes. An upload is not idempotent: a retry stores a second file.',
+      'The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type\'s signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.',
     tag: 'Verification',
     upload: {
       description: 'The evidence file\'s bytes.',
@@ -547,14 +557,14 @@ export const ROUTES: readonly GatewayRoute[] = [
         [EVIDENCE_UPLOAD_HEADERS.filename]: { required: false, description: 'The file\'s name, URL-encoded (UTF-8); directories and control characters are removed, at most 255 bytes. Default `evidence`.' },
         [EVIDENCE_UPLOAD_HEADERS.contentType]: {
           required: false,
-          description: 'The file\'s media type, e.g. `application/pdf`; recognized from its first bytes when absent. It must be on the allow-list (EVIDENCE_CONTENT_TYPES), else 415.',
+          description: 'The file\'s media type, e.g. `application/pdf`; recognized from its first bytes when absent. It must be on the allow-list (EVIDENCE_CONTENT_TYPES), else 415, and the file\'s first bytes must be of that type, else 422.',
           schema: z.string().regex(MEDIA_TYPE_HEADER_PATTERN, 'must be a media type, e.g. application/pdf'),
         },
         [EVIDENCE_UPLOAD_HEADERS.level]: { required: false, description: 'The assurance level the evidence is for: `reasonable` or `enhanced`; default the case\'s.', schema: z.enum(VERIFICATION_LEVELS) },
       },
     },
     response: { status: 202, schema: evidenceUploaded, description: 'The file was stored as a new piece of evidence.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'EVIDENCE_UPLOAD_EMPTY', 'PAYLOAD_TOO_LARGE', 'EVIDENCE_CONTENT_TYPE_NOT_ALLOWED', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'EVIDENCE_UPLOAD_EMPTY', 'PAYLOAD_TOO_LARGE', 'EVIDENCE_CONTENT_TYPE_NOT_ALLOWED', 'EVIDENCE_CONTENT_MISMATCH', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'],
   },
   {
     method: 'POST',
@@ -604,7 +614,8 @@ export const ROUTES: readonly GatewayRoute[] = [
     permission: 'evidence:read',
     operationId: 'downloadVerificationEvidence',
     summary: 'Download an identity evidence file',
-    description: 'The file\'s bytes, decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support. Never cached. Only operators and admins.',
+    description:
+      'The file\'s bytes, decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support: `If-None-Match` with the current ETag answers 304 without a body, and a `Range` whose `If-Range` is not the current ETag gets the whole file (200). Never cached. Only operators and admins.',
     tag: 'Verification',
     download: { status: 200, description: 'The evidence file.', headers: {} },
     errors: ['RESOURCE_NOT_FOUND', 'EVIDENCE_FILE_SHREDDED'],
@@ -646,11 +657,12 @@ export const ROUTES: readonly GatewayRoute[] = [
   },
 ];
 
-/** Errors any public route (a provider's webhook) can answer with: no token, so neither 401/403 of a caller nor a caller's rate limit. */
-export const PUBLIC_COMMON_ERRORS: ErrorName[] = ['REQUEST_PATH_INVALID', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_ERROR'];
+/** Errors any public route (a provider's webhook) can answer with: no token, so neither 401/403 of a caller nor a caller's rate limit; the webhook budget of the client's address (429). */
+export const PUBLIC_COMMON_ERRORS: ErrorName[] = ['URI_TOO_LONG', 'REQUEST_PATH_INVALID', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'INTERNAL_ERROR'];
 
 /** Errors any authenticated route can answer with. */
 export const COMMON_ERRORS: ErrorName[] = [
+  'URI_TOO_LONG',
   'REQUEST_PATH_INVALID',
   'AUTHENTICATION_REQUIRED',
   'PERMISSION_DENIED',

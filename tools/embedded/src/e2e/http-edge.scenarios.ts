@@ -14,7 +14,7 @@ import { signedInternalHeaders } from './internal-identity';
  * and against PostgreSQL and Kafka. The system runs with HTTP_BODY_LIMIT=100kb.
  */
 
-interface RawResponse {
+export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
@@ -22,7 +22,7 @@ interface RawResponse {
 }
 
 /** A request with the target sent exactly as given: fetch would resolve the dot segments itself. */
-function raw(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: Buffer): Promise<RawResponse> {
+export function raw(baseUrl: string, method: string, target: string, headers: Record<string, string> = {}, body?: Buffer): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: url.hostname, port: url.port, method, path: target, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
@@ -275,6 +275,54 @@ export function httpEdgeScenarios(getSystem: () => TestSystem): void {
       expect((await raw(getSystem().gatewayUrl, 'HEAD', '/api/v1/requests')).status).toBe(401);
       const res = await raw(getSystem().gatewayUrl, 'HEAD', `/api/v1/requests/${requestId}/clock/resume`, { authorization: `Bearer ${KEYS.adminA.token}` });
       expect(res.status).toBe(405);
+    });
+  });
+  describe('long request targets and hostile input, without a token', () => {
+    /** A target of exactly `length` characters under /api/v1, of `unit` repeated. */
+    const hostileTarget = (unit: string, length: number) => `/api/v1/${unit.repeat(length)}`.slice(0, length);
+    const HOSTILE_UNITS = ['a', 'a.', '@', '%41'];
+
+    it.each(HOSTILE_UNITS)('a 16 KB target of %s → 414 URI_TOO_LONG, with or without a token, and the target is not echoed', async (unit) => {
+      for (const headers of [{}, { authorization: `Bearer ${KEYS.adminA.token}` }] as Record<string, string>[]) {
+        const res = await raw(getSystem().gatewayUrl, 'GET', hostileTarget(unit, 16_000), headers);
+        expect({ unit, status: res.status }).toEqual({ unit, status: 414 });
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(res.json).toMatchObject({ status: 414, code: 'SVC-BE-1007', name: 'URI_TOO_LONG' });
+        expect(res.text.length).toBeLessThan(1024);
+      }
+    });
+
+    it('the limit is 8192 characters of path and query: one more is 414, up to it the target is routed', async () => {
+      const base = '/api/v1/requests?limit=1&q=';
+      expect((await raw(getSystem().gatewayUrl, 'GET', `${base}${'x'.repeat(8192 - base.length + 1)}`)).status).toBe(414);
+      const routed = await raw(getSystem().gatewayUrl, 'GET', `${base}${'x'.repeat(8192 - base.length)}`);
+      expect(routed.status).toBe(401);
+      expect(routed.json).toMatchObject({ code: 'SVC-BE-1301' });
+    });
+
+    it('every service\'s own port refuses a target over the limit the same way', async () => {
+      for (const [name, service] of getSystem().services) {
+        const res = await raw(service.url, 'GET', `${INTERNAL_API_PREFIX}/${'a'.repeat(9_000)}`);
+        expect({ name, status: res.status, code: res.json?.code }).toEqual({ name, status: 414, code: 'SVC-BE-1007' });
+      }
+    });
+
+    it('a request line and headers over 16 KiB are refused by Node itself: 431, no body, the connection closed', async () => {
+      const res = await raw(getSystem().gatewayUrl, 'GET', '/api/v1/requests', { 'x-filler': 'a'.repeat(17_000) });
+      expect(res.status).toBe(431);
+      expect(res.text).toBe('');
+      expect(res.headers.connection).toBe('close');
+    });
+
+    // Last: it spends this address's budget for unauthenticated requests (60 a minute by default).
+    it('without a valid token, an address gets 429 with Retry-After once its budget is spent; a valid token still passes', async () => {
+      let res: RawResponse | undefined;
+      for (let i = 0; i <= 60 && res?.status !== 429; i++) res = await raw(getSystem().gatewayUrl, 'GET', '/api/v1/requests', { authorization: 'Bearer not-a-real-token-0123456789abcdef' });
+      expect(res?.status).toBe(429);
+      expect(res?.json).toMatchObject({ code: 'SVC-BE-1004', name: 'RATE_LIMITED' });
+      expect(Number(res?.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await raw(getSystem().gatewayUrl, 'GET', '/api/v1/nothing-here')).status).toBe(429);
+      expect((await api.get('/requests?limit=1')).status).toBe(200);
     });
   });
 }

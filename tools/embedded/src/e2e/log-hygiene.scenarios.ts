@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { schemaNameFor } from '@dsar/platform/persistence';
 import type { RunningSystem } from '../system';
 import { ApiClient, intake } from './api-client';
+import { raw, type RawResponse } from './http-edge.scenarios';
 import { KEYS } from './gateway-intake.scenarios';
 import type { TestSystem } from './systems';
 
@@ -199,5 +200,76 @@ export function logHygieneScenarios(getSystem: () => TestSystem, capture: LogCap
     expect({ found, offending: offending.slice(0, 5) }).toEqual({ found: [], offending: [] });
     // No address of anyone: every email-shaped string in the logs is gone.
     expect(text.match(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+\.[A-Za-z]{2,}/g) ?? []).toEqual([]);
+  });
+  // After the searches above: these requests put long runs of hostile characters into the captured lines.
+  describe('hostile input: bounded work per request, bounded lines, bounded answers', () => {
+    const gateway = () => getSystem().gatewayUrl;
+    /** Just under the 8192-character limit of a request target: routed, refused and logged like any path. */
+    const hostilePath = (unit: string) => `/api/v1/${unit.repeat(8_180)}`.slice(0, 8_180);
+    let sent = 0;
+    const nextId = () => `hostile-${++sent}`;
+
+    /** The CPU time this process (every service of the system, and the client) spends per request of `batch`, in ms. */
+    async function cpuMsPerRequest(batch: Array<() => Promise<RawResponse>>): Promise<number> {
+      const start = process.cpuUsage();
+      for (const send of batch) expect((await send()).status).toBeLessThan(500);
+      const used = process.cpuUsage(start);
+      return (used.user + used.system) / 1000 / batch.length;
+    }
+
+    const times = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
+
+    it('a long hostile path, header or body without a token costs about what a short request does', async () => {
+      const plain = () => raw(gateway(), 'GET', '/api/v1/requests/00000000-0000-4000-8000-000000000000', { 'x-request-id': nextId() });
+      await cpuMsPerRequest(times(5, () => plain)); // warm-up
+      const baseline = await cpuMsPerRequest(times(20, () => plain));
+      const batches: Record<string, () => Promise<RawResponse>> = {
+        'path of a': () => raw(gateway(), 'GET', hostilePath('a'), { 'x-request-id': nextId() }),
+        'path of a.': () => raw(gateway(), 'GET', hostilePath('a.'), { 'x-request-id': nextId() }),
+        'path of @': () => raw(gateway(), 'GET', hostilePath('@'), { 'x-request-id': nextId() }),
+        'path of %41': () => raw(gateway(), 'GET', hostilePath('%41'), { 'x-request-id': nextId() }),
+        'query of a.': () => raw(gateway(), 'GET', `/api/v1/requests?${'a.'.repeat(4_000)}=1`, { 'x-request-id': nextId() }),
+        headers: () =>
+          raw(gateway(), 'GET', '/api/v1/requests', { 'x-request-id': nextId(), authorization: `Bearer ${'a.'.repeat(3_000)}`, 'content-type': `application/${'a.'.repeat(2_000)}`, range: `bytes=1${' '.repeat(3_000)}x` }),
+        message: () => raw(gateway(), 'POST', '/api/v1/requests', { 'x-request-id': nextId(), 'content-type': 'application/json' }, Buffer.from(JSON.stringify(intake({}, { rawText: 'a.'.repeat(40_000) })))),
+      };
+      const costs: Record<string, number> = {};
+      for (const [name, send] of Object.entries(batches)) costs[name] = await cpuMsPerRequest(times(20, () => send));
+      // A quadratic scrubber spends tens of milliseconds on each of these paths; a linear one about what a short path costs.
+      const bound = 2 * baseline + 10;
+      expect({ baseline, over: Object.entries(costs).filter(([, ms]) => ms > bound) }).toEqual({ baseline, over: [] });
+    });
+
+    it('logs each of those requests in one line of bounded length, its path cut and marked', () => {
+      const lines = capture.lines().filter((l) => String(l.req?.id ?? '').startsWith('hostile-'));
+      expect(lines.length).toBeGreaterThanOrEqual(sent);
+      const longest = Math.max(...lines.map((l) => JSON.stringify(l).length));
+      expect(longest).toBeLessThan(4 * 1024);
+      expect(lines.filter((l) => /characters cut\]/.test(String(l.req?.url))).length).toBeGreaterThanOrEqual(5 * 20);
+    });
+
+    it('answers a target over the limit with 414 and does not log it', async () => {
+      const res = await raw(gateway(), 'GET', `/api/v1/${'a.'.repeat(8_000)}`, { 'x-request-id': 'hostile-too-long' });
+      expect(res.status).toBe(414);
+      expect(res.json).toMatchObject({ code: 'SVC-BE-1007', requestId: 'hostile-too-long' });
+      expect(capture.lines().filter((l) => l.req?.id === 'hostile-too-long')).toEqual([]);
+    });
+
+    it('40,000 unknown fields → 400 naming the first 50 and how many there were, in a small answer, and nothing recorded', async () => {
+      const before = (await api.get('/requests?limit=1')).body.total as number;
+      const unknown = Object.fromEntries(Array.from({ length: 40_000 }, (_, i) => [`unknownField${i}`, i]));
+      const payload = Buffer.from(JSON.stringify({ ...body(), ...unknown }));
+      expect(payload.length).toBeLessThan(1024 * 1024);
+      const start = process.cpuUsage();
+      const res = await raw(gateway(), 'POST', '/api/v1/requests/capture', { authorization: `Bearer ${KEYS.adminA.token}`, 'content-type': 'application/json' }, payload);
+      const used = process.cpuUsage(start);
+      const cpuMs = (used.user + used.system) / 1000;
+      expect(res.status).toBe(400);
+      expect(res.text.length).toBeLessThan(16 * 1024);
+      expect(res.json).toMatchObject({ code: 'SVC-BE-1102', errorCount: 40_000, detail: expect.stringMatching(/^40000 fields are invalid: unknownField0, .*, and 39990 more\.$/) });
+      expect(res.json?.errors?.length).toBe(50);
+      expect(cpuMs).toBeLessThan(2_000);
+      expect((await api.get('/requests?limit=1')).body.total).toBe(before);
+    });
   });
 }
