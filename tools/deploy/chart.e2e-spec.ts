@@ -435,6 +435,20 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     expect(unsigned.stderr).toMatch(/webhooks\.inboundRoutes: routed messages are only taken signed/);
   });
 
+  it('gives the notifier and intake-gateway, and no other service, REQUEST_REFERENCE_KEY of requestReference.existingSecret; refuses to render without it', async () => {
+    const objects = await base();
+    for (const service of SERVICES) {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const { origin } = containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, objects);
+      const expected = ['notifier', 'intake-gateway'].includes(service) ? 'secret dsar-request-reference/REQUEST_REFERENCE_KEY' : undefined;
+      expect({ service, REQUEST_REFERENCE_KEY: origin.REQUEST_REFERENCE_KEY }).toEqual({ service, REQUEST_REFERENCE_KEY: expected });
+    }
+    const keyless = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['requestReference.existingSecret='] }));
+    expect(keyless.code).not.toBe(0);
+    expect(keyless.stderr).toMatch(/requestReference\.existingSecret: name an existing Secret holding REQUEST_REFERENCE_KEY/);
+  });
+
   it('gives verification and fulfilment-delivery, and no other service, the previous master keys of storage.previousMasterKeys', async () => {
     const secret = 'dsar-storage-master-key';
     const objects = await renderOnce('base+previousMasterKeys', [BASE], [

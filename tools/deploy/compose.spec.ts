@@ -20,6 +20,7 @@ beforeAll(async () => {
 /** What a user exports before `docker compose up` (the file refuses to start without them). */
 const USER_SETTINGS: Record<string, string> = {
   INTERNAL_AUTH_KEY: secretPlaceholder('INTERNAL_AUTH_KEY'),
+  REQUEST_REFERENCE_KEY: secretPlaceholder('REQUEST_REFERENCE_KEY'),
   DSAR_API_KEYS: secretPlaceholder('DSAR_API_KEYS'),
   STORAGE_MASTER_KEY: secretPlaceholder('STORAGE_MASTER_KEY'),
 };

@@ -131,6 +131,23 @@ INTERNAL_AUTH_KEY, so the chart refuses to render without its Secret.
 {{- end }}
 
 {{/*
+Checks the request reference key: the notifier and intake-gateway refuse to
+start without REQUEST_REFERENCE_KEY, so the chart refuses to render either
+without its Secret (or the variable in the service's own env).
+*/}}
+{{- define "dsar.validateRequestReference" -}}
+{{- $reference := .Values.requestReference | default dict }}
+{{- range $name := list "notifier" "intake-gateway" }}
+{{- if hasKey ($.Values.services | default dict) $name }}
+{{- $own := (index $.Values.services $name | default dict).env | default dict }}
+{{- if not (or $reference.existingSecret (hasKey $own "REQUEST_REFERENCE_KEY") (hasKey $own "REQUEST_REFERENCE_KEY_FILE")) }}
+{{- fail "requestReference.existingSecret: name an existing Secret holding REQUEST_REFERENCE_KEY (at least 32 random bytes, e.g. kubectl create secret generic dsar-request-reference --from-literal=REQUEST_REFERENCE_KEY=\"$(openssl rand -base64 32)\"). The notifier tags the request reference of its emails with it and intake-gateway checks the reference a reply quotes; see docs/webhooks.md#replies." }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
 The in-release services a service calls over HTTP, as a JSON list: the
 api-gateway calls every other service; policy-registry calls the five services
 that own a retention class (dsar.retentionOwners), whose next sweeps its
@@ -192,10 +209,13 @@ Call with (dict "root" $ "name" "<service>").
 {{- end }}
 {{- end }}
 {{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
-{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs "UPLOAD_IDLE_TIMEOUT_MS" $auth.uploadIdleTimeoutMs }}
+{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE" $auth.unauthenticatedRateLimitPerMinute "WEBHOOK_RATE_LIMIT_PER_MINUTE" $auth.webhookRateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs "UPLOAD_IDLE_TIMEOUT_MS" $auth.uploadIdleTimeoutMs }}
 {{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
 {{- $_ := set $cfg $variable $value }}
 {{- end }}
+{{- end }}
+{{- with $auth.trustedProxies }}
+{{- $_ := set $cfg "TRUSTED_PROXIES" (join "," .) }}
 {{- end }}
 {{- else }}
 {{- range $k, $v := ($root.Values.backendEnv | default dict) }}
@@ -519,6 +539,15 @@ Call with (dict "root" $ "name" "<service>").
       optional: true
 {{- end }}
 {{- end }}
+{{- end }}
+{{- $reference := $root.Values.requestReference | default dict }}
+{{- if and (has .name (list "notifier" "intake-gateway")) $reference.existingSecret (not (hasKey $own "REQUEST_REFERENCE_KEY")) (not (hasKey $own "REQUEST_REFERENCE_KEY_FILE")) }}
+{{- /* The key that tags (notifier) and checks (intake-gateway) the request references of emails to data subjects (docs/webhooks.md#replies). */}}
+- name: REQUEST_REFERENCE_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $reference.existingSecret | quote }}
+      key: {{ $reference.key | default "REQUEST_REFERENCE_KEY" | quote }}
 {{- end }}
 {{- $webhooks := $root.Values.webhooks | default dict }}
 {{- if and (eq .name "intake-gateway") $webhooks.existingSecret }}
