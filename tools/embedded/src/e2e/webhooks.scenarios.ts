@@ -399,7 +399,11 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', senderVerified: false });
       expect(await statusOf(id)).toBe('clarification_pending');
 
-      expect((await deliver('chat', signedSlack(slackMessage({ text: ANSWER, thread_ts: thread })))).body).toMatchObject({ id, status: 'captured', reason: 'matched_thread' });
+      // Its time from the system's clock, so that it is never earlier than the question (a random fraction of the
+      // current second could be, and a reply older than the question answers nothing).
+      const answeredAt = now().getTime();
+      const requesterTs = `${Math.floor(answeredAt / 1000)}.${String((answeredAt % 1000) * 1000).padStart(6, '0')}`;
+      expect((await deliver('chat', signedSlack(slackMessage({ text: ANSWER, thread_ts: thread, ts: requesterTs })))).body).toMatchObject({ id, status: 'captured', reason: 'matched_thread' });
       expect(await statusOf(id)).toBe('in_progress');
     });
   });
