@@ -6,9 +6,11 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { type ChainEntry, chainEntry, GENESIS_HASH, keyIdOf, leafHash, merkleRoot, statementText } from '@dsar/platform/audit-chain';
+import { ROUTES } from '@dsar/services/api-gateway';
 import { chainFindings, checkChain, checkCheckpoint } from './audit-check';
 import { buildProgram } from './cli';
 import { bashCompletion, zshCompletion } from './completion';
+import { endpointProblems } from './endpoint-check';
 import { type Endpoint, ENDPOINTS } from './endpoints';
 import { commandPath, endpointsOf, type Io, Kit } from './kit';
 import { renderHuman } from './output';
@@ -51,6 +53,10 @@ describe('the command tree', () => {
     expect([...published].filter((e) => !table.some((t) => key(t) === e))).toEqual([]);
     expect(table.filter((t) => !published.has(key(t))).map(key)).toEqual([]);
     expect(table.map(key).filter((e) => !used.has(e))).toEqual([]);
+  });
+
+  it('has an endpoint for every route of the gateway\'s table but the providers\' webhooks, sending its body as the route takes it, and no other', () => {
+    expect(endpointProblems(ROUTES)).toEqual([]);
   });
 
   it('gives every command a description, and every command that acts examples in its help', () => {

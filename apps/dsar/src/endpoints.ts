@@ -14,10 +14,12 @@ const get = (path: string): Endpoint => ({ method: 'GET', path, body: 'none' });
 const post = (path: string, body: BodyKind = 'json'): Endpoint => ({ method: 'POST', path, body });
 
 /**
- * Every endpoint the CLI calls. The unit test (cli.spec.ts) holds this table
- * to the OpenAPI document the gateway serves (docs/api/openapi.json): each
- * operation there has an entry here with its method and path, and each entry
- * here is there.
+ * Every endpoint the CLI calls. The unit tests (cli.spec.ts) hold this table
+ * to the gateway's route table (endpointProblems: each route but the
+ * providers' webhooks has an entry here with its method, path and body, and
+ * each entry here is a route) and to the OpenAPI document the gateway serves
+ * (docs/api/openapi.json). A route added to the table without an entry here
+ * fails them.
  */
 export const ENDPOINTS = {
   submitRequest: post('/requests'),

@@ -11,7 +11,7 @@ import {
   stepUpCompleteCommand,
   stepUpCompleted,
 } from '@dsar/contracts';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 const IDEMPOTENCY: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
 /** Errors of every delivery route: the request must exist for the caller. */

@@ -12,7 +12,7 @@ import {
 import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream, readStreamedBody, type StreamedResponse } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 import { UPSTREAMS, type Upstreams } from './upstreams';
 
 /** Response headers an internal service may pass to the client; everything else stays inside. */

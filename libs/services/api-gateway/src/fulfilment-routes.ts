@@ -15,7 +15,7 @@ import {
   manifestView,
 } from '@dsar/contracts';
 import { LIFECYCLE_ERRORS } from './route-errors';
-import type { GatewayRoute, UploadHeader } from './routes';
+import type { GatewayRoute, UploadHeader } from './route-types';
 
 /** Errors of an artifact upload or replacement, besides its own code. */
 const ARTIFACT_WRITE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];

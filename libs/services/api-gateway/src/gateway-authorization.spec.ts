@@ -2,14 +2,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { IdentityHeaders, ROLES, rolesAllow } from '@dsar/contracts';
+import { IdentityHeaders, ROLES } from '@dsar/contracts';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { INTERNAL_AUTH, InternalAuthKey } from '@dsar/platform/http';
+import { authorizationCases } from './authorization-matrix';
 import { Forwarder } from './forwarder';
 import { GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
-import { PUBLIC, ROUTES } from './routes';
+import { PUBLIC } from './route-types';
+import { ROUTES } from './routes';
 import { UPSTREAMS } from './upstreams';
 
 /**
@@ -76,28 +78,20 @@ describe('gateway: who may call each route', () => {
 
   it('refuses exactly the callers the roles table and the tenant-wide rule refuse, before forwarding anything', async () => {
     const wrong: string[] = [];
-    for (const route of authenticated) {
-      const path = `/api/v1${route.path.replace(/:(\w+)/g, 'x-$1')}`;
-      for (const role of ROLES) {
-        for (const confined of [false, true]) {
-          reached.length = 0;
-          const res = await fetch(`${base}${path}`, { method: route.method, headers: { authorization: `Bearer ${tokenOf(role, confined)}` } });
-          const body = (await res.json()) as { code?: string };
-          const refused = !rolesAllow([role], route.permission as Exclude<typeof route.permission, typeof PUBLIC>) || (route.tenantWide === true && confined);
-          // A call without a query parameter its route requires stops at the gateway (400) after authorization.
-          const lacksQuery = route.query !== undefined && !route.query.safeParse({}).success;
-          const seen = { status: res.status, code: res.status === 403 ? body.code : undefined, forwarded: reached.length > 0 };
-          const expected = refused
-            ? { status: 403, code: 'SVC-BE-1302', forwarded: false }
-            : lacksQuery
-              ? { status: 400, code: undefined, forwarded: false }
-              // An upload without its declared headers stops at the gateway (400) after authorization; anything else reaches the service.
-              : { status: route.upload ? seen.status : 200, code: undefined, forwarded: !route.upload || seen.forwarded };
-          if (JSON.stringify(seen) !== JSON.stringify(expected)) wrong.push(`${route.method} ${route.path} as ${role}${confined ? ` of ${WORKSPACE}` : ''}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-          if (!refused && seen.forwarded && reached.some((r) => r.workspace !== (confined ? WORKSPACE : undefined))) wrong.push(`${route.method} ${route.path} as ${role}: forwarded without the caller's workspace`);
-          if (!refused && !route.upload && !lacksQuery && seen.status !== 200) wrong.push(`${route.method} ${route.path} as ${role}: ${seen.status}`);
-        }
-      }
+    for (const { route, role, confined, path, refused, lacksQuery } of authorizationCases(ROUTES)) {
+      reached.length = 0;
+      const res = await fetch(`${base}${path}`, { method: route.method, headers: { authorization: `Bearer ${tokenOf(role, confined)}` } });
+      const body = (await res.json()) as { code?: string };
+      const seen = { status: res.status, code: res.status === 403 ? body.code : undefined, forwarded: reached.length > 0 };
+      const expected = refused
+        ? { status: 403, code: 'SVC-BE-1302', forwarded: false }
+        : lacksQuery
+          ? { status: 400, code: undefined, forwarded: false }
+          // An upload without its declared headers stops at the gateway (400) after authorization; anything else reaches the service.
+          : { status: route.upload ? seen.status : 200, code: undefined, forwarded: !route.upload || seen.forwarded };
+      if (JSON.stringify(seen) !== JSON.stringify(expected)) wrong.push(`${route.method} ${route.path} as ${role}${confined ? ` of ${WORKSPACE}` : ''}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+      if (!refused && seen.forwarded && reached.some((r) => r.workspace !== (confined ? WORKSPACE : undefined))) wrong.push(`${route.method} ${route.path} as ${role}: forwarded without the caller's workspace`);
+      if (!refused && !route.upload && !lacksQuery && seen.status !== 200) wrong.push(`${route.method} ${route.path} as ${role}: ${seen.status}`);
     }
     expect(wrong).toEqual([]);
   }, 60_000);

@@ -12,7 +12,7 @@ import { addressRateLimitsFrom, gatewayFields, type GatewaySettings } from './ga
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import { apiGatewayService } from './index';
 import { clientKeyOf } from './rate-limiter';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 import { UPSTREAMS } from './upstreams';
 import { WEBHOOK_ROUTES } from './webhook-routes';
 

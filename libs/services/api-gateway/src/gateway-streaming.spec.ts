@@ -11,10 +11,12 @@ import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { contentDisposition, contentRange, INTERNAL_AUTH, InternalAuthKey, parseRange } from '@dsar/platform/http';
 import { Forwarder } from './forwarder';
 import { buildOpenApiDocument } from './openapi';
-import { GATEWAY_ROUTES, GatewayController, routeTableProblems } from './gateway.controller';
+import { GATEWAY_ROUTES, GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
-import { type GatewayRoute, ROUTES } from './routes';
+import { routeTableProblems } from './route-table-checks';
+import type { GatewayRoute } from './route-types';
+import { ROUTES } from './routes';
 import { UPSTREAMS } from './upstreams';
 
 /**

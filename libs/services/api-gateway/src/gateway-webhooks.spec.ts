@@ -6,11 +6,12 @@ import { IdentityHeaders, IdentitySignatureHeaders } from '@dsar/contracts';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { INTERNAL_AUTH, InternalAuthKey } from '@dsar/platform/http';
 import { Forwarder } from './forwarder';
-import { GATEWAY_ROUTES, GatewayController, routeTableProblems } from './gateway.controller';
+import { GATEWAY_ROUTES, GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import { buildOpenApiDocument } from './openapi';
-import type { GatewayRoute } from './routes';
+import { routeTableProblems } from './route-table-checks';
+import type { GatewayRoute } from './route-types';
 import { UPSTREAMS } from './upstreams';
 import { WEBHOOK_ROUTES } from './webhook-routes';
 

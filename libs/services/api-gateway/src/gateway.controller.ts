@@ -11,9 +11,11 @@ import { type CallerlessRequest, DOWNLOAD_REQUEST_HEADERS, type ForwardedRespons
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';
 import { AddressRateLimiter, CallerRateLimiter, clientKeyOf } from './rate-limiter';
-import { assertPublishedQuery, queryProblems } from './query-rules';
+import { assertPublishedQuery } from './query-rules';
 import { RouteMatcher } from './route-matcher';
-import { type GatewayRoute, PUBLIC, ROUTES } from './routes';
+import { routeTableProblems } from './route-table-checks';
+import { type GatewayRoute, PUBLIC } from './route-types';
+import { ROUTES } from './routes';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
@@ -27,49 +29,6 @@ export const GATEWAY_ROUTES = Symbol('GATEWAY_ROUTES');
  * of its sending. Then the connection is closed.
  */
 const UPLOAD_LINGER_MS = 2_000;
-
-/** Headers an upload route may not declare: the internal ones the gateway sets itself, and the proxies'. */
-const RESERVED_HEADER = /^x-(?:dsar-|request-id$|forwarded-)/i;
-/** Headers of HTTP itself, which a webhook route cannot claim as its own. */
-const HTTP_HEADERS = new Set(['authorization', 'cookie', 'host', 'connection', 'content-type', 'content-length', 'content-encoding', 'transfer-encoding', 'traceparent', 'idempotency-key', 'accept']);
-
-/**
- * What is wrong with a route table, if anything: an upload route takes a
- * streamed body (POST, PUT or PATCH, no JSON `body`) and names only `X-`
- * headers of its own; a download route is a GET without `file`; a query is
- * a strict object.
- */
-export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
-  const problems: string[] = [];
-  for (const route of routes) {
-    const at = `${route.method} ${route.path}`;
-    if (route.upload) {
-      if (!['POST', 'PUT', 'PATCH'].includes(route.method)) problems.push(`${at}: an upload is a POST, PUT or PATCH`);
-      if (route.body) problems.push(`${at}: an upload route has no JSON body`);
-      for (const name of Object.keys(route.upload.headers)) {
-        if (!/^x-[a-z0-9][a-z0-9-]*$/i.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not an X- header a route may take`);
-      }
-    }
-    if (route.download) {
-      if (route.method !== 'GET') problems.push(`${at}: a download is a GET`);
-      if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
-    }
-    if ((route.permission === PUBLIC) !== (route.webhook !== undefined)) problems.push(`${at}: a route is public exactly when it is a provider's webhook`);
-    if (route.permission === PUBLIC && route.tenantWide) problems.push(`${at}: a public route has no caller to confine, so it is not tenant-wide`);
-    if (route.webhook) {
-      if (route.method !== 'POST') problems.push(`${at}: a webhook is a POST`);
-      if (route.body || route.upload || route.passHeaders) problems.push(`${at}: a webhook has no JSON body, upload or passed headers of its own; its headers are the webhook's`);
-      for (const name of Object.keys(route.webhook.headers)) {
-        if (!/^[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name) || HTTP_HEADERS.has(name)) problems.push(`${at}: ${name} is not a lower-case header of the webhook's own`);
-      }
-    }
-    for (const name of Object.keys(route.passHeaders ?? {})) {
-      if (!/^x-[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not a lower-case X- header a route may pass on`);
-      if (route.upload?.headers[name]) problems.push(`${at}: ${name} is both an upload header and a passed header`);
-    }
-  }
-  return [...problems, ...queryProblems(routes)];
-}
 
 /**
  * The public REST surface under /api/v1. For each call, in this order: path

@@ -8,7 +8,10 @@ export { ApiGatewayModule } from './api-gateway.module';
 export { UPSTREAMS, type Upstreams, upstreamReady } from './upstreams';
 export * from './gateway-settings';
 export { buildOpenApiDocument } from './openapi';
-export { ROUTES, type GatewayRoute } from './routes';
+export { ROUTES } from './routes';
+export type { GatewayRoute } from './route-types';
+export { RouteMatcher } from './route-matcher';
+export { type AuthorizationCase, authorizationCases } from './authorization-matrix';
 
 /** The services behind the gateway, in the order the embedded runner starts them. */
 export const UPSTREAM_SERVICES = [

@@ -1,5 +1,5 @@
 import { type ErrorName, notificationHistory, notificationReplayed } from '@dsar/contracts';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 const IDEMPOTENCY: ErrorName[] = ['IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
 

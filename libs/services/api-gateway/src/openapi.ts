@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ErrorCatalog, type ErrorName, errorStatuses, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
 import { MAX_LISTED_FIELD_PROBLEMS } from '@dsar/platform/errors';
-import { BODY_ERRORS, COMMON_ERRORS, type GatewayRoute, PUBLIC, PUBLIC_COMMON_ERRORS, ROUTES } from './routes';
+import { BODY_ERRORS, COMMON_ERRORS, PUBLIC_COMMON_ERRORS } from './route-errors';
+import { type GatewayRoute, PUBLIC } from './route-types';
+import { ROUTES } from './routes';
 
 type JsonSchema = Record<string, unknown>;
 type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, JsonSchema> } };

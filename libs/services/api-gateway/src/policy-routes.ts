@@ -7,18 +7,22 @@ import {
   customPackDeactivation,
   customPackRegistered,
   customPackRegistration,
+  policyListQuery,
+  policyPackList,
+  policyPackQuery,
+  policyPackSchema,
   upgradeProposal,
   upgradeProposalCommand,
   upgradeProposalList,
   upgradeProposalListQuery,
   upgradeProposalStatus,
 } from '@dsar/contracts';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 const PROPOSAL_FLOW = 'Proposal steps: `pending_approval` → approve → `approved` → apply → `applied`; a step out of order is a 409 `SVC-BE-1512`. Another tenant\'s proposal is a 404.';
 
-/** Public routes of policy administration: upgrade proposals and custom packs (docs/policy-packs/README.md). */
-export const POLICY_ADMIN_ROUTES: readonly GatewayRoute[] = [
+/** Public routes of policy-registry's packs: their administration (upgrade proposals, custom packs), then the packs a caller may use (docs/policy-packs/README.md). */
+export const POLICY_ROUTES: readonly GatewayRoute[] = [
   {
     method: 'GET',
     path: '/policies/upgrades',
@@ -145,5 +149,33 @@ export const POLICY_ADMIN_ROUTES: readonly GatewayRoute[] = [
     body: customPackDeactivation,
     response: { status: 202, schema: customPackDeactivated, description: '`deactivated`, with the jurisdictions concerned.' },
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'CUSTOM_PACK_NOT_ACTIVE'],
+  },
+  {
+    method: 'GET',
+    path: '/policies',
+    service: 'policy-registry',
+    permission: 'policies:read',
+    operationId: 'listPolicies',
+    summary: 'The policy packs the caller may use',
+    description:
+      'What the caller\'s new requests use today, sorted by `packId`: each built-in pack at the version in force today among the releases the tenant is on, and each custom pack activated for the caller\'s tenant or workspace (`source: custom`, `activatedFor`). A request pins the version in force on its own day of receipt (docs/policy-packs/README.md). Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id.',
+    tag: 'Policies',
+    query: policyListQuery,
+    response: { status: 200, schema: policyPackList, description: 'The matching packs; empty when none matches.' },
+    errors: ['REQUEST_VALIDATION_FAILED'],
+  },
+  {
+    method: 'GET',
+    path: '/policies/:packId',
+    service: 'policy-registry',
+    permission: 'policies:read',
+    operationId: 'getPolicyPack',
+    summary: 'A policy pack document',
+    description:
+      'The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The version in force today unless `version` names a published one (a request pins `policyPack` and `policyVersion`). A custom pack of the caller\'s tenant is found by its name.',
+    tag: 'Policies',
+    query: policyPackQuery,
+    response: { status: 200, schema: policyPackSchema, description: 'The pack document (JSON Schema: docs/policy-packs/policy-pack.schema.json).' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
   },
 ];

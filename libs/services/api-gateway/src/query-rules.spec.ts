@@ -1,8 +1,10 @@
 import { parse } from 'node:querystring';
 import { z } from 'zod';
 import { ProblemError } from '@dsar/platform/errors';
-import { assertPublishedQuery, queryProblems } from './query-rules';
-import { type GatewayRoute, ROUTES } from './routes';
+import { assertPublishedQuery } from './query-rules';
+import { queryProblems } from './route-table-checks';
+import type { GatewayRoute } from './route-types';
+import { ROUTES } from './routes';
 
 const route = (path: string): GatewayRoute => {
   const found = ROUTES.find((r) => r.method === 'GET' && r.path === path);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseInput } from '@dsar/platform/http';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 /** The query of a route that publishes no parameter: none is taken. */
 const NO_PARAMETERS = z.strictObject({});
@@ -13,15 +13,4 @@ const NO_PARAMETERS = z.strictObject({});
  */
 export function assertPublishedQuery(route: GatewayRoute, query: unknown): void {
   parseInput(route.query ?? NO_PARAMETERS, query, 'query');
-}
-
-/** Whether a query schema refuses the parameters it does not name: a zod object whose unknown keys are `never`. */
-function refusesUnknownParameters(schema: z.ZodType): boolean {
-  const def = schema._zod.def as { type: string; catchall?: z.ZodType };
-  return def.type === 'object' && def.catchall?._zod.def.type === 'never';
-}
-
-/** What is wrong with the queries of a route table: each published query is a strict object (`z.strictObject`). */
-export function queryProblems(routes: readonly GatewayRoute[]): string[] {
-  return routes.filter((r) => r.query && !refusesUnknownParameters(r.query)).map((r) => `${r.method} ${r.path}: its query is not a z.strictObject (an unknown parameter would pass)`);
 }

@@ -1,5 +1,5 @@
 import { RETENTION_MAX_DAYS, retentionPolicy, retentionPolicyList, retentionPolicyUpdate, retentionReport } from '@dsar/contracts';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 /** Public routes of retention: a tenant's policies per class and the purge report (docs/retention.md). */
 export const RETENTION_ROUTES: readonly GatewayRoute[] = [

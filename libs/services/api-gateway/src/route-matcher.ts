@@ -1,6 +1,6 @@
 import { match, type MatchFunction } from 'path-to-regexp';
 import { ProblemError } from '@dsar/platform/errors';
-import type { GatewayRoute } from './routes';
+import type { GatewayRoute } from './route-types';
 
 export interface MatchedRoute {
   route: GatewayRoute;

@@ -8,7 +8,7 @@ import {
   STANDARD_WEBHOOK_HEADERS,
   SVIX_WEBHOOK_HEADERS,
 } from '@dsar/contracts';
-import type { GatewayRoute, PassedHeader } from './routes';
+import type { GatewayRoute, PassedHeader } from './route-types';
 
 /** Errors of every webhook: its signature, its route, and a repetition that arrives while the first is being handled. */
 const WEBHOOK_ERRORS: ErrorName[] = ['WEBHOOK_SIGNATURE_INVALID', 'WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE', 'WEBHOOK_ROUTE_UNKNOWN', 'WEBHOOK_NOT_CONFIGURED', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'];
