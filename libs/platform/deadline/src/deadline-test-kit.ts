@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import { type JurisdictionBinding, type PeriodRule } from '@dsar/contracts';
 import { computeBaseDeadline } from './base-deadline';
-import { ClockRuleError } from './clock';
+import { ClockRuleError } from './deadline-engine';
 
 /** Helpers the deadline specs share (test code only). */
 

@@ -16,4 +16,4 @@ export {
   type ExtensionOutcome,
   isoDuration,
   type PauseOutcome,
-} from './clock';
+} from './deadline-engine';

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { bindingIn, type ClockMode, type PauseReason, type PolicyPack, policyPackVersion, REQUEST_TYPES, type RequestType } from '@dsar/contracts';
-import { type ClockEvent, type ClockResult, computeClock } from './clock';
+import { type ClockEvent, type ClockResult, computeClock } from './deadline-engine';
 import { violationOf } from './deadline-test-kit';
 
 /**
