@@ -1,7 +1,8 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ProblemError } from '@dsar/platform/errors';
 import { quoteIdent, UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-key';
 
 export const IDEMPOTENCY_SCHEMA = Symbol('IDEMPOTENCY_SCHEMA');
@@ -22,26 +23,29 @@ export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body
  */
 const CLAIM_LEASE_SECONDS = 15;
 export const CLAIM_RENEW_MS = 5_000;
+/** How often expired keys are deleted. */
+const PURGE_INTERVAL_MS = 3_600_000;
 
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   private readonly table: string;
-  private purgeTimer?: NodeJS.Timeout;
+  private readonly purge: PeriodicJob<number>;
 
   constructor(
     private readonly uow: UnitOfWork,
     @Inject(IDEMPOTENCY_SCHEMA) schema: string,
   ) {
     this.table = `${quoteIdent(schema)}.idempotency_keys`;
+    // The schema is the service's own (one per service), so it names the service in the job's metrics.
+    this.purge = new PeriodicJob({ service: schema, name: 'idempotency-purge', intervalMs: PURGE_INTERVAL_MS, log: new Logger('IdempotencyStore') }, () => this.purgeExpired());
   }
 
   onModuleInit(): void {
-    this.purgeTimer = setInterval(() => void this.purgeExpired().catch(() => undefined), 3600_000);
-    this.purgeTimer.unref();
+    this.purge.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.purgeTimer);
+  async onModuleDestroy(): Promise<void> {
+    await this.purge.stop();
   }
 
   /**

@@ -112,6 +112,25 @@ export class Metrics {
     help: 'Scheduled audit checkpoint runs that failed (the next run tries again).',
   });
 
+  readonly periodicJobRuns = new Counter({
+    name: 'dsar_periodic_job_runs_total',
+    help: 'Runs of a periodic job (scheduled or called), finished or failed.',
+    labelNames: ['service', 'job'] as const,
+  });
+
+  readonly periodicJobFailures = new Counter({
+    name: 'dsar_periodic_job_failures_total',
+    help: 'Runs of a periodic job that failed (a scheduled job runs again at its next interval).',
+    labelNames: ['service', 'job'] as const,
+  });
+
+  readonly periodicJobDuration = new Histogram({
+    name: 'dsar_periodic_job_duration_seconds',
+    help: 'How long one run of a periodic job took.',
+    labelNames: ['service', 'job'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900],
+  });
+
   private constructor() {
     const probes = this.backlogProbes;
     const readAll = async () => {

@@ -4,6 +4,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { RETENTION_PURGERS, type RetentionClassPurger, type RetentionGroup, type RetentionPurge } from './retention-purger';
 import { blockOf, cutoffOf, RetentionRules } from './retention-rules';
 import { RETENTION_SETTINGS, type RetentionSettings } from './retention-settings';
@@ -30,8 +31,7 @@ export type BeforePurge = (tenantId: string, group: RetentionGroup) => Promise<v
 @Injectable()
 export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('RetentionSweeper');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<SweepResult>;
+  private readonly job: PeriodicJob<SweepResult>;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -40,29 +40,23 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     private readonly rules: RetentionRules,
     @Inject(RETENTION_PURGERS) private readonly purgers: RetentionClassPurger[],
     @Inject(RETENTION_SETTINGS) private readonly settings: RetentionSettings,
-  ) {}
+  ) {
+    // A service's purgers all belong to it (RETENTION_CLASS_OWNERS), so the first names the service.
+    const service = purgers.length > 0 ? RETENTION_CLASS_OWNERS[purgers[0].retentionClass] : 'none';
+    this.job = new PeriodicJob({ service, name: 'retention-sweep', intervalMs: settings.intervalMs, log: this.log }, () => this.sweepAll());
+  }
 
   onApplicationBootstrap(): void {
-    if (this.settings.intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.scheduledSweep(), this.settings.intervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** One sweep of every class the service owns; a sweep under way is waited for first. */
-  async sweep(beforePurge?: BeforePurge): Promise<SweepResult> {
-    while (this.running) await this.running.catch(() => undefined);
-    const work = this.sweepAll(beforePurge);
-    this.running = work;
-    try {
-      return await work;
-    } finally {
-      this.running = undefined;
-    }
+  sweep(beforePurge?: BeforePurge): Promise<SweepResult> {
+    return this.job.runNow(() => this.sweepAll(beforePurge));
   }
 
   /** What the next sweep would purge for a tenant, per class, purging nothing. */
@@ -86,15 +80,6 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       });
     }
     return reports;
-  }
-
-  private async scheduledSweep(): Promise<void> {
-    if (this.running) return;
-    try {
-      await this.sweep();
-    } catch (e) {
-      this.log.error(`retention sweep failed: ${(e as Error).message}`);
-    }
   }
 
   private async sweepAll(beforePurge?: BeforePurge): Promise<SweepResult> {

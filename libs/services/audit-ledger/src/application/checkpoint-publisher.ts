@@ -6,6 +6,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { CheckpointSigner } from '../domain/checkpoint-signature';
 import { Ledger } from './ledger';
 
@@ -32,8 +33,7 @@ export const CHECKPOINT_SETTINGS = Symbol('CHECKPOINT_SETTINGS');
 export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('CheckpointPublisher');
   private readonly signer?: CheckpointSigner;
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<AuditCheckpoint[]>;
+  private readonly job: PeriodicJob<AuditCheckpoint[]>;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -43,6 +43,10 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     @Inject(CHECKPOINT_SETTINGS) private readonly settings: CheckpointSettings,
   ) {
     if (settings.signingKeyPem) this.signer = new CheckpointSigner(settings.signingKeyPem);
+    this.job = new PeriodicJob(
+      { service: 'audit-ledger', name: 'audit-checkpoint', intervalMs: settings.intervalMs, log: this.log, onFailure: () => Metrics.get().auditCheckpointFailures.inc() },
+      () => this.runOnce(),
+    );
   }
 
   /** The id of the signing key, when one is configured. */
@@ -57,28 +61,16 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
       return;
     }
     this.log.log({ msg: 'signing audit checkpoints', keyId: this.signer.keyId, intervalMs: this.settings.intervalMs });
-    this.timer = setInterval(() => void this.scheduledRun(), this.settings.intervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** Checkpoints every tenant with pending chain heads; returns the checkpoints made. Overlapping calls share one run. */
   run(): Promise<AuditCheckpoint[]> {
-    this.running ??= this.runOnce().finally(() => (this.running = undefined));
-    return this.running;
-  }
-
-  private async scheduledRun(): Promise<void> {
-    try {
-      await this.run();
-    } catch (e) {
-      Metrics.get().auditCheckpointFailures.inc();
-      this.log.error({ msg: 'audit checkpoint run failed', error: (e as Error).message });
-    }
+    return this.job.shareRun();
   }
 
   private async runOnce(): Promise<AuditCheckpoint[]> {

@@ -5,6 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { computeClock } from '@dsar/platform/deadline';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import { DeadlineAlertEntity } from '../infrastructure/deadline-alert.entity';
@@ -53,8 +54,7 @@ const OPEN_SQL = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
 @Injectable()
 export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('DeadlineMonitor');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly job: PeriodicJob<number>;
   private readonly thresholds: number[];
 
   constructor(
@@ -65,40 +65,23 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly legalClock: RequestClock,
   ) {
     this.thresholds = [...new Set(settings.warningDays)].filter((d) => d > 0).sort((a, b) => a - b);
+    this.job = new PeriodicJob(
+      { service: SERVICE, name: 'deadline-scan', intervalMs: settings.intervalMs, log: this.log, onFailure: () => Metrics.get().deadlineScanFailures.inc({ service: SERVICE }) },
+      () => this.scanAll(),
+    );
   }
 
   onApplicationBootstrap(): void {
-    if (this.settings.intervalMs <= 0) return;
-    this.timer = setInterval(() => void this.scheduledScan(), this.settings.intervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** One scan of every open request; returns the events emitted. Overlapping calls wait for the scan under way. */
-  async scan(): Promise<number> {
-    // A failed scan under way is that scan's caller's error, not this one's.
-    while (this.running) await this.running.catch(() => undefined);
-    const work = this.scanAll();
-    this.running = work;
-    try {
-      return await work;
-    } finally {
-      this.running = undefined;
-    }
-  }
-
-  private async scheduledScan(): Promise<void> {
-    if (this.running) return;
-    try {
-      await this.scan();
-    } catch (e) {
-      Metrics.get().deadlineScanFailures.inc({ service: SERVICE });
-      this.log.error(`deadline scan failed: ${(e as Error).message}`);
-    }
+  scan(): Promise<number> {
+    return this.job.runNow();
   }
 
   private async scanAll(): Promise<number> {

@@ -3,6 +3,7 @@ import type { QueuePage } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { LifecycleClient } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { dueDigestDate } from '../domain/digest-schedule';
 import { NOTIFIER_SETTINGS, type NotifierSettings, operatorSettingsOf } from '../notifier-settings';
 import { Dispatcher } from './dispatcher';
@@ -25,7 +26,7 @@ const DIGEST_LIMIT = 200;
 @Injectable()
 export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('DailyDigest');
-  private timer?: NodeJS.Timeout;
+  private readonly job: PeriodicJob<number>;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -34,20 +35,26 @@ export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly notifications: Notifications,
     private readonly dispatcher: Dispatcher,
     @Inject(NOTIFIER_SETTINGS) private readonly settings: NotifierSettings,
-  ) {}
+  ) {
+    // The digest goes out with the notifications: a notifier that does not dispatch does not check either.
+    const intervalMs = settings.dispatchIntervalMs > 0 ? CHECK_INTERVAL_MS : 0;
+    this.job = new PeriodicJob({ service: 'notifier', name: 'daily-digest', intervalMs, log: this.log }, () => this.recordDue());
+  }
 
   onApplicationBootstrap(): void {
-    if (this.settings.dispatchIntervalMs <= 0) return;
-    this.timer = setInterval(() => void this.run().catch((e) => this.log.error(`digest failed: ${(e as Error).message}`)), CHECK_INTERVAL_MS);
-    this.timer.unref();
+    this.job.start();
   }
 
-  onModuleDestroy(): void {
-    clearInterval(this.timer);
+  async onModuleDestroy(): Promise<void> {
+    await this.job.stop();
   }
 
-  /** Records every digest due now and not recorded yet; returns how many. */
-  async run(): Promise<number> {
+  /** Records every digest due now and not recorded yet; returns how many. A check under way is waited for first. */
+  run(): Promise<number> {
+    return this.job.runNow();
+  }
+
+  private async recordDue(): Promise<number> {
     const now = this.clock.now();
     let recorded = 0;
     for (const tenantId of await this.tenants()) {

@@ -4,6 +4,7 @@ import { type NotificationDeliveredV1, NotificationEventTypes, type Notification
 import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { type ChatChannel, type EmailChannel, type SendOutcome } from '../infrastructure/channels';
 import { NotificationEntity } from '../infrastructure/notification.entity';
 import { NotificationSendEntity } from '../infrastructure/notification-send.entity';
@@ -35,11 +36,8 @@ const CLAIM_LEASE_SECONDS = 60;
 @Injectable()
 export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('NotificationDispatcher');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<number>;
-  private again = false;
+  private readonly job: PeriodicJob<number>;
   private noted = false;
-  private stopped = false;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -50,6 +48,8 @@ export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(NOTIFIER_CHANNELS) private readonly channels: NotifierChannels,
     @Inject(NOTIFIER_SETTINGS) private readonly settings: NotifierSettings,
   ) {
+    // A kick during a round asks for one more: what it was kicked for may have been due after the round's claim.
+    this.job = new PeriodicJob({ service: 'notifier', name: 'notification-dispatch', intervalMs: settings.dispatchIntervalMs, whenBusy: 'follow', log: this.log }, (run) => this.rounds(run));
     uow.afterCommit(() => {
       if (!this.noted) return;
       this.noted = false;
@@ -57,21 +57,12 @@ export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private get enabled(): boolean {
-    return this.settings.dispatchIntervalMs > 0 && !this.stopped;
-  }
-
   onApplicationBootstrap(): void {
-    if (!this.enabled) return;
-    this.timer = setInterval(() => this.kick(), this.settings.dispatchIntervalMs);
-    this.timer.unref();
-    this.kick();
+    this.job.start({ runAtStart: true });
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
     await Promise.all([this.channels.email.close(), this.channels.chat.close()]).catch(() => undefined);
   }
 
@@ -82,37 +73,28 @@ export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Starts a round now, or another one right after the round under way. */
   kick(): void {
-    if (!this.enabled) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.rounds().finally(() => (this.running = undefined));
-    this.running.catch((e) => this.log.error(`notification round failed: ${(e as Error).message}`));
+    this.job.trigger();
   }
 
   /** Runs rounds until nothing is due; returns how many sends were tried (tests and tools call it). */
-  async drain(): Promise<number> {
-    while (this.running) await this.running.catch(() => undefined);
-    const work = this.rounds();
-    this.running = work.finally(() => (this.running = undefined));
-    return work;
+  drain(): Promise<number> {
+    return this.job.runNow();
   }
 
-  private async rounds(): Promise<number> {
+  private async rounds(run: JobRun): Promise<number> {
     let tried = 0;
     do {
-      this.again = false;
+      run.takeFollowUp();
       for (;;) {
         const claimed = await this.claim();
         for (const send of claimed) {
-          if (this.stopped) return tried;
+          if (run.stopping) return tried;
           await this.process(send);
           tried++;
         }
         if (claimed.length < this.settings.batchSize) break;
       }
-    } while (this.again && !this.stopped);
+    } while (run.takeFollowUp() && !run.stopping);
     return tried;
   }
 
