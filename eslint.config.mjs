@@ -4,6 +4,40 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+// The test library (libs/platform/testing, tag type:testing: brokers, stand-ins, waits) is for tests only: production
+// code may not import it; the files below may.
+const TEST_FILES = [
+  '**/*.spec.ts',
+  '**/*.int-spec.ts',
+  '**/*.e2e-spec.ts',
+  '**/*.resilience-spec.ts',
+  'libs/platform/testing/**/*.ts',
+  'tools/embedded/src/e2e/**/*.ts',
+  'tools/embedded/src/resilience/**/*.ts',
+  'tools/bench/**/*.ts',
+];
+
+/** The module-boundary rule; `testing` adds the test library to what every kind of project may import. */
+function moduleBoundaries(testing) {
+  const plus = (tags) => (testing ? [...tags, 'type:testing'] : tags);
+  return [
+    'error',
+    {
+      enforceBuildableLibDependency: false,
+      allowCircularSelfDependency: false,
+      banTransitiveDependencies: false,
+      depConstraints: [
+        { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: plus(['type:contracts']) },
+        { sourceTag: 'type:platform', onlyDependOnLibsWithTags: plus(['type:platform', 'type:contracts']) },
+        { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:contracts'] },
+        { sourceTag: 'type:service', onlyDependOnLibsWithTags: plus(['type:platform', 'type:contracts']) },
+        { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(['type:service', 'type:platform', 'type:contracts']) },
+        { sourceTag: 'type:tool', onlyDependOnLibsWithTags: plus(['type:app', 'type:service', 'type:platform', 'type:contracts', 'type:tool']) },
+      ],
+    },
+  ];
+}
+
 export default [
   { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', '**/.infra/**', '**/.nx/**', '**/coverage/**', '**/.reports/**'] },
   ...nx.configs['flat/base'],
@@ -11,21 +45,7 @@ export default [
   {
     files: ['**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allowCircularSelfDependency: false,
-          banTransitiveDependencies: false,
-          depConstraints: [
-            { sourceTag: 'type:contracts', onlyDependOnLibsWithTags: ['type:contracts'] },
-            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
-            { sourceTag: 'type:service', onlyDependOnLibsWithTags: ['type:platform', 'type:contracts'] },
-            { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:service', 'type:platform', 'type:contracts'] },
-            { sourceTag: 'type:tool', onlyDependOnLibsWithTags: ['type:app', 'type:service', 'type:platform', 'type:contracts', 'type:tool'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': moduleBoundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
@@ -50,6 +70,10 @@ export default [
         { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from the injected Clock (or the test system\'s clock); for durations use performance.now().' },
       ],
     },
+  },
+  {
+    files: TEST_FILES,
+    rules: { '@nx/enforce-module-boundaries': moduleBoundaries(true) },
   },
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'libs/platform/testing/**/*.ts', 'tools/embedded/src/e2e/**/*.ts'],

@@ -7,8 +7,9 @@ import type * as EslintModule from 'eslint';
 /**
  * The module-boundary rule of `npm run lint` is what keeps the services apart:
  * a service library that imports another service library must fail the lint,
- * while an app shell may import its service. Checked on real files with the
- * workspace's own ESLint configuration.
+ * while an app shell may import its service; and production code must not
+ * import the test library (libs/platform/testing), which tests may. Checked on
+ * real files with the workspace's own ESLint configuration.
  *
  * The rule reads the Nx project graph from the cache in `.nx/` and is skipped
  * (with only a printed warning) when there is none, so the graph is built
@@ -18,6 +19,7 @@ import type * as EslintModule from 'eslint';
 const repoRoot = path.resolve(__dirname, '../..');
 const RULE = '@nx/enforce-module-boundaries';
 const PROBE_SOURCE = `import { lifecycleClockService } from '@dsar/services/lifecycle-clock';\nexport const x = lifecycleClockService;\n`;
+const TESTING_PROBE_SOURCE = `import { waitFor } from '@dsar/platform/testing';\nexport const x = waitFor;\n`;
 
 // ESLint loads eslint.config.mjs with `import()`, which Jest's module sandbox
 // refuses unless Node runs with --experimental-vm-modules; so ESLint is loaded
@@ -32,9 +34,9 @@ function loadEslint(): typeof EslintModule {
 }
 
 /** Writes a probe file, lints it as `npm run lint` would, and always deletes it. */
-async function lintProbe(relativePath: string): Promise<EslintModule.Linter.LintMessage[]> {
+async function lintProbe(relativePath: string, source = PROBE_SOURCE): Promise<EslintModule.Linter.LintMessage[]> {
   const file = path.join(repoRoot, relativePath);
-  await writeFile(file, PROBE_SOURCE, { flag: 'wx' });
+  await writeFile(file, source, { flag: 'wx' });
   try {
     const { ESLint } = loadEslint();
     const [result] = await new ESLint({ cwd: repoRoot }).lintFiles([file]);
@@ -64,6 +66,27 @@ describe('@nx/enforce-module-boundaries', () => {
 
   it('lets an app shell import a service library', async () => {
     const messages = await lintProbe(`apps/notifier/src/${probeName}`);
+    expect(messages.filter((m) => m.ruleId === RULE)).toEqual([]);
+    expect(messages.filter((m) => m.fatal)).toEqual([]);
+  }, 60_000);
+
+  it.each([`libs/services/notifier/src/application/${probeName}`, `libs/platform/persistence/src/${probeName}`, `apps/notifier/src/${probeName}`])(
+    'rejects production code importing the test library (%s)',
+    async (probe) => {
+      const boundary = (await lintProbe(probe, TESTING_PROBE_SOURCE)).filter((m) => m.ruleId === RULE);
+      expect(boundary).toHaveLength(1);
+      expect(boundary[0].severity).toBe(2);
+    },
+    60_000,
+  );
+
+  it.each([
+    `libs/services/notifier/src/application/${probeName.replace(/\.ts$/, '.spec.ts')}`,
+    `libs/services/notifier/src/${probeName.replace(/\.ts$/, '.int-spec.ts')}`,
+    `tools/embedded/src/e2e/${probeName}`,
+    `tools/bench/${probeName}`,
+  ])('lets a test import the test library (%s)', async (probe) => {
+    const messages = await lintProbe(probe, TESTING_PROBE_SOURCE);
     expect(messages.filter((m) => m.ruleId === RULE)).toEqual([]);
     expect(messages.filter((m) => m.fatal)).toEqual([]);
   }, 60_000);

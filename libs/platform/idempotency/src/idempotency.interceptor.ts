@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '@dsar/contracts';
 import { principalOf } from '@dsar/platform/http';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { UnitOfWork, whileRenewingLease } from '@dsar/platform/persistence';
 import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
 import { CLAIM_RENEW_MS, IdempotencyStore, type IdempotencyScope } from './idempotency-store';
 
@@ -41,25 +41,26 @@ export class IdempotencyInterceptor implements NestInterceptor {
       res.setHeader(IDEMPOTENT_REPLAYED_HEADER, 'true');
       return claim.body;
     }
-    // The claim's lease is short, so that a retry after a crash is not blocked for long: keep it while we run.
-    const renewal = setInterval(() => void this.store.renew(scope).catch(() => undefined), CLAIM_RENEW_MS);
     try {
-      if (options.ownTransactions) {
-        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        await this.uow.run((tx) => this.store.complete(tx, scope, status, body));
-        return body;
-      }
-      return await this.uow.run(async (tx) => {
-        const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-        await this.store.complete(tx, scope, status, body);
-        return body;
-      });
+      // The claim's lease is short, so that a retry after a crash is not blocked for long: keep it while we run.
+      return await whileRenewingLease(() => this.store.renew(scope), CLAIM_RENEW_MS, () => this.handleAndRecord(scope, status, next, options));
     } catch (e) {
       await this.store.release(scope).catch(() => undefined);
       throw e;
-    } finally {
-      clearInterval(renewal);
     }
+  }
+
+  private async handleAndRecord(scope: IdempotencyScope, status: number, next: CallHandler, options: IdempotentOptions): Promise<unknown> {
+    if (options.ownTransactions) {
+      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      await this.uow.run((tx) => this.store.complete(tx, scope, status, body));
+      return body;
+    }
+    return this.uow.run(async (tx) => {
+      const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      await this.store.complete(tx, scope, status, body);
+      return body;
+    });
   }
 }
 

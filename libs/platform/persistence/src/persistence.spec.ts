@@ -227,6 +227,16 @@ describe('UnitOfWork', () => {
       expect(await names(ds, T)).toEqual(['outer', 'inner']);
       expect(uow.activeManager).toBeUndefined();
     });
+
+    it('gives the caller its transaction inside a unit of work and the data source outside one', async () => {
+      expect(uow.manager).toBe(ds.manager);
+      await uow.run(async (tx) => {
+        expect(uow.manager).toBe(tx);
+        await uow.manager.query(`INSERT INTO ${T} (name) VALUES ('through the accessor')`);
+      });
+      expect(uow.manager).toBe(ds.manager);
+      expect(await names(ds, T)).toEqual(['through the accessor']);
+    });
   });
 
   describe('afterCommit hooks', () => {

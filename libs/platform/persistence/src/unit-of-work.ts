@@ -24,6 +24,15 @@ export class UnitOfWork {
     return this.current.getStore();
   }
 
+  /**
+   * Where a read or write outside `run` goes: the caller's transaction when it
+   * is inside a unit of work, else the data source. PGlite has one session, so
+   * a nested call that took a connection of its own would wait on its caller.
+   */
+  get manager(): EntityManager {
+    return this.current.getStore() ?? this.dataSource.manager;
+  }
+
   async run<T>(work: (tx: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
     const enclosing = this.current.getStore();
     if (enclosing) return work(enclosing);

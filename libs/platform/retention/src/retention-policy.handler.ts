@@ -14,6 +14,6 @@ export class RetentionPolicyHandler {
 
   @EventPattern(RetentionEventTypes.policyChanged)
   async onPolicyChanged(@Payload() event: CloudEventEnvelope): Promise<void> {
-    await this.rules.apply(this.uow.activeManager ?? this.uow.dataSource.manager, event.data as RetentionPolicyChangedV1);
+    await this.rules.apply(this.uow.manager, event.data as RetentionPolicyChangedV1);
   }
 }

@@ -2,8 +2,8 @@ import { type DynamicModule, Module, type Provider, type Type } from '@nestjs/co
 import { RequestClosures, type RetentionSettings, retentionParts } from '@dsar/platform/retention';
 import { DELIVERY_CONTROLLERS, DELIVERY_PROVIDERS } from './delivery';
 import { FULFILMENT_CONTROLLERS, FULFILMENT_PROVIDERS } from './fulfilment';
-import { ArtifactPurger } from './retention/artifact-purger';
-import { DeliveryLogPurger } from './retention/delivery-log-purger';
+import { ArtifactPurger } from './fulfilment/application/artifact-purger';
+import { DeliveryLogPurger } from './delivery/application/delivery-log-purger';
 
 /** fulfilment-delivery: manifests and their artifacts, review, fulfilment, and the step-up gated delivery. */
 @Module({})

@@ -1,4 +1,5 @@
 import { type DynamicModule, Module, type Provider } from '@nestjs/common';
+import { LifecycleClient, RetentionPreviewClient } from '@dsar/platform/http';
 import { CustomPacksController, UpgradesController } from './api/policy-admin.controller';
 import { PoliciesController } from './api/policies.controller';
 import { RetentionController } from './api/retention.controller';
@@ -9,8 +10,8 @@ import { POLICY_PACK_SOURCES, type PolicyPackSource } from './application/policy
 import { RetentionPolicies } from './application/retention-policies';
 import { RetentionReports } from './application/retention-report';
 import { UpgradeProposals } from './application/upgrade-proposals';
-import { BuiltInPackSource } from './infrastructure/built-in-pack-source';
-import { CustomPackSource } from './infrastructure/custom-pack-source';
+import { BuiltInPackSource } from './application/built-in-pack-source';
+import { CustomPackSource } from './application/custom-pack-source';
 
 /**
  * The policy-registry service module: the policy packs with the tenants' pack
@@ -39,6 +40,8 @@ export class PolicyRegistryModule {
         PolicyCatalog,
         RetentionPolicies,
         RetentionReports,
+        LifecycleClient,
+        RetentionPreviewClient,
       ],
     };
   }

@@ -6,7 +6,7 @@ import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
 import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
-import { type AppendResult, appendEvent } from '../infrastructure/chain-append';
+import { type AppendResult, appendEvent } from './chain-append';
 
 /** How long a read waits for the request's newest event before answering with what the ledger has. */
 const AWAIT_EVENT_MS = 3000;

@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { domainEventCatalog } from '@dsar/contracts';
 import { AuditStore } from './audit-store';
-import { appendEvent } from './chain-append';
+import { appendEvent } from '../application/chain-append';
 
 interface LegacyRow {
   event_id: string;

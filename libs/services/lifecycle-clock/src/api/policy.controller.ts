@@ -54,6 +54,6 @@ export class PolicyEventsHandler {
   }
 
   private get manager() {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 }

@@ -63,8 +63,8 @@ export class RequestQueue {
     const direction = sortOrder === 'asc' ? 'ASC' : 'DESC';
     const filter = filterOf(scope, query, now);
     // Inside a unit of work both reads go through its transaction; PGlite has one connection.
-    const tx = this.uow.activeManager;
-    const manager = tx ?? this.uow.dataSource.manager;
+    const inTransaction = this.uow.activeManager !== undefined;
+    const manager = this.uow.manager;
 
     const readPage = (): Promise<RequestEntity[]> => {
       const conditions = filter.atRisk ? [...filter.keys, 'r.due_at <= :horizon'] : filter.keys;
@@ -80,7 +80,7 @@ export class RequestQueue {
       // The counters answer in a fraction of a millisecond: not worth a second connection.
       rows = await readPage();
       total = await this.counted(manager, filter);
-    } else if (tx) {
+    } else if (inTransaction) {
       rows = await readPage();
       total = await this.atRiskTotal(manager, filter, atRiskBound);
     } else {

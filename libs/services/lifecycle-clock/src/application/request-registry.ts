@@ -32,7 +32,7 @@ export class RequestRegistry {
     const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
     checkTimes(intakeReceivedAt, receivedAt, now);
     // Inside the caller's transaction when there is one (an idempotent create holds its claim in one; PGlite has one connection).
-    const jurisdiction = await this.policies.choose(this.uow.activeManager ?? this.uow.dataSource.manager, scope, resolved, intakeReceivedAt);
+    const jurisdiction = await this.policies.choose(this.uow.manager, scope, resolved, intakeReceivedAt);
     const clockMode = requireClockMode(jurisdiction, command.clockMode);
     const deadlines = initialDeadlines(jurisdiction, command.requestType, clockMode, intakeReceivedAt);
     return this.uow.run(async (tx) => {

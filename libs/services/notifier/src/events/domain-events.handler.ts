@@ -83,7 +83,7 @@ export class DomainEventsHandler {
   async onEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
     const mapping = NOTIFYING_EVENTS[event.type];
     const data = event.data as { requestId: string; tenantId: string; workspaceId: string | null };
-    const tx = this.uow.activeManager ?? this.uow.dataSource.manager;
+    const tx = this.uow.manager;
     const id = await this.notifications.record(tx, {
       tenantId: data.tenantId,
       workspaceId: data.workspaceId,

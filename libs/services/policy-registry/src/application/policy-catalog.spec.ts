@@ -2,7 +2,7 @@ import { currentPolicyPacks, type PolicyPack, policyListQuery, policyPackVersion
 import { ManualClock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
 import { summaryOf } from '../api/policy-views';
-import { BuiltInPackSource } from '../infrastructure/built-in-pack-source';
+import { BuiltInPackSource } from './built-in-pack-source';
 import type { PackSet, PackSets } from './pack-sets';
 import { PolicyCatalog } from './policy-catalog';
 import type { PolicyPackSource } from './policy-pack-source';

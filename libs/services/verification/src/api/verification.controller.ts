@@ -35,7 +35,7 @@ export class VerificationController {
 
   /** The transaction the caller is in (an event handler's inbox transaction), else the data source: in embedded mode one database session serves every service, so a read must never wait outside the transaction that holds it. */
   private get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   @Post('verification/request')

@@ -5,6 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { PeriodicJob } from '@dsar/platform/scheduling';
 import { reachedReminderDays } from '../domain/case-schedule';
 import { ReminderClaimEntity } from '../infrastructure/reminder-claim.entity';
 import { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
@@ -30,8 +31,7 @@ const EXPIRY_LEASE_SECONDS = 60;
 @Injectable()
 export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly log = new Logger('VerificationMonitor');
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
+  private readonly job: PeriodicJob<{ reminders: number; expired: number }>;
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -39,43 +39,26 @@ export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDest
     private readonly lifecycle: LifecycleClient,
     private readonly clock: Clock,
     @Inject(VERIFICATION_SETTINGS) private readonly settings: VerificationSettings,
-  ) {}
+  ) {
+    this.job = new PeriodicJob({ service: 'verification', name: 'verification-sweep', intervalMs: settings.monitorIntervalMs, log: this.log }, () => this.sweepAll());
+  }
 
   /** The transaction the caller is in (an event handler's inbox transaction), else the data source: in embedded mode one database session serves every service, so a read must never wait outside the transaction that holds it. */
   private get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   onApplicationBootstrap(): void {
-    if (this.settings.monitorIntervalMs <= 0) return;
-    this.timer = setInterval(() => void this.scheduledSweep(), this.settings.monitorIntervalMs);
-    this.timer.unref();
+    this.job.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running?.catch(() => undefined);
+    await this.job.stop();
   }
 
   /** One sweep: reminders, then expiries. Returns the events emitted. Overlapping calls wait for the sweep under way. */
-  async sweep(): Promise<{ reminders: number; expired: number }> {
-    while (this.running) await this.running.catch(() => undefined);
-    const work = this.sweepAll();
-    this.running = work;
-    try {
-      return await work;
-    } finally {
-      this.running = undefined;
-    }
-  }
-
-  private async scheduledSweep(): Promise<void> {
-    if (this.running) return;
-    try {
-      await this.sweep();
-    } catch (e) {
-      this.log.error(`verification sweep failed: ${(e as Error).message}`);
-    }
+  sweep(): Promise<{ reminders: number; expired: number }> {
+    return this.job.runNow();
   }
 
   private async sweepAll(): Promise<{ reminders: number; expired: number }> {

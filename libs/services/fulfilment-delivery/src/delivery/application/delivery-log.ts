@@ -37,7 +37,7 @@ export class DeliveryLog {
   ) {}
 
   private get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   /** Records a delivery event of the request in the transaction; returns its id. */

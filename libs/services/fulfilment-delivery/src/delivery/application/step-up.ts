@@ -51,7 +51,7 @@ export class StepUp {
   }
 
   private get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   /**

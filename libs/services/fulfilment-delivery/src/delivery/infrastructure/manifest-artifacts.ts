@@ -37,7 +37,7 @@ export class ManifestArtifacts extends DeliverableArtifacts {
   }
 
   private get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   async currentOf(tenantId: string, requestId: string): Promise<DeliverableArtifact[]> {

@@ -54,7 +54,7 @@ export class Manifests {
 
   /** The transaction the caller is in (an event handler's inbox transaction), else the data source: in embedded mode one database session serves every service, so a read must never wait outside the transaction that holds it. */
   get db(): EntityManager {
-    return this.uow.activeManager ?? this.uow.dataSource.manager;
+    return this.uow.manager;
   }
 
   /** The request, which must be open for its manifest to change (404 for another tenant's, 409 when closed). */

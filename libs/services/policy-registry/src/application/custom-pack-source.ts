@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { PolicyPack } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
-import { CustomPacks } from '../application/custom-packs';
-import { PackSets } from '../application/pack-sets';
-import type { ActivePack, PolicyPackSource } from '../application/policy-pack-source';
+import { CustomPacks } from './custom-packs';
+import { PackSets } from './pack-sets';
+import type { ActivePack, PolicyPackSource } from './policy-pack-source';
 
 /**
  * The custom packs of the caller's tenant: those active for its scope (a

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { RetentionClass } from '@dsar/contracts';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { RequestClosures, type RetentionClassPurger, type RetentionGroup, type RetentionPurge } from '@dsar/platform/retention';
-import { DeliveryLog } from '../delivery/application/delivery-log';
+import { DeliveryLog } from './delivery-log';
 
 /**
  * Retention of `delivery_log` (docs/retention.md): a request's log entries

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { RetentionClass } from '@dsar/contracts';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { RequestClosures, type RetentionClassPurger, type RetentionGroup, type RetentionPurge } from '@dsar/platform/retention';
-import { Artifacts } from '../fulfilment/application/artifacts';
+import { Artifacts } from './artifacts';
 
 /**
  * Retention of `fulfilment_artifact` (docs/retention.md): a request's

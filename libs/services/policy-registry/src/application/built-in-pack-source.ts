@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { builtInVersionsOf, currentPolicyPacks, type PolicyPack, policyPackVersion, versionInForce } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
-import { builtInReleaseOf, PackSets } from '../application/pack-sets';
-import type { ActivePack, PolicyPackSource } from '../application/policy-pack-source';
+import { builtInReleaseOf, PackSets } from './pack-sets';
+import type { ActivePack, PolicyPackSource } from './policy-pack-source';
 
 /** The packs that ship with the product (libs/contracts/src/policy/packs), each at the version in force today under the tenant's pins. */
 @Injectable()

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type ChainEntry, chainEntry, GENESIS_HASH, storedEntry } from '@dsar/platform/audit-chain';
 import { factsOfEvent, type LedgerEvent } from '../domain/ledger-event';
 import { personalFieldsIn, withPersonalDataHashed } from '../domain/personal-data';
-import type { AuditStore, SqlRunner } from './audit-store';
+import type { AuditStore, SqlRunner } from '../infrastructure/audit-store';
 
 export interface AppendResult {
   entry?: ChainEntry;
