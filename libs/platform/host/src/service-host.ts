@@ -8,7 +8,7 @@ import { domainEventCatalog, type EventCatalog } from '@dsar/contracts';
 import { type Clock, ClockModule } from '@dsar/platform/clock';
 import { ProblemJsonFilter } from '@dsar/platform/errors';
 import { internalAuthKeyFrom } from '@dsar/platform/config';
-import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, serveInProcess, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
+import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, requestContext, serveInProcess, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { IdempotencyModule } from '@dsar/platform/idempotency';
 import { BusServer, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
 import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
@@ -154,6 +154,8 @@ export async function hostService(
   // Identity headers count only when signed with the shared key: checked before any handler, refused where the principal is read (ADR 0020).
   if (!definition.edge) app.use(internalIdentity(app.get<InternalAuthKey>(INTERNAL_AUTH)));
   if (!definition.readsOwnBodies) app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
+  // Once per request, after the identity check it reads: its id, trace context and caller go on with every internal call.
+  app.use(requestContext(definition.edge ? undefined : app.get<InternalAuthKey>(INTERNAL_AUTH)));
   app.useGlobalFilters(new ProblemJsonFilter());
   definition.configure?.(app);
   if (options.shutdownHooks) app.enableShutdownHooks();

@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { IdentityHeaders, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { serveInProcess } from './in-process-connections';
 import { callService, openServiceStream, readStreamedBody } from './internal-client';
+import { InternalAuthKey, verifyIdentity } from './internal-identity';
+import { type RequestContext, runInRequestContext } from './request-context';
 
 /**
  * Every behaviour of the client holds over both ways of reaching a service: its port (another process) and an
@@ -204,6 +207,63 @@ describe.each(TRANSPORTS)('the internal client %s', (transport) => {
         const problem = await problemOf(callService('fulfilment-delivery', svc.url, { method: 'POST', path: '/up', body: source(pieces.slice(0, 1), 'stall'), bodyIdleTimeoutMs: 150 }));
         expect(problem.definition.name).toBe('UPSTREAM_TIMEOUT');
         expect(svc.got[0].complete).toBe(false);
+      } finally {
+        await svc.close();
+      }
+    });
+  });
+
+  describe('the request context', () => {
+    const key = InternalAuthKey.from('context-spec-internal-key-0123456789');
+    const alice: Principal = { id: 'key:alice', tenantId: 'acme', workspaceId: 'eu-web', roles: ['operator'] };
+    const system: Principal = { id: 'system:verification-monitor', tenantId: 'acme', roles: ['operator'] };
+    const served: RequestContext = { requestId: 'req-ctx-1', traceparent: '00-0af7651916cd43dd8448eb211c00319c-b7ad6b7169203331-01', identity: { key, principal: alice } };
+    const TARGET = '/internal/v1/requests/r1?view=full';
+    const callerOf = (headers: IncomingMessage['headers']) => verifyIdentity(key, 'GET', TARGET, headers);
+
+    it("adds the served request's id, trace context and caller, signed for this call, when the call names none", async () => {
+      const svc = await service((_req, res) => res.end('{}'));
+      try {
+        await runInRequestContext(served, async () => {
+          // A nested step of the request: the context is still there after an await.
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          await callService('lifecycle-clock', svc.url, { method: 'GET', path: TARGET });
+        });
+        await openServiceStream('lifecycle-clock', svc.url, { method: 'GET', path: TARGET }).then(readStreamedBody);
+        expect(svc.seen[0].headers).toMatchObject({ 'x-request-id': 'req-ctx-1', traceparent: served.traceparent });
+        expect(callerOf(svc.seen[0].headers)).toEqual(alice);
+        // Outside any request (a periodic job), nothing is added.
+        for (const name of ['x-request-id', 'traceparent', IdentityHeaders.principal]) expect(svc.seen[1].headers[name]).toBeUndefined();
+      } finally {
+        await svc.close();
+      }
+    });
+
+    it("keeps what the call names itself: its own request id, trace context and identity (a job's system principal)", async () => {
+      const svc = await service((_req, res) => res.end('{}'));
+      try {
+        await runInRequestContext(served, () =>
+          callService('x', svc.url, { method: 'GET', path: TARGET, headers: { 'X-Request-Id': 'own-id', traceparent: 'own-trace' }, identity: { key, principal: system } }),
+        );
+        expect(svc.seen[0].headers).toMatchObject({ 'x-request-id': 'own-id', traceparent: 'own-trace' });
+        expect(callerOf(svc.seen[0].headers)).toEqual({ ...system, workspaceId: undefined });
+      } finally {
+        await svc.close();
+      }
+    });
+
+    it('carries each of two concurrent requests its own context', async () => {
+      const svc = await service((_req, res) => setTimeout(() => res.end('{}'), 5));
+      try {
+        const bob: Principal = { id: 'key:bob', tenantId: 'globex', roles: ['admin'] };
+        await Promise.all(
+          [
+            { requestId: 'req-a', identity: { key, principal: alice } },
+            { requestId: 'req-b', identity: { key, principal: bob } },
+          ].map((context) => runInRequestContext(context, () => callService('x', svc.url, { method: 'GET', path: `${TARGET}&for=${context.requestId}` }))),
+        );
+        const byRequest = new Map(svc.seen.map((seen) => [seen.headers['x-request-id'], seen.headers[IdentityHeaders.principal]]));
+        expect(Object.fromEntries(byRequest)).toEqual({ 'req-a': 'key:alice', 'req-b': 'key:bob' });
       } finally {
         await svc.close();
       }

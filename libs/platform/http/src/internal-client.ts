@@ -2,8 +2,10 @@ import { type Readable, Transform } from 'node:stream';
 import { Agent, request } from 'undici';
 import type { Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
+import { REQUEST_ID_HEADER } from '@dsar/platform/observability';
 import { connectInProcessOrTcp } from './in-process-connections';
 import { type InternalAuthKey, requestTargetOf, signedIdentityHeaders } from './internal-identity';
+import { currentRequestContext, type RequestContext, TRACEPARENT_HEADER } from './request-context';
 import { assertNormalizedPath } from './request-path';
 
 /** Base URLs of the internal services a service calls, by service name (`lifecycle-clock` → `http://…`). */
@@ -51,20 +53,42 @@ export interface InternalCall {
   bodyIdleTimeoutMs?: number;
   /** Aborts the call (say, the client of an upload went away): the service sees its connection close. */
   signal?: AbortSignal;
-  /** The caller the call is made for: sent as identity headers signed with the shared key. */
+  /**
+   * The caller the call is made for: sent as identity headers signed with the shared key. Without it, the caller of
+   * the request being served (its request context), if any; a job outside any request names its `system:<name>`
+   * principal here.
+   */
   identity?: { key: InternalAuthKey; principal: Principal };
+}
+
+/**
+ * The request id and trace context of the request being served, for the headers the call does not set itself: a call
+ * made while serving a request carries them on without its caller copying them.
+ */
+function contextHeaders(given: Record<string, string>, context: RequestContext | undefined): Record<string, string> {
+  if (!context) return {};
+  const named = new Set(Object.keys(given).map((name) => name.toLowerCase()));
+  return {
+    ...(named.has(REQUEST_ID_HEADER) ? {} : { [REQUEST_ID_HEADER]: context.requestId }),
+    ...(context.traceparent === undefined || named.has(TRACEPARENT_HEADER) ? {} : { [TRACEPARENT_HEADER]: context.traceparent }),
+  };
 }
 
 /**
  * The URL and headers of a call. The path must be in normalized form (no dot
  * segments, encoded or not), so the URL parser cannot turn it into another
  * one; the identity is signed over the request target as it goes on the wire.
+ * What the call leaves out is taken from the request context (`contextHeaders`,
+ * and its caller's identity).
  */
 function prepared(baseUrl: string, call: InternalCall): { url: URL; headers: Record<string, string> } {
   assertNormalizedPath(call.path);
   const url = new URL(`${baseUrl}${call.path}`);
-  const headers = { ...(call.headers ?? {}) };
-  if (call.identity) Object.assign(headers, signedIdentityHeaders(call.identity.key, call.method, requestTargetOf(url), call.identity.principal));
+  const context = currentRequestContext();
+  const given = call.headers ?? {};
+  const headers = { ...contextHeaders(given, context), ...given };
+  const identity = call.identity ?? context?.identity;
+  if (identity) Object.assign(headers, signedIdentityHeaders(identity.key, call.method, requestTargetOf(url), identity.principal));
   return { url, headers };
 }
 

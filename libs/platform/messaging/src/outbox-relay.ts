@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import { quoteIdent } from '@dsar/platform/persistence';
 import { Metrics } from '@dsar/platform/observability';
@@ -42,6 +43,11 @@ export class OutboxRelay {
   private again = false;
   private stopped = true;
   private failures = 0;
+  /**
+   * The async context of the relay's work: the one it was built in, outside any request. A commit's `wake` must not
+   * hand its request's async-local state (the request context: its id, its caller) to the consumers the events reach.
+   */
+  private readonly scope = new AsyncResource('dsar.outbox-relay');
 
   constructor(
     private readonly dataSource: DataSource,
@@ -93,19 +99,21 @@ export class OutboxRelay {
 
   private schedule(delayMs: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      void this.drainOnce().finally(() => {
-        if (this.stopped) return;
-        if (this.again) {
-          this.again = false;
-          this.schedule(0);
-        } else {
-          // Back off while publishing fails (broker down), up to 10 polls.
-          this.schedule(this.options.pollIntervalMs * Math.min(2 ** this.failures, 10));
-        }
-      });
-    }, delayMs);
+    this.timer = setTimeout(() => this.scope.runInAsyncScope(() => this.drainAndReschedule()), delayMs);
     this.timer.unref();
+  }
+
+  private drainAndReschedule(): void {
+    void this.drainOnce().finally(() => {
+      if (this.stopped) return;
+      if (this.again) {
+        this.again = false;
+        this.schedule(0);
+      } else {
+        // Back off while publishing fails (broker down), up to 10 polls.
+        this.schedule(this.options.pollIntervalMs * Math.min(2 ** this.failures, 10));
+      }
+    });
   }
 
   private async drain(): Promise<void> {

@@ -288,6 +288,20 @@ export function requestIdOf(req: IncomingMessage): string {
 }
 
 /**
+ * The id of an incoming request, chosen once (`requestIdOf`): kept on the request, where pino-http and the problem
+ * filter read it, and answered in `x-request-id`. The host's request context chooses it first; pino-http only when
+ * no context middleware ran (a test's bare Nest app).
+ */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const holder = req as IncomingMessage & { id?: unknown };
+  if (typeof holder.id === 'string') return holder.id;
+  const id = requestIdOf(req);
+  holder.id = id;
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/**
  * The pino settings of every service. `destination` (tests, tools) receives
  * the lines instead of stdout.
  */
@@ -297,11 +311,7 @@ export function loggerParams(service: string, level: string, destination?: Desti
     name: service,
     base: { service },
     redact: { paths: REDACTED_PATHS, censor: REDACTED },
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const id = requestIdOf(req);
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
+    genReqId: assignRequestId,
     customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
     autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') || req.url === '/metrics' },
     formatters: { log: (object: Record<string, unknown>) => redactDeep(object) as Record<string, unknown> },

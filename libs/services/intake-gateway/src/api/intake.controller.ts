@@ -36,8 +36,6 @@ function contextOf(req: Request): CallContext {
     path: req.path,
     idempotencyKey: parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]),
     fingerprint: single(req.headers[IDEMPOTENCY_FINGERPRINT_HEADER]),
-    requestId: single(req.headers['x-request-id']),
-    traceparent: single(req.headers['traceparent']),
   };
 }
 

@@ -3,11 +3,9 @@ import type { Request, Response } from 'express';
 import { IDEMPOTENT_REPLAYED_HEADER } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { readDecodedBody } from '@dsar/platform/http';
-import type { InboundAnswer, WebhookCall } from '../application/inbound-intake';
+import type { InboundAnswer } from '../application/inbound-intake';
 import { InboundWebhooks } from '../application/inbound-webhooks';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
-
-const single = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 /**
  * The inbound webhooks behind the public `POST /api/v1/webhooks/inbound/mail`
@@ -25,12 +23,12 @@ export class WebhooksController {
 
   @Post('mail')
   async mail(@Req() req: Request, @Res() res: Response): Promise<void> {
-    send(res, await this.webhooks.mail(req.headers, await this.bytesOf(req), callOf(req)));
+    send(res, await this.webhooks.mail(req.headers, await this.bytesOf(req)));
   }
 
   @Post('chat')
   async chat(@Req() req: Request, @Res() res: Response): Promise<void> {
-    send(res, await this.webhooks.chat(req.headers, await this.bytesOf(req), callOf(req)));
+    send(res, await this.webhooks.chat(req.headers, await this.bytesOf(req)));
   }
 
   /** The delivery's bytes, up to HTTP_BODY_LIMIT (413). A body something parsed already has lost them: 415. */
@@ -40,10 +38,6 @@ export class WebhooksController {
     }
     return readDecodedBody(req, this.settings.bodyLimit);
   }
-}
-
-function callOf(req: Request): WebhookCall {
-  return { requestId: single(req.headers['x-request-id']), traceparent: single(req.headers['traceparent']) };
 }
 
 function send(res: Response, answer: InboundAnswer): void {

@@ -22,7 +22,7 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { UnitOfWork, whileRenewingLease } from '@dsar/platform/persistence';
 import type { InboundMessage } from '../domain/inbound-message';
 import { fitText } from '../domain/mail-text';
 import { classifyMessage, type MessageClassification } from '../domain/message-classifier';
@@ -43,12 +43,6 @@ export interface InboundAnswer {
   status: number;
   body: unknown;
   replayed: boolean;
-}
-
-/** The context of the webhook call, passed on to lifecycle-clock. */
-export interface WebhookCall {
-  requestId?: string;
-  traceparent?: string;
 }
 
 /** Who acts on a request for an inbound channel: the actor lifecycle-clock and the audit chain record. */
@@ -107,7 +101,7 @@ export class InboundIntake {
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
   ) {}
 
-  async receive(delivered: InboundMessage, route: RouteTarget, contentSha256: string, call: WebhookCall): Promise<InboundAnswer> {
+  async receive(delivered: InboundMessage, route: RouteTarget, contentSha256: string): Promise<InboundAnswer> {
     // The channel cannot have received the message after we did: a provider's clock running ahead of ours counts as ours.
     const now = this.clock.now();
     const message = delivered.receivedAt.getTime() > now.getTime() ? { ...delivered, receivedAt: now } : delivered;
@@ -123,25 +117,26 @@ export class InboundIntake {
       receivedAt: message.receivedAt,
     });
     if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
-    const renewal = setInterval(() => void this.store.renew(claim.id).catch(() => undefined), CLAIM_RENEW_MS);
     try {
-      const verdict = await this.decide(message, route, contentSha256, call);
-      const decision = this.decisionOf(claim.id, message, route, verdict);
-      await this.uow.run(async (tx) => {
-        await this.store.complete(tx, claim.id, decision);
-        await this.outbox.record(tx, this.eventOf(claim.id, message, route, contentSha256, verdict));
-      });
-      return { ...decision.answer, replayed: false };
+      return await whileRenewingLease(() => this.store.renew(claim.id), CLAIM_RENEW_MS, () => this.decideAndRecord(claim.id, message, route, contentSha256));
     } catch (e) {
       // Nothing was decided: a repetition of the delivery starts over (and replays lifecycle-clock's answers by their keys).
       await this.store.release(claim.id).catch(() => undefined);
       throw e;
-    } finally {
-      clearInterval(renewal);
     }
   }
 
-  private async decide(message: InboundMessage, route: RouteTarget, contentSha256: string, call: WebhookCall): Promise<Verdict> {
+  private async decideAndRecord(claimId: string, message: InboundMessage, route: RouteTarget, contentSha256: string): Promise<InboundAnswer> {
+    const verdict = await this.decide(message, route, contentSha256);
+    const decision = this.decisionOf(claimId, message, route, verdict);
+    await this.uow.run(async (tx) => {
+      await this.store.complete(tx, claimId, decision);
+      await this.outbox.record(tx, this.eventOf(claimId, message, route, contentSha256, verdict));
+    });
+    return { ...decision.answer, replayed: false };
+  }
+
+  private async decide(message: InboundMessage, route: RouteTarget, contentSha256: string): Promise<Verdict> {
     if (message.skip) return { captured: false, reason: message.skip, language: null };
     const principal: Principal = { id: ACTORS[message.surface], tenantId: route.tenantId, ...(route.workspaceId ? { workspaceId: route.workspaceId } : {}), roles: ['operator'] };
     const classification = classifyMessage(message.content);
@@ -156,7 +151,7 @@ export class InboundIntake {
     }
     if (!classification.isRequest) return { captured: false, reason: classification.reason as InboundReason, language };
     const created = await this.intake.record(
-      { principal, method: 'POST', path: PATHS[message.surface], idempotencyKey: this.keyOf(message), requestId: call.requestId, traceparent: call.traceparent },
+      { principal, method: 'POST', path: PATHS[message.surface], idempotencyKey: this.keyOf(message) },
       this.commandOf(message, route, classification, contentSha256),
     );
     return {

@@ -9,7 +9,7 @@ import { readChatEvent, readMailEvent, routeOfChat, routeOfMail } from '../domai
 import { verifySlackSignature } from '../domain/slack-signature';
 import { type SignatureFailure, type SignatureHeaders, verifyDelivery } from '../domain/standard-webhooks';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
-import { type InboundAnswer, InboundIntake, type WebhookCall } from './inbound-intake';
+import { type InboundAnswer, InboundIntake } from './inbound-intake';
 
 const single = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
@@ -56,7 +56,7 @@ export class InboundWebhooks {
     private readonly clock: Clock,
   ) {}
 
-  async mail(headers: IncomingHttpHeaders, body: Buffer, call: WebhookCall): Promise<InboundAnswer> {
+  async mail(headers: IncomingHttpHeaders, body: Buffer): Promise<InboundAnswer> {
     if (this.settings.mailKeys.length === 0) throw new ProblemError('WEBHOOK_NOT_CONFIGURED', 'The mail webhook is off: MAIL_WEBHOOK_SECRET is not configured.');
     const signed = standardHeadersOf(headers);
     const failure = verifyDelivery(this.settings.mailKeys, signed, body, Math.floor(signatureTime() / 1000));
@@ -68,10 +68,10 @@ export class InboundWebhooks {
       this.log.warn({ surface: message.surface, provider: message.provider, deliveryId: message.deliveryId, recipients: message.recipients.length }, 'inbound email refused: none of its recipients is a mailbox of INBOUND_ROUTES');
       throw new ProblemError('WEBHOOK_ROUTE_UNKNOWN', `None of the email's ${message.recipients.length} recipients is a mailbox of INBOUND_ROUTES.`);
     }
-    return this.intake.receive(message, route, createHash('sha256').update(body).digest('hex'), call);
+    return this.intake.receive(message, route, createHash('sha256').update(body).digest('hex'));
   }
 
-  async chat(headers: IncomingHttpHeaders, body: Buffer, call: WebhookCall): Promise<InboundAnswer> {
+  async chat(headers: IncomingHttpHeaders, body: Buffer): Promise<InboundAnswer> {
     const secret = this.settings.slackSigningSecret;
     if (!secret) throw new ProblemError('WEBHOOK_NOT_CONFIGURED', 'The chat webhook is off: SLACK_SIGNING_SECRET is not configured.');
     const failure = verifySlackSignature(secret, { signature: single(headers[SLACK_WEBHOOK_HEADERS.signature]), timestamp: single(headers[SLACK_WEBHOOK_HEADERS.timestamp]) }, body, signatureTime());
@@ -87,6 +87,6 @@ export class InboundWebhooks {
     }
     const retry = single(headers[SLACK_WEBHOOK_HEADERS.retryNum]);
     if (retry) this.log.debug({ deliveryId: message.deliveryId, retry, reason: single(headers[SLACK_WEBHOOK_HEADERS.retryReason]) }, 'Slack retried an event');
-    return this.intake.receive(message, route, createHash('sha256').update(body).digest('hex'), call);
+    return this.intake.receive(message, route, createHash('sha256').update(body).digest('hex'));
   }
 }

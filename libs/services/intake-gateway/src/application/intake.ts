@@ -1,18 +1,19 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, INTERNAL_API_PREFIX, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
-import { callService, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, parseInput, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
+import { Injectable } from '@nestjs/common';
+import { IDEMPOTENT_REPLAYED_HEADER, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
+import { type InternalResponse, LifecycleClient, parseInput, upstreamProblem } from '@dsar/platform/http';
 import { requestFingerprint } from '@dsar/platform/idempotency';
 import { inferRequestType } from '../domain/request-type-inference';
 
-/** Headers of the incoming call that travel on to lifecycle-clock. */
+/**
+ * What of the incoming call travels on to lifecycle-clock: the caller, and the idempotency key with what it is the
+ * key of. The request id and trace context go on by themselves (the request context, `callService`).
+ */
 export interface CallContext {
   principal: Principal;
   method: string;
   path: string;
   idempotencyKey?: string;
   fingerprint?: string;
-  requestId?: string;
-  traceparent?: string;
 }
 
 export interface IntakeOutcome {
@@ -32,10 +33,7 @@ export interface IntakeOutcome {
  */
 @Injectable()
 export class Intake {
-  constructor(
-    @Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls,
-    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
-  ) {}
+  constructor(private readonly lifecycle: LifecycleClient) {}
 
   normalize(body: unknown): NewRequestCommand {
     const payload = parseInput(intakePayload, body);
@@ -77,25 +75,8 @@ export class Intake {
     return JSON.parse(res.body.toString('utf8')) as { id: string; receivedAt: string; dueAt: string; status: string };
   }
 
-  /** Has lifecycle-clock record the command, for the caller (ADR 0020), under its idempotency key when it has one. */
+  /** Has lifecycle-clock record the command, for the caller (its identity signed again, ADR 0020), under its idempotency key when it has one. */
   private send(ctx: CallContext, command: NewRequestCommand, fingerprint: string): Promise<InternalResponse> {
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...(ctx.requestId ? { 'x-request-id': ctx.requestId } : {}),
-      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
-    };
-    if (ctx.idempotencyKey !== undefined) {
-      headers[IDEMPOTENCY_KEY_HEADER] = ctx.idempotencyKey;
-      headers[IDEMPOTENCY_FINGERPRINT_HEADER] = fingerprint;
-    }
-    return callService('lifecycle-clock', this.upstreams['lifecycle-clock'], {
-      method: 'POST',
-      path: `${INTERNAL_API_PREFIX}/requests`,
-      headers,
-      // The caller's identity, signed again for this call (ADR 0020).
-      identity: { key: this.internalAuth, principal: ctx.principal },
-      body: JSON.stringify(command),
-    });
+    return this.lifecycle.createRequest(ctx.principal, command, ctx.idempotencyKey !== undefined ? { key: ctx.idempotencyKey, fingerprint } : undefined);
   }
 }

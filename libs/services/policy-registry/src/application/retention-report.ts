@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { INTERNAL_API_PREFIX, type Principal, RETENTION_CLASS_OWNERS, RETENTION_CLASSES, type RetentionClassReport, type RetentionReport } from '@dsar/contracts';
+import { Injectable } from '@nestjs/common';
+import { type Principal, RETENTION_CLASS_OWNERS, RETENTION_CLASSES, type RetentionReport } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
-import { callService, INTERNAL_AUTH, InternalAuthKey, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
+import { RetentionPreviewClient } from '@dsar/platform/http';
 
 /** The services that own retention classes, each asked once. */
 export const RETENTION_OWNERS = [...new Set(Object.values(RETENTION_CLASS_OWNERS))];
@@ -17,25 +17,13 @@ export const RETENTION_OWNERS = [...new Set(Object.values(RETENTION_CLASS_OWNERS
 export class RetentionReports {
   constructor(
     private readonly clock: Clock,
-    @Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls,
-    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
+    private readonly previews: RetentionPreviewClient,
   ) {}
 
   async report(principal: Principal, tenantId: string): Promise<RetentionReport> {
     const generatedAt = this.clock.now().toISOString();
-    const parts = await Promise.all(RETENTION_OWNERS.map((owner) => this.previewOf(owner, principal)));
+    const parts = await Promise.all(RETENTION_OWNERS.map((owner) => this.previews.preview(owner, principal)));
     const byClass = new Map(parts.flat().map((r) => [r.class, r]));
     return { tenantId, generatedAt, classes: RETENTION_CLASSES.flatMap((cls) => byClass.get(cls) ?? []) };
-  }
-
-  private async previewOf(owner: string, principal: Principal): Promise<RetentionClassReport[]> {
-    const res = await callService(owner, this.upstreams[owner], {
-      method: 'GET',
-      path: `${INTERNAL_API_PREFIX}/retention/preview`,
-      headers: { accept: 'application/json' },
-      identity: { key: this.internalAuth, principal },
-    });
-    if (res.status !== 200) throw upstreamProblem(owner, res);
-    return JSON.parse(res.body.toString('utf8')) as RetentionClassReport[];
   }
 }

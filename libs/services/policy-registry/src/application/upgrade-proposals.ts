@@ -6,11 +6,9 @@ import {
   builtInVersionsOf,
   compareVersions,
   newestReleases,
-  INTERNAL_API_PREFIX,
   isUuid,
   type PackActivation,
   PolicyEventTypes,
-  type PolicyUsage,
   type Principal,
   type ProposalStatus,
   tenantSubject,
@@ -24,7 +22,7 @@ import {
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
-import { callService, INTERNAL_AUTH, InternalAuthKey, UPSTREAM_URLS, type UpstreamUrls, upstreamProblem } from '@dsar/platform/http';
+import { LifecycleClient } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { POLICY_ADMIN_SETTINGS, type PolicyAdminSettings, policyFourEyesFor } from '../policy-admin-settings';
@@ -64,8 +62,7 @@ export class UpgradeProposals {
     private readonly packSets: PackSets,
     private readonly customPacks: CustomPacks,
     @Inject(POLICY_ADMIN_SETTINGS) private readonly settings: PolicyAdminSettings,
-    @Inject(UPSTREAM_URLS) private readonly upstreams: UpstreamUrls,
-    @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
+    private readonly lifecycle: LifecycleClient,
   ) {}
 
   async propose(principal: Principal, command: UpgradeProposalCommand): Promise<UpgradeProposalStatus> {
@@ -77,7 +74,7 @@ export class UpgradeProposals {
     if (planned.length === 0) {
       throw new ProblemError('POLICY_NOTHING_TO_UPGRADE', `Every pack the tenant uses is at its newest release${approvedOnly ? ' (for a custom pack, its newest approved version)' : ''}.`);
     }
-    const usage = await this.usage(principal);
+    const usage = await this.lifecycle.policyUsage(principal);
     const changes = planned.map((c) => ({ ...c, openRequests: usage.filter((u) => u.policyPack === c.packId && u.policyVersion === c.from && (c.jurisdiction === null || u.jurisdiction === c.jurisdiction)).reduce((n, u) => n + u.open, 0) }));
     const repin = command.repinOpenRequests ?? false;
     const now = this.clock.now();
@@ -147,18 +144,6 @@ export class UpgradeProposals {
       : [];
     if (rows.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No upgrade proposal ${id}.`);
     return rows[0];
-  }
-
-  /** How many open requests of the caller's scope pin each pack version (lifecycle-clock owns the requests). */
-  private async usage(principal: Principal): Promise<PolicyUsage[]> {
-    const res = await callService('lifecycle-clock', this.upstreams['lifecycle-clock'], {
-      method: 'GET',
-      path: `${INTERNAL_API_PREFIX}/requests/policy-usage`,
-      headers: { accept: 'application/json' },
-      identity: { key: this.internalAuth, principal },
-    });
-    if (res.status !== 200) throw upstreamProblem('lifecycle-clock', res);
-    return JSON.parse(res.body.toString('utf8')) as PolicyUsage[];
   }
 
   private table(): string {

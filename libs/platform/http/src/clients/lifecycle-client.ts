@@ -2,24 +2,27 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import {
   type ClarificationReceiveCommand,
+  IDEMPOTENCY_FINGERPRINT_HEADER,
   IDEMPOTENCY_KEY_HEADER,
   INTERNAL_API_PREFIX,
   type LifecycleResult,
+  type NewRequestCommand,
+  type PolicyUsage,
   type Principal,
   type QueuePage,
   type RequestDetail,
   type TransitionRecord,
   type VerificationTransitionCommand,
 } from '@dsar/contracts';
-import { callService, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls } from './internal-client';
-import { INTERNAL_AUTH, InternalAuthKey } from './internal-identity';
-import { upstreamProblem } from './upstream-problem';
+import { callService, type InternalResponse, UPSTREAM_URLS, type UpstreamUrls } from '../internal-client';
+import { INTERNAL_AUTH, InternalAuthKey } from '../internal-identity';
+import { upstreamProblem } from '../upstream-problem';
 
 const OWNER = 'lifecycle-clock';
 
 /**
- * lifecycle-clock's internal commands for the services that move a request for it (ARCHITECTURE §5: only
- * the owner changes a request's status and clock): verification's and fulfilment-delivery's.
+ * lifecycle-clock's internal commands for the services that move a request for it (only the owner changes a
+ * request's status and clock): verification's and fulfilment-delivery's.
  */
 export type LifecycleTransition = 'verification-requested' | 'verification-approved' | 'verification-rejected' | 'fulfilled';
 
@@ -27,9 +30,16 @@ export type LifecycleTransition = 'verification-requested' | 'verification-appro
 const IN_PROGRESS_RETRIES = 20;
 const IN_PROGRESS_WAIT_MS = 250;
 
+/** An idempotency key with the fingerprint of what the client sent under it (intake's, computed before normalizing). */
+export interface KeyedCall {
+  key: string;
+  fingerprint: string;
+}
+
 /**
  * A service's calls to lifecycle-clock, made for the caller (its identity
- * signed for each call). Every command carries an idempotency key the caller
+ * signed for each call; the request id and trace context of the request being
+ * served go with it, `callService`). Every command carries an idempotency key the caller
  * derives from its own record (`verification:<caseId>:approve`,
  * `fulfilment:<requestId>:v<manifestVersion>:<round>`), so that a retry after
  * a crash replays lifecycle-clock's first answer instead of moving the
@@ -94,10 +104,26 @@ export class LifecycleClient {
     return this.command(principal, `/requests/${encodeURIComponent(id)}/clarifications/receive`, key, command);
   }
 
+  /** How many open requests of the caller's scope pin each pack version (policy-registry's upgrade proposals). */
+  async policyUsage(principal: Principal): Promise<PolicyUsage[]> {
+    const res = await this.call(principal, 'GET', '/requests/policy-usage');
+    if (res.status !== 200) throw upstreamProblem(OWNER, res);
+    return JSON.parse(res.body.toString('utf8')) as PolicyUsage[];
+  }
+
+  /**
+   * Has lifecycle-clock record a new request (intake's), under an idempotency key when the call has one. The answer
+   * comes back as lifecycle-clock gave it, problems included, for intake to pass on to its client.
+   */
+  createRequest(principal: Principal, command: NewRequestCommand, keyed?: KeyedCall): Promise<InternalResponse> {
+    const idempotency: Record<string, string> = keyed ? { [IDEMPOTENCY_KEY_HEADER]: keyed.key, [IDEMPOTENCY_FINGERPRINT_HEADER]: keyed.fingerprint } : {};
+    return this.call(principal, 'POST', '/requests', command, idempotency);
+  }
+
   /** A command with its idempotency key; a call that finds the same key's first call still running waits for its answer. */
   private async command(principal: Principal, path: string, key: string, command: object): Promise<LifecycleResult> {
     for (let attempt = 0; ; attempt++) {
-      const res = await this.call(principal, 'POST', path, key, command);
+      const res = await this.call(principal, 'POST', path, command, { [IDEMPOTENCY_KEY_HEADER]: key });
       if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as LifecycleResult;
       const problem = upstreamProblem(OWNER, res);
       // Another call with the same key is running there (a concurrent retry): wait for its answer.
@@ -106,14 +132,15 @@ export class LifecycleClient {
     }
   }
 
-  private call(principal: Principal, method: string, path: string, key?: string, body?: unknown): Promise<InternalResponse> {
+  /** One call for `principal`, its identity signed for exactly this method and path; `headers` add to the JSON ones. */
+  private call(principal: Principal, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<InternalResponse> {
     return callService(OWNER, this.upstreams[OWNER], {
       method,
       path: `${INTERNAL_API_PREFIX}${path}`,
       headers: {
         accept: 'application/json',
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-        ...(key !== undefined ? { [IDEMPOTENCY_KEY_HEADER]: key } : {}),
+        ...headers,
       },
       identity: { key: this.internalAuth, principal },
       body: body !== undefined ? JSON.stringify(body) : undefined,
