@@ -26,6 +26,9 @@ const define = <T extends Record<string, Omit<ErrorDefinition, 'name'>>>(defs: T
     [K in keyof T]: ErrorDefinition & { name: K };
   };
 
+// The catalog reads as a table: code, status, title and retry flag on one line, the meaning below. Prettier would put
+// each field on a line of its own, so it leaves this statement as written.
+// prettier-ignore
 export const ErrorCatalog = define({
   INTERNAL_ERROR: {
     code: 'SVC-BE-1000', status: 500, title: 'Internal error', retryable: true,
