@@ -66,8 +66,11 @@ export default [
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'Read the time from the injected Clock (or the test system\'s clock), not new Date().' },
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'Read the time from the injected Clock (or the test system\'s clock); for durations use performance.now().' },
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "Read the time from the injected Clock (or the test system's clock), not new Date()." },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: "Read the time from the injected Clock (or the test system's clock); for durations use performance.now().",
+        },
       ],
     },
   },

@@ -6,9 +6,7 @@
 // surface). swc compiles TypeScript with decorator metadata for Nest.
 const { compilerOptions } = require('./tsconfig.base.json');
 
-const moduleNameMapper = Object.fromEntries(
-  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias.replace(/\//g, '\\/')}$`, `<rootDir>/${target}`]),
-);
+const moduleNameMapper = Object.fromEntries(Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias.replace(/\//g, '\\/')}$`, `<rootDir>/${target}`]));
 
 const transform = {
   '^.+\\.ts$': [

@@ -291,7 +291,7 @@ async function download(api: Api, requestId: string, artifactId: string, block: 
 
 /** Where `piece`, found at `offset` of the file, first differs from `block` repeated (to the block's segment); null when equal. */
 function firstDifference(piece: Buffer, block: Buffer, offset: number): number | null {
-  for (let at = 0; at < piece.length; ) {
+  for (let at = 0; at < piece.length;) {
     const inBlock = (offset + at) % block.length;
     const length = Math.min(block.length - inBlock, piece.length - at);
     if (piece.compare(block, inBlock, inBlock + length, at, at + length) !== 0) return at;
@@ -333,8 +333,10 @@ function expectedSha256(bytes: number, block: Buffer): string {
 function phaseLines(name: string, phase: Phase<unknown>, idle: Idle, bytes: number): void {
   const { wallMs, serverCpuS, clientCpuS } = phase;
   log(`  ${name}: ${(wallMs / 1000).toFixed(2)} s for ${mib(bytes)} MiB: ${rate(bytes, wallMs).toFixed(1)} MiB/s`);
-  log(`  CPU: server ${serverCpuS.toFixed(1)} s (${((serverCpuS / (wallMs / 1000)) * 100).toFixed(0)} % of one core; ${((serverCpuS * 1000) / (bytes / MiB)).toFixed(2)} ms per MiB), ` +
-      `client ${clientCpuS.toFixed(1)} s (${((clientCpuS / (wallMs / 1000)) * 100).toFixed(0)} %)`);
+  log(
+    `  CPU: server ${serverCpuS.toFixed(1)} s (${((serverCpuS / (wallMs / 1000)) * 100).toFixed(0)} % of one core; ${((serverCpuS * 1000) / (bytes / MiB)).toFixed(2)} ms per MiB), ` +
+      `client ${clientCpuS.toFixed(1)} s (${((clientCpuS / (wallMs / 1000)) * 100).toFixed(0)} %)`,
+  );
   log(`  ${peakLine(phase, idle.rss)}`);
   const heap = heapLine(phase);
   if (heap) log(`  ${heap}`);
@@ -371,8 +373,10 @@ async function main(): Promise<void> {
       ...(limit !== DEFAULT_ARTIFACT_MAX_BYTES ? { ARTIFACT_MAX_BYTES: String(limit) } : {}),
     };
     log(`\nstarting the system (tools/embedded/src/main.ts, embedded mode: PGlite under DATA_DIR, in-memory bus) in a child process`);
-    log(`  DATA_DIR=${dataDir} STORAGE_DIR=${storageDir} LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 ` +
-        (limit !== DEFAULT_ARTIFACT_MAX_BYTES ? `ARTIFACT_MAX_BYTES=${limit}` : `ARTIFACT_MAX_BYTES default (${DEFAULT_ARTIFACT_MAX_BYTES})`));
+    log(
+      `  DATA_DIR=${dataDir} STORAGE_DIR=${storageDir} LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 ` +
+        (limit !== DEFAULT_ARTIFACT_MAX_BYTES ? `ARTIFACT_MAX_BYTES=${limit}` : `ARTIFACT_MAX_BYTES default (${DEFAULT_ARTIFACT_MAX_BYTES})`),
+    );
     t = performance.now();
     const started = await RunningServer.start(settings);
     const server = started.server;
@@ -417,7 +421,9 @@ async function main(): Promise<void> {
     if (!stored || stored.size < ARTIFACT_BYTES) problems.push(`the stored file is ${stored ? `${stored.size} bytes` : 'missing'}`);
     if (temporary.length > 0) problems.push(`${temporary.length} temporary files left`);
     const storedCached = stored ? await cachedBytes(stored.path) : undefined;
-    log(`  manifest: size ${String(record?.size)}, sha256 ${record?.sha256 === sha256 ? 'matches' : String(record?.sha256)}; stored file ${stored ? `${stored.size} bytes (ciphertext, ${(((stored.size - ARTIFACT_BYTES) / ARTIFACT_BYTES) * 100).toFixed(3)} % over), ${cachedShare(storedCached, stored.size)}` : 'missing'}; ${temporary.length} temporary files`);
+    log(
+      `  manifest: size ${String(record?.size)}, sha256 ${record?.sha256 === sha256 ? 'matches' : String(record?.sha256)}; stored file ${stored ? `${stored.size} bytes (ciphertext, ${(((stored.size - ARTIFACT_BYTES) / ARTIFACT_BYTES) * 100).toFixed(3)} % over), ${cachedShare(storedCached, stored.size)}` : 'missing'}; ${temporary.length} temporary files`,
+    );
 
     const idleBetween = await measureIdle(server, SAMPLE_MS);
     log(`  idle after the upload and a full GC: ${idleLine(idleBetween)}`);
@@ -427,8 +433,10 @@ async function main(): Promise<void> {
       const phase = await measurePhase(server, SAMPLE_MS, () => download(api, requestId, artifactId, block));
       const d = phase.result;
       problems.push(...downloadProblems(d, ARTIFACT_BYTES, sha256).map((p) => `download ${what}: ${p}`));
-      log(`  ${d.status}, Content-Length ${d.contentLength}, Content-Type ${d.contentType}, ETag ${d.etag}; first byte after ${fmt(d.firstByteMs)} ms; ` +
-          `${d.bytes} bytes, ${d.mismatchAt === null ? 'every one equal to the upload' : `differing from the upload from offset ${d.mismatchAt}`}`);
+      log(
+        `  ${d.status}, Content-Length ${d.contentLength}, Content-Type ${d.contentType}, ETag ${d.etag}; first byte after ${fmt(d.firstByteMs)} ms; ` +
+          `${d.bytes} bytes, ${d.mismatchAt === null ? 'every one equal to the upload' : `differing from the upload from offset ${d.mismatchAt}`}`,
+      );
       phaseLines('download', phase, base, ARTIFACT_BYTES);
       return phase;
     };
@@ -462,15 +470,23 @@ async function main(): Promise<void> {
     const downGrowth = down.peak - idleBetween.rss;
     const coldGrowth = downCold.peak - idleBeforeCold.rss;
     log(`\nresults (floors: the mean of the dd runs before and after)`);
-    log(`  upload ${upRate.toFixed(1)} MiB/s = ${upRatio.toFixed(2)} × dd write ${writeFloor.toFixed(0)} MiB/s ` +
-        `(${(upRate / before.write.mibps).toFixed(2)} × before, ${(upRate / after.write.mibps).toFixed(2)} × after): ${verdict(upRatio >= TARGET_RATIO)} (≥ ${TARGET_RATIO})`);
-    log(`  download from the disk ${coldRate.toFixed(1)} MiB/s = ${coldRatio.toFixed(2)} × dd's read from the disk ${coldFloor.toFixed(0)} MiB/s ` +
+    log(
+      `  upload ${upRate.toFixed(1)} MiB/s = ${upRatio.toFixed(2)} × dd write ${writeFloor.toFixed(0)} MiB/s ` +
+        `(${(upRate / before.write.mibps).toFixed(2)} × before, ${(upRate / after.write.mibps).toFixed(2)} × after): ${verdict(upRatio >= TARGET_RATIO)} (≥ ${TARGET_RATIO})`,
+    );
+    log(
+      `  download from the disk ${coldRate.toFixed(1)} MiB/s = ${coldRatio.toFixed(2)} × dd's read from the disk ${coldFloor.toFixed(0)} MiB/s ` +
         `(${(coldRate / before.readCold.mibps).toFixed(2)} × before, ${(coldRate / after.readCold.mibps).toFixed(2)} × after): ${verdict(coldRatio >= TARGET_RATIO)} (≥ ${TARGET_RATIO})` +
-        (directFloor !== undefined ? `; ${(coldRate / directFloor).toFixed(2)} × the iflag=direct read ${directFloor.toFixed(0)} MiB/s, for information` : ''));
-    log(`  download from the page cache ${downRate.toFixed(1)} MiB/s = ${downRatio.toFixed(2)} × dd's buffered read of its cached file ${readFloor.toFixed(0)} MiB/s, ` +
-        `for information (a memory copy: AES-GCM alone on one core is slower than half of it)`);
-    log(`  peak RSS growth: upload ${mib(upGrowth)} MiB, downloads ${mib(downGrowth)} and ${mib(coldGrowth)} MiB above the idle before each: ` +
-        `${verdict(upGrowth < TARGET_GROWTH && downGrowth < TARGET_GROWTH && coldGrowth < TARGET_GROWTH)} (< ${mib(TARGET_GROWTH)} MiB)`);
+        (directFloor !== undefined ? `; ${(coldRate / directFloor).toFixed(2)} × the iflag=direct read ${directFloor.toFixed(0)} MiB/s, for information` : ''),
+    );
+    log(
+      `  download from the page cache ${downRate.toFixed(1)} MiB/s = ${downRatio.toFixed(2)} × dd's buffered read of its cached file ${readFloor.toFixed(0)} MiB/s, ` +
+        `for information (a memory copy: AES-GCM alone on one core is slower than half of it)`,
+    );
+    log(
+      `  peak RSS growth: upload ${mib(upGrowth)} MiB, downloads ${mib(downGrowth)} and ${mib(coldGrowth)} MiB above the idle before each: ` +
+        `${verdict(upGrowth < TARGET_GROWTH && downGrowth < TARGET_GROWTH && coldGrowth < TARGET_GROWTH)} (< ${mib(TARGET_GROWTH)} MiB)`,
+    );
     if (problems.length > 0) {
       failed = true;
       for (const p of problems) log(`  CHECK FAILED: ${p}`);
@@ -478,8 +494,10 @@ async function main(): Promise<void> {
     log(`\n| phase | MiB | s | MiB/s | dd floor MiB/s (before / after) | ratio | idle RSS MiB | peak RSS MiB | growth MiB | server CPU s | client CPU s | server mark-compacts |`);
     log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     const row = (name: string, p: Phase<unknown>, r: number, floor: string, ratio: number, base: Idle) =>
-      log(`| ${name} | ${ARTIFACT_MIB} | ${(p.wallMs / 1000).toFixed(1)} | ${r.toFixed(1)} | ${floor} | ${ratio.toFixed(2)} | ${mib(base.rss)} | ${mib(p.peak)} | ${mib(p.peak - base.rss)} | ` +
-        `${p.serverCpuS.toFixed(1)} | ${p.clientCpuS.toFixed(1)} | ${p.end.gcs.major} |`);
+      log(
+        `| ${name} | ${ARTIFACT_MIB} | ${(p.wallMs / 1000).toFixed(1)} | ${r.toFixed(1)} | ${floor} | ${ratio.toFixed(2)} | ${mib(base.rss)} | ${mib(p.peak)} | ${mib(p.peak - base.rss)} | ` +
+          `${p.serverCpuS.toFixed(1)} | ${p.clientCpuS.toFixed(1)} | ${p.end.gcs.major} |`,
+      );
     row('upload', up, upRate, `write ${before.write.mibps.toFixed(0)} / ${after.write.mibps.toFixed(0)}`, upRatio, idle);
     row('download, from the disk', downCold, coldRate, `read from the disk ${before.readCold.mibps.toFixed(0)} / ${after.readCold.mibps.toFixed(0)}`, coldRatio, idleBeforeCold);
     row('download, from the page cache', down, downRate, `cached read ${before.read.mibps.toFixed(0)} / ${after.read.mibps.toFixed(0)}`, downRatio, idleBetween);

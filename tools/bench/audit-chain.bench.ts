@@ -1,12 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import {
-  type CloudEventEnvelope,
-  type LifecycleAction,
-  LifecycleEventTypes,
-  type RequestAcknowledgedV1,
-  type RequestStatus,
-} from '@dsar/contracts';
+import { type CloudEventEnvelope, type LifecycleAction, LifecycleEventTypes, type RequestAcknowledgedV1, type RequestStatus } from '@dsar/contracts';
 import { hostService } from '@dsar/platform/host';
 import { schemaNameFor } from '@dsar/platform/persistence';
 import { testHostConfig } from '@dsar/platform/testing';
@@ -362,12 +356,7 @@ async function buildChain(ledger: Ledger): Promise<BuiltChain> {
     head = batch[batch.length - 1];
   }
   // The head row an append would have left: the verify endpoint starts from it.
-  await ledger.dataSource.query(`INSERT INTO ${HEADS} (tenant_id, request_id, sequence, hash, checkpointed_sequence) VALUES ($1, $2, $3, $4, 0)`, [
-    TENANT,
-    requestId,
-    head.sequence,
-    head.hash,
-  ]);
+  await ledger.dataSource.query(`INSERT INTO ${HEADS} (tenant_id, request_id, sequence, hash, checkpointed_sequence) VALUES ($1, $2, $3, $4, 0)`, [TENANT, requestId, head.sequence, head.hash]);
   const t = now();
   // Set the visibility map and statistics, as autovacuum would have by the time anyone verifies an old chain.
   await ledger.dataSource.query(`VACUUM (ANALYZE) ${ENTRIES}`);
@@ -469,10 +458,7 @@ async function timeSplit(ledger: Ledger, chain: BuiltChain): Promise<Split> {
 async function serverTime(ledger: Ledger, sent: Statement[]): Promise<number> {
   let total = 0;
   for (const q of sent) {
-    const [row]: { 'QUERY PLAN': { 'Execution Time': number; 'Planning Time': number }[] }[] = await ledger.dataSource.query(
-      `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${q.sql}`,
-      q.params,
-    );
+    const [row]: { 'QUERY PLAN': { 'Execution Time': number; 'Planning Time': number }[] }[] = await ledger.dataSource.query(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${q.sql}`, q.params);
     total += row['QUERY PLAN'][0]['Execution Time'] + row['QUERY PLAN'][0]['Planning Time'];
   }
   return total;
@@ -499,9 +485,7 @@ function printResults(appends: AppendRun[], chain: BuiltChain, verify: VerifyTim
   log('\n| Append | events | wall s | events/s | p50 ms | p99 ms |');
   log('|---|---:|---:|---:|---:|---:|');
   for (const r of appends) {
-    log(
-      `| ${r.name} | ${r.events} | ${(r.wallMs / 1000).toFixed(1)} | ${rate(r.events, r.wallMs)} | ${fmt(percentile(r.latencies, 0.5))} | ${fmt(percentile(r.latencies, 0.99))} |`,
-    );
+    log(`| ${r.name} | ${r.events} | ${(r.wallMs / 1000).toFixed(1)} | ${rate(r.events, r.wallMs)} | ${fmt(percentile(r.latencies, 0.5))} | ${fmt(percentile(r.latencies, 0.99))} |`);
   }
 
   log(`\n| Verify ${chain.head.sequence} entries (${VERIFY_RUNS} runs after ${VERIFY_WARMUP} warm-up) | ms | entries/s |`);
@@ -538,10 +522,9 @@ async function main(): Promise<void> {
       `  hashing ${(chain.hashMs / 1000).toFixed(1)} s, INSERT … unnest ${(chain.insertMs / 1000).toFixed(1)} s, VACUUM (ANALYZE) ${(chain.vacuumMs / 1000).toFixed(1)} s; ` +
         `payload ${Math.round(chain.payloadBytes / CHAIN_ENTRIES)} bytes of JSON per entry on average`,
     );
-    const [size] = await ledger.dataSource.query(
-      `SELECT count(*)::int AS rows, pg_size_pretty(pg_table_size($1)) AS heap, pg_size_pretty(pg_indexes_size($1)) AS indexes FROM ${ENTRIES}`,
-      [`${SCHEMA}.audit_entries`],
-    );
+    const [size] = await ledger.dataSource.query(`SELECT count(*)::int AS rows, pg_size_pretty(pg_table_size($1)) AS heap, pg_size_pretty(pg_indexes_size($1)) AS indexes FROM ${ENTRIES}`, [
+      `${SCHEMA}.audit_entries`,
+    ]);
     log(`  audit_entries: ${size.rows} rows in all, table ${size.heap}, indexes ${size.indexes}`);
 
     log(`\nChainVerification.verify() of the whole chain: ${VERIFY_WARMUP} warm-up + ${VERIFY_RUNS} measured runs`);

@@ -39,10 +39,7 @@ export function runBench(main: () => Promise<void>): void {
 /** CPU, memory, OS, Node and PostgreSQL, the server settings that matter to the benchmark, and the load it ran under. */
 export async function printMachine(ds: DataSource, settingNames: readonly string[]): Promise<void> {
   const [{ version }] = await ds.query('SELECT version()');
-  const settings: { name: string; value: string }[] = await ds.query(
-    `SELECT name, current_setting(name) AS value FROM pg_settings WHERE name = ANY($1) ORDER BY name`,
-    [settingNames],
-  );
+  const settings: { name: string; value: string }[] = await ds.query(`SELECT name, current_setting(name) AS value FROM pg_settings WHERE name = ANY($1) ORDER BY name`, [settingNames]);
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   let nproc = String(os.availableParallelism());
   try {
@@ -53,7 +50,12 @@ export async function printMachine(ds: DataSource, settingNames: readonly string
   log(`nproc ${nproc} (${cpu}), memory ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.type()} ${os.release()}, Node ${process.version}`);
   log(version);
   log(settings.map((s) => `${s.name}=${s.value}`).join(', '));
-  log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (the machine is shared: other processes add noise)`);
+  log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (the machine is shared: other processes add noise)`,
+  );
 }
 
 export async function explain(ds: DataSource, q: { sql: string; params: unknown[] }): Promise<string[]> {

@@ -141,7 +141,6 @@ function isAccepted(r: UploadResult): boolean {
   );
 }
 
-
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -162,8 +161,10 @@ async function main(): Promise<void> {
       ...(limit !== DEFAULT_EVIDENCE_MAX_BYTES ? { EVIDENCE_MAX_BYTES: String(limit) } : {}),
     };
     log(`\nstarting the system (tools/embedded/src/main.ts, embedded mode: PGlite under DATA_DIR, in-memory bus) in a child process`);
-    log(`  DATA_DIR=${dataDir} STORAGE_DIR=${storageDir} LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 ` +
-        (limit !== DEFAULT_EVIDENCE_MAX_BYTES ? `EVIDENCE_MAX_BYTES=${limit}` : `EVIDENCE_MAX_BYTES default (${DEFAULT_EVIDENCE_MAX_BYTES}, the file size exactly)`));
+    log(
+      `  DATA_DIR=${dataDir} STORAGE_DIR=${storageDir} LOG_LEVEL=warn RATE_LIMIT_PER_MINUTE=0 ` +
+        (limit !== DEFAULT_EVIDENCE_MAX_BYTES ? `EVIDENCE_MAX_BYTES=${limit}` : `EVIDENCE_MAX_BYTES default (${DEFAULT_EVIDENCE_MAX_BYTES}, the file size exactly)`),
+    );
     const startT = performance.now();
     const started = await RunningServer.start(settings);
     const server = started.server;
@@ -231,28 +232,38 @@ async function main(): Promise<void> {
     const totalBytes = UPLOADS * FILE_BYTES;
     const growth = peak - idle;
 
-    log(`  ${accepted.length} of ${UPLOADS} answered 202 {artifactKey, evidenceId, requestId, status}; ${onDisk.length} of them are files on disk of ≥ ${FILE_BYTES} bytes; ` +
-        `${evidenceFiles.length} evidence files in STORAGE_DIR (expected ${expectedFiles}, with the warm-up and the ${probes.length} of the live probe), ${temporary.length} temporary`);
+    log(
+      `  ${accepted.length} of ${UPLOADS} answered 202 {artifactKey, evidenceId, requestId, status}; ${onDisk.length} of them are files on disk of ≥ ${FILE_BYTES} bytes; ` +
+        `${evidenceFiles.length} evidence files in STORAGE_DIR (expected ${expectedFiles}, with the warm-up and the ${probes.length} of the live probe), ${temporary.length} temporary`,
+    );
     log(`  total ${(wallMs / 1000).toFixed(2)} s for ${mib(totalBytes)} MiB: ${rate(totalBytes, wallMs).toFixed(1)} MiB/s, ${(UPLOADS / (wallMs / 1000)).toFixed(2)} uploads/s`);
     log(`  per upload: p50 ${fmt(percentile(latencies, 0.5))} ms, p95 ${fmt(percentile(latencies, 0.95))} ms, min ${fmt(Math.min(...latencies))} ms, max ${fmt(Math.max(...latencies))} ms`);
-    log(`  CPU: server ${serverCpuS.toFixed(1)} s (${((serverCpuS / (wallMs / 1000)) * 100).toFixed(0)} % of one core; ${((serverCpuS * 1000) / (totalBytes / MiB)).toFixed(2)} ms per MiB), ` +
-        `client ${clientCpuS.toFixed(1)} s (${((clientCpuS / (wallMs / 1000)) * 100).toFixed(0)} %); ${os.cpus().length} cores`);
+    log(
+      `  CPU: server ${serverCpuS.toFixed(1)} s (${((serverCpuS / (wallMs / 1000)) * 100).toFixed(0)} % of one core; ${((serverCpuS * 1000) / (totalBytes / MiB)).toFixed(2)} ms per MiB), ` +
+        `client ${clientCpuS.toFixed(1)} s (${((clientCpuS / (wallMs / 1000)) * 100).toFixed(0)} %); ${os.cpus().length} cores`,
+    );
     log(`  ${peakLine(phase, idle)}; after the run and a full GC ${mib(rssAfter)} MiB (${mib(rssAfter - idle)} above idle)`);
     const heap = heapLine(phase);
     if (heap) log(`  ${heap}`);
     log(`  after the run, full GC: heap used ${mib(after.mem.heapUsed)} of ${mib(after.mem.heapTotal)} MiB, external ${mib(after.mem.external)} MiB (array buffers ${mib(after.mem.arrayBuffers)})`);
     log(`  ${gcLine(phase.end.gcs)}`);
     if (idleState.kinds && phase.endKinds && afterKinds) {
-      log(`  resident by mapping (/proc/<pid>/smaps, MiB) — ${kindsRow('idle', idleState.kinds)}; ${kindsRow('end of the run', phase.endKinds)}; ${kindsRow('after the run and a full GC', afterKinds)}`);
+      log(
+        `  resident by mapping (/proc/<pid>/smaps, MiB) — ${kindsRow('idle', idleState.kinds)}; ${kindsRow('end of the run', phase.endKinds)}; ${kindsRow('after the run and a full GC', afterKinds)}`,
+      );
     }
-    log(`  live with ${probesInFlight} of ${probes.length} uploads in flight (two full GCs 1 s after they started, not timed): heap used ${mib(live.mem.heapUsed)} MiB, ` +
-        `external ${mib(live.mem.external)} MiB, array buffers ${mib(live.mem.arrayBuffers)} MiB (${mib(live.mem.arrayBuffers - m0.arrayBuffers)} above idle); RSS then ${mib(liveRss)} MiB`);
+    log(
+      `  live with ${probesInFlight} of ${probes.length} uploads in flight (two full GCs 1 s after they started, not timed): heap used ${mib(live.mem.heapUsed)} MiB, ` +
+        `external ${mib(live.mem.external)} MiB, array buffers ${mib(live.mem.arrayBuffers)} MiB (${mib(live.mem.arrayBuffers - m0.arrayBuffers)} above idle); RSS then ${mib(liveRss)} MiB`,
+    );
     log(`  RSS per second of the run (max, MiB): ${rssPerSecond(phase)}`);
     log(`  target: peak RSS growth < ${mib(TARGET_GROWTH)} MiB above idle: ${growth < TARGET_GROWTH ? 'MET' : 'NOT MET'} (${mib(growth)} MiB)`);
     log(`\n| uploads × MiB | concurrency | total s | MiB/s | uploads/s | p50 ms | p95 ms | idle RSS MiB | peak RSS MiB | growth MiB | server CPU s | client CPU s |`);
     log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    log(`| ${UPLOADS} × ${FILE_MIB} | ${CONCURRENCY} | ${(wallMs / 1000).toFixed(1)} | ${rate(totalBytes, wallMs).toFixed(1)} | ${(UPLOADS / (wallMs / 1000)).toFixed(2)} | ` +
-        `${fmt(percentile(latencies, 0.5))} | ${fmt(percentile(latencies, 0.95))} | ${mib(idle)} | ${mib(peak)} | ${mib(growth)} | ${serverCpuS.toFixed(1)} | ${clientCpuS.toFixed(1)} |`);
+    log(
+      `| ${UPLOADS} × ${FILE_MIB} | ${CONCURRENCY} | ${(wallMs / 1000).toFixed(1)} | ${rate(totalBytes, wallMs).toFixed(1)} | ${(UPLOADS / (wallMs / 1000)).toFixed(2)} | ` +
+        `${fmt(percentile(latencies, 0.5))} | ${fmt(percentile(latencies, 0.95))} | ${mib(idle)} | ${mib(peak)} | ${mib(growth)} | ${serverCpuS.toFixed(1)} | ${clientCpuS.toFixed(1)} |`,
+    );
     log(`load average ${loadAverage()}`);
     if (failed) log('\nFAILED: not every upload was accepted and stored (see above)');
   });

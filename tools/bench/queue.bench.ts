@@ -101,9 +101,7 @@ type QueueClass = new (uow: UnitOfWork) => QueuePager;
  */
 function requestQueueClass(): QueueClass {
   const providers: unknown = Reflect.getMetadata(MODULE_METADATA.PROVIDERS, LifecycleClockModule);
-  const found = Array.isArray(providers)
-    ? providers.find((p: unknown): p is QueueClass => typeof p === 'function' && p.name === 'RequestQueue')
-    : undefined;
+  const found = Array.isArray(providers) ? providers.find((p: unknown): p is QueueClass => typeof p === 'function' && p.name === 'RequestQueue') : undefined;
   if (!found || typeof found.prototype.page !== 'function') throw new Error('LifecycleClockModule no longer provides RequestQueue with a page() method');
   return found;
 }
@@ -209,10 +207,7 @@ async function load(ds: DataSource): Promise<number> {
   } finally {
     await qr.release();
   }
-  const [size] = await ds.query(
-    `SELECT pg_size_pretty(pg_table_size($1)) AS heap, pg_size_pretty(pg_indexes_size($1)) AS indexes`,
-    [`${SCHEMA}.requests`],
-  );
+  const [size] = await ds.query(`SELECT pg_size_pretty(pg_table_size($1)) AS heap, pg_size_pretty(pg_indexes_size($1)) AS indexes`, [`${SCHEMA}.requests`]);
   log(`  table ${size.heap}, indexes ${size.indexes}`);
   const mix = await ds.query(
     `SELECT count(*)::int AS n,
@@ -505,10 +500,7 @@ async function alternatives(ds: DataSource, results: Result[]): Promise<void> {
     log(`| COUNT capped at ${CAP + 1} rows, ${r.shape.name} | ${cappedResult} | ${fmt(percentile(cappedTimes, 0.5))} | ${fmt(percentile(cappedTimes, 0.95))} |`);
   }
 
-  const [cursor] = await ds.query(
-    `SELECT received_at::text AS received_at, id FROM ${TABLE} WHERE tenant_id = $1 ORDER BY received_at DESC, id DESC OFFSET 9999 LIMIT 1`,
-    [BIG_TENANT],
-  );
+  const [cursor] = await ds.query(`SELECT received_at::text AS received_at, id FROM ${TABLE} WHERE tenant_id = $1 ORDER BY received_at DESC, id DESC OFFSET 9999 LIMIT 1`, [BIG_TENANT]);
   const keysetSql = `SELECT * FROM ${TABLE} r WHERE r.tenant_id = $1 AND (r.received_at, r.id) < ($2::timestamptz, $3::uuid)
                      ORDER BY r.received_at DESC, r.id DESC LIMIT 25`;
   let keysetRows = 0;
@@ -580,7 +572,11 @@ async function writeCosts(ds: DataSource): Promise<WriteCosts> {
       })();
       const transition = await timed(`UPDATE ${TABLE} SET status = 'in_progress', status_changed_at = now(), updated_at = now(), version = version + 1 WHERE id = $1`, next);
       const unchanged = await timed(`UPDATE ${TABLE} SET due_at = due_at + interval '1 day', updated_at = now(), version = version + 1 WHERE id = $1`, next);
-      for (const [name, x] of [['INSERT (a create)', insert], ['UPDATE of the status (a transition)', transition], ['UPDATE leaving the status (a clock change)', unchanged]] as const) {
+      for (const [name, x] of [
+        ['INSERT (a create)', insert],
+        ['UPDATE of the status (a transition)', transition],
+        ['UPDATE leaving the status (a clock change)', unchanged],
+      ] as const) {
         log(`  ${name}: counters' trigger p50 ${fmt(x.triggerP50)} ms, p95 ${fmt(x.triggerP95)} ms; the statement p50 ${fmt(x.statementP50)} ms (EXPLAIN ANALYZE, ${n} statements)`);
       }
       return { bulkRows: 2 * part, withTriggerS: seconds.on, withoutTriggerS: seconds.off, rebuildS, rebuildRows: Number(rebuilt.n), insert, transition, unchanged };

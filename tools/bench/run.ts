@@ -134,7 +134,9 @@ async function main(): Promise<number> {
   if (selected.some((b) => b.needsInfra)) ensureInfra();
   const machine = { ...machineFacts(), postgres: await postgresVersion(), kafka: localKafkaVersion() ?? 'unknown (not the local broker)' };
   log(`${command}: ${selected.map((b) => b.name).join(', ')}; ${repeat} repetition(s)${args.smoke ? ', smoke' : ''}`);
-  log(`nproc ${machine.nproc} (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}, Kafka ${machine.kafka}, autocannon ${machine.autocannon}`);
+  log(
+    `nproc ${machine.nproc} (${machine.cpu}), ${machine.memoryGiB} GiB, ${machine.os}, Node ${machine.node}, PostgreSQL ${machine.postgres}, Kafka ${machine.kafka}, autocannon ${machine.autocannon}`,
+  );
 
   const scratch = mkdtempSync(join(os.tmpdir(), 'dsar-bench-'));
   const cleanups: (() => Promise<unknown>)[] = [];
@@ -210,7 +212,17 @@ async function main(): Promise<number> {
       try {
         const m = await b.run(ctx);
         const figures = m.figures.map((f) => ({ ...f, met: args.smoke ? null : verdict(f) }));
-        results.push({ name: b.name, title: m.title, method: m.method, figures, notes: m.notes ?? [], raw: m.raw ?? {}, wallS: (performance.now() - started) / 1000, loadBefore: before, loadAfter: loadAverage() });
+        results.push({
+          name: b.name,
+          title: m.title,
+          method: m.method,
+          figures,
+          notes: m.notes ?? [],
+          raw: m.raw ?? {},
+          wallS: (performance.now() - started) / 1000,
+          loadBefore: before,
+          loadAfter: loadAverage(),
+        });
       } catch (e) {
         ctx.log(`  ${b.name} failed: ${describeError(e)}`);
         results.push({
@@ -254,7 +266,12 @@ async function main(): Promise<number> {
   log(`\nraw results: ${out}`);
   if (write) {
     const jsonPath = out.startsWith(REPO_ROOT) ? relative(REPO_ROOT, out) : out;
-    writeDocs(args.docs, report, jsonPath, BENCHMARKS.map((b) => b.name));
+    writeDocs(
+      args.docs,
+      report,
+      jsonPath,
+      BENCHMARKS.map((b) => b.name),
+    );
     log(`updated the generated section of ${args.docs}`);
   }
   const failed = results.filter((r) => r.error).length;

@@ -42,16 +42,7 @@ export function schemaKeys(schema: ConfigSchema): Set<string> {
  * system is read-only), swc's project file (tools/scripts/run-ts.cjs), the time zone, and the static keys of the s3
  * storage driver, which the AWS SDK's default credential chain reads (docs/storage.md#the-s3-driver).
  */
-export const VARIABLES_OUTSIDE_SCHEMA = new Set([
-  'NODE_OPTIONS',
-  'HOME',
-  'TZ',
-  'SWC_NODE_PROJECT',
-  'NPM_CONFIG_CACHE',
-  'NPM_CONFIG_UPDATE_NOTIFIER',
-  'AWS_ACCESS_KEY_ID',
-  'AWS_SECRET_ACCESS_KEY',
-]);
+export const VARIABLES_OUTSIDE_SCHEMA = new Set(['NODE_OPTIONS', 'HOME', 'TZ', 'SWC_NODE_PROJECT', 'NPM_CONFIG_CACHE', 'NPM_CONFIG_UPDATE_NOTIFIER', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY']);
 
 let signingKeyPem: string | undefined;
 
@@ -142,8 +133,7 @@ export function containerEnvironment(container: Container, pod: PodSpec, objects
   const env: Record<string, string> = {};
   const origin: Record<string, string> = {};
   const problems: string[] = [];
-  const configMap = (name: string): Record<string, string> | undefined =>
-    ofKind(objects, 'ConfigMap').find((c) => c.metadata.name === name)?.data;
+  const configMap = (name: string): Record<string, string> | undefined => ofKind(objects, 'ConfigMap').find((c) => c.metadata.name === name)?.data;
   const renderedSecret = (name: string): K8sObject | undefined => ofKind(objects, 'Secret').find((s) => s.metadata.name === name);
 
   for (const source of container.envFrom ?? []) {
@@ -225,4 +215,3 @@ export function asLoadConfigSees(env: Record<string, string>): Record<string, st
 export function issuesOf(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): string[] {
   return (result.error?.issues ?? []).map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.message}`);
 }
-

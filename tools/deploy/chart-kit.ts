@@ -93,17 +93,7 @@ export interface RenderOptions {
 
 /** The `helm template` arguments for one rendering of the chart. */
 export function templateArgs({ valuesFiles = [], set = [] }: RenderOptions): string[] {
-  return [
-    'template',
-    RELEASE,
-    CHART,
-    '--namespace',
-    NAMESPACE,
-    '--kube-version',
-    KUBE_VERSION,
-    ...valuesFiles.flatMap((f) => ['-f', f]),
-    ...set.flatMap((s) => ['--set', s]),
-  ];
+  return ['template', RELEASE, CHART, '--namespace', NAMESPACE, '--kube-version', KUBE_VERSION, ...valuesFiles.flatMap((f) => ['-f', f]), ...set.flatMap((s) => ['--set', s])];
 }
 
 /** `helm template` the chart and parse the multi-document output; throws with helm's message when it fails. */
@@ -199,7 +189,7 @@ export const ofKind = (objects: K8sObject[], kind: string): K8sObject[] => objec
 
 /** The pod template of a Deployment, StatefulSet, DaemonSet or Job (and a CronJob's job). */
 export function podTemplateOf(o: K8sObject): PodTemplate {
-  if (o.kind === 'CronJob') return ((o.spec?.jobTemplate as { spec: { template: PodTemplate } }).spec.template);
+  if (o.kind === 'CronJob') return (o.spec?.jobTemplate as { spec: { template: PodTemplate } }).spec.template;
   const template = o.spec?.template as PodTemplate | undefined;
   if (!template) throw new Error(`${o.kind}/${o.metadata.name} has no pod template`);
   return template;
@@ -229,7 +219,6 @@ export function selects(selector: LabelSelector | undefined, labels: Record<stri
   return true;
 }
 
-export const isEmptySelector = (s: LabelSelector | undefined): boolean =>
-  !s || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
+export const isEmptySelector = (s: LabelSelector | undefined): boolean => !s || (Object.keys(s.matchLabels ?? {}).length === 0 && (s.matchExpressions ?? []).length === 0);
 
 export const ref = (o: K8sObject): string => `${o.kind}/${o.metadata.name}`;

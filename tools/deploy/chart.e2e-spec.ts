@@ -82,9 +82,7 @@ const workloads = (objects: K8sObject[]): K8sObject[] => objects.filter((o) => o
 
 /** One message per container that breaks `check`, `<Kind>/<name> container <c>: <problem>`. */
 function containerProblems(objects: K8sObject[], kinds: string[], check: (c: Container, o: K8sObject) => string[]): string[] {
-  return objects
-    .filter((o) => kinds.includes(o.kind))
-    .flatMap((o) => allContainers(podTemplateOf(o).spec).flatMap((c) => check(c, o).map((p) => `${ref(o)} container ${c.name}: ${p}`)));
+  return objects.filter((o) => kinds.includes(o.kind)).flatMap((o) => allContainers(podTemplateOf(o).spec).flatMap((c) => check(c, o).map((p) => `${ref(o)} container ${c.name}: ${p}`)));
 }
 
 /** The effective security context setting: the container's, else the pod's (for the fields a pod may set). */
@@ -92,8 +90,7 @@ function effective<K extends keyof SecurityContext>(c: Container, o: K8sObject, 
   return c.securityContext?.[key] ?? podTemplateOf(o).spec.securityContext?.[key];
 }
 
-const deploymentOf = (objects: K8sObject[], service: string): K8sObject | undefined =>
-  ofKind(objects, 'Deployment').find((d) => componentOf(d) === service);
+const deploymentOf = (objects: K8sObject[], service: string): K8sObject | undefined => ofKind(objects, 'Deployment').find((d) => componentOf(d) === service);
 
 const mainContainer = (d: K8sObject, service: string): Container => {
   const pod = podTemplateOf(d).spec;
@@ -110,9 +107,7 @@ function routeBackends(o: K8sObject): string[] {
     rules?: { http?: { paths?: { backend?: { service?: { name: string } } }[] }; backendRefs?: { name: string; kind?: string }[] }[];
   };
   if (o.kind === 'Ingress') {
-    return [spec.defaultBackend?.service?.name, ...(spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend?.service?.name))].filter(
-      (n): n is string => !!n,
-    );
+    return [spec.defaultBackend?.service?.name, ...(spec.rules ?? []).flatMap((r) => (r.http?.paths ?? []).map((p) => p.backend?.service?.name))].filter((n): n is string => !!n);
   }
   return (spec.rules ?? []).flatMap((r) => (r.backendRefs ?? []).filter((b) => !b.kind || b.kind === 'Service').map((b) => b.name));
 }
@@ -151,7 +146,11 @@ for (const file of SCENARIOS) {
 
     it('runs the eight services as Deployments, and only them', async () => {
       const objects = await objectsOf(file);
-      expect(ofKind(objects, 'Deployment').map((d) => componentOf(d)).sort()).toEqual(SERVICES);
+      expect(
+        ofKind(objects, 'Deployment')
+          .map((d) => componentOf(d))
+          .sort(),
+      ).toEqual(SERVICES);
     });
 
     it('gives every container of every Deployment and Job requests and a memory limit', async () => {
@@ -222,7 +221,11 @@ for (const file of SCENARIOS) {
         .filter((s) => gateway && selects({ matchLabels: (s.spec as { selector?: Record<string, string> }).selector ?? {} }, podTemplateOf(gateway).metadata?.labels ?? {}))
         .map((s) => s.metadata.name);
       const routes = objects.filter((o) => o.kind === 'Ingress' || o.kind === 'HTTPRoute');
-      const elsewhere = routes.flatMap((r) => routeBackends(r).filter((b) => !gatewayServices.includes(b)).map((b) => `${ref(r)} -> ${b}`));
+      const elsewhere = routes.flatMap((r) =>
+        routeBackends(r)
+          .filter((b) => !gatewayServices.includes(b))
+          .map((b) => `${ref(r)} -> ${b}`),
+      );
       expect(elsewhere).toEqual([]);
       for (const r of routes) expect(routeBackends(r).length).toBeGreaterThan(0);
     });
@@ -258,14 +261,21 @@ for (const file of SCENARIOS) {
           if (!result.success) {
             throw new Error(
               `apps/${service}/src/config.ts rejects the environment the chart gives it:\n  ${issuesOf(result).join('\n  ')}\n` +
-                `environment (secrets are placeholders):\n  ${Object.keys(env).sort().map((k) => `${k} (${origin[k]})`).join('\n  ')}`,
+                `environment (secrets are placeholders):\n  ${Object.keys(env)
+                  .sort()
+                  .map((k) => `${k} (${origin[k]})`)
+                  .join('\n  ')}`,
             );
           }
           const config = result.data as Record<string, unknown>;
 
           // Every variable the chart sets is one the app reads (a typo'd name would be ignored silently).
           const known = schemaKeys(schema);
-          expect(Object.keys(env).filter((k) => !known.has(k) && !VARIABLES_OUTSIDE_SCHEMA.has(k)).sort()).toEqual([]);
+          expect(
+            Object.keys(env)
+              .filter((k) => !known.has(k) && !VARIABLES_OUTSIDE_SCHEMA.has(k))
+              .sort(),
+          ).toEqual([]);
 
           // Distributed mode: PostgreSQL and Kafka, not the embedded defaults.
           if (known.has('DB_DRIVER')) expect(config.DB_DRIVER).toBe('postgres');
@@ -337,14 +347,18 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
 
   it('gives the notifier, and no other service, the SMTP URL and Slack token of notifications.existingSecret, the DKIM key as a file, LIFECYCLE_CLOCK_URL and egress to SMTP and Slack', async () => {
     const secret = 'dsar-notifications';
-    const objects = await renderOnce('base+notifications', [BASE], [
-      `notifications.existingSecret=${secret}`,
-      'notifications.dkim.domain=example.com',
-      'notifications.dkim.selector=dsar',
-      'notifications.slackChannel=#privacy-ops',
-      'notifications.operatorEmails=ops@example.com\\,dpo@example.com',
-      'notifications.retry.maxMs=7200000',
-    ]);
+    const objects = await renderOnce(
+      'base+notifications',
+      [BASE],
+      [
+        `notifications.existingSecret=${secret}`,
+        'notifications.dkim.domain=example.com',
+        'notifications.dkim.selector=dsar',
+        'notifications.slackChannel=#privacy-ops',
+        'notifications.operatorEmails=ops@example.com\\,dpo@example.com',
+        'notifications.retry.maxMs=7200000',
+      ],
+    );
     const lifecycleClock = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'lifecycle-clock');
     const lifecyclePort = ((lifecycleClock?.spec as { ports?: { port: number }[] }).ports ?? [])[0]?.port;
     const notifierPolicy = ofKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'notifier');
@@ -381,7 +395,8 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
         // NOTIFIER_URL is the gateway's upstream, not a notifier setting.
         expect({ service, notifierVariables: Object.keys(env).filter((k) => /^(SMTP_|SLACK_|NOTIFIER_)/.test(k) && k !== 'NOTIFIER_URL') }).toEqual({ service, notifierVariables: [] });
         // The other callers of lifecycle-clock: the gateway, intake-gateway, verification, fulfilment-delivery and policy-registry (retention report).
-        if (!['api-gateway', 'intake-gateway', 'verification', 'fulfilment-delivery', 'policy-registry'].includes(service)) expect({ service, LIFECYCLE_CLOCK_URL: env.LIFECYCLE_CLOCK_URL }).toEqual({ service, LIFECYCLE_CLOCK_URL: undefined });
+        if (!['api-gateway', 'intake-gateway', 'verification', 'fulfilment-delivery', 'policy-registry'].includes(service))
+          expect({ service, LIFECYCLE_CLOCK_URL: env.LIFECYCLE_CLOCK_URL }).toEqual({ service, LIFECYCLE_CLOCK_URL: undefined });
         const policy = ofKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === service);
         expect({ service, smtp: egressPorts(policy).filter((p) => p === 465 || p === 587) }).toEqual({ service, smtp: [] });
       }
@@ -451,11 +466,11 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
 
   it('gives verification and fulfilment-delivery, and no other service, the previous master keys of storage.previousMasterKeys', async () => {
     const secret = 'dsar-storage-master-key';
-    const objects = await renderOnce('base+previousMasterKeys', [BASE], [
-      `storage.masterKey.existingSecret=${secret}`,
-      `storage.previousMasterKeys.existingSecret=${secret}`,
-      'storage.previousMasterKeys.key=previous-keys',
-    ]);
+    const objects = await renderOnce(
+      'base+previousMasterKeys',
+      [BASE],
+      [`storage.masterKey.existingSecret=${secret}`, `storage.previousMasterKeys.existingSecret=${secret}`, 'storage.previousMasterKeys.key=previous-keys'],
+    );
     const keepers = ['fulfilment-delivery', 'verification'];
     for (const service of SERVICES) {
       const deployment = deploymentOf(objects, service);
@@ -495,7 +510,7 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     };
     const retentionVariables = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('RETENTION_')));
 
-    it('has five owners, as the services\' config schemas say (RETENTION_SWEEP_* read by them, their URLs by policy-registry)', async () => {
+    it("has five owners, as the services' config schemas say (RETENTION_SWEEP_* read by them, their URLs by policy-registry)", async () => {
       const readers: string[] = [];
       for (const service of SERVICES) if (schemaKeys(await appConfigSchema(service)).has('RETENTION_SWEEP_INTERVAL_MS')) readers.push(service);
       expect(readers).toEqual(OWNERS);
@@ -503,7 +518,7 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
       expect(SERVICES.filter((s) => registryKeys.has(urlVariable(s)))).toEqual(OWNERS);
     });
 
-    it('gives policy-registry the URLs of the five owners, each pointing at that owner\'s Service and port, and no other upstream URL', async () => {
+    it("gives policy-registry the URLs of the five owners, each pointing at that owner's Service and port, and no other upstream URL", async () => {
       const objects = await base();
       const env = environmentOf(objects, 'policy-registry');
       expect(SERVICES.filter((s) => env[urlVariable(s)] !== undefined)).toEqual(OWNERS);
@@ -534,7 +549,10 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
       const others = SERVICES.filter((s) => s !== GATEWAY && !OWNERS.includes(s));
       for (const service of others) {
         const ingress = ((policyOf(service)?.spec as { ingress?: Rule[] }).ingress ?? []) as Rule[];
-        expect({ service, fromPolicyRegistry: ingress.some((r) => (r.from ?? []).some((p) => p.podSelector && selects(p.podSelector, registryLabels))) }).toEqual({ service, fromPolicyRegistry: false });
+        expect({ service, fromPolicyRegistry: ingress.some((r) => (r.from ?? []).some((p) => p.podSelector && selects(p.podSelector, registryLabels))) }).toEqual({
+          service,
+          fromPolicyRegistry: false,
+        });
       }
     });
 
@@ -558,7 +576,7 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
       expect(SERVICES.filter((s) => checksumsByService(defaults)[s] !== checksumsByService(set)[s])).toEqual(OWNERS);
     });
 
-    it('leaves a retention setting out when its value is empty (the service\'s default), and services.<service>.env wins', async () => {
+    it("leaves a retention setting out when its value is empty (the service's default), and services.<service>.env wins", async () => {
       const objects = await renderOnce('base+retention-empty', [BASE], ['retention.sweepBatch=', 'services.notifier.env.RETENTION_SWEEP_INTERVAL_MS=0']);
       for (const owner of OWNERS) {
         expect({ owner, env: retentionVariables(environmentOf(objects, owner)) }).toEqual({ owner, env: { RETENTION_SWEEP_INTERVAL_MS: owner === 'notifier' ? '0' : '3600000' } });

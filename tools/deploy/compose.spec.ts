@@ -70,7 +70,7 @@ describe('deploy/compose/compose.yaml', () => {
       expect(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([]);
     });
 
-    it('sets no variable its config schema does not know (but those read outside it, such as the AWS SDK\'s keys)', () => {
+    it("sets no variable its config schema does not know (but those read outside it, such as the AWS SDK's keys)", () => {
       const known = schemaKeys(schema());
       expect(Object.keys(environmentOf(service)).filter((k) => !known.has(k) && !VARIABLES_OUTSIDE_SCHEMA.has(k))).toEqual([]);
     });
@@ -118,7 +118,7 @@ describe('deploy/compose/compose.yaml', () => {
     return schemas.get(service)!.parse(asLoadConfigSees(environmentOf(service))) as Record<string, unknown>;
   }
 
-  it('sends the notifier\'s email to the mail catcher (Mailpit, SMTP on 1025) unless the user exports SMTP_URL', () => {
+  it("sends the notifier's email to the mail catcher (Mailpit, SMTP on 1025) unless the user exports SMTP_URL", () => {
     const mailpit = serviceOfImage('axllent/mailpit');
     expect(configOf('notifier').SMTP_URL).toBe(`smtp://${mailpit}:1025`);
     expect(compose.services.notifier.environment?.SMTP_URL).toBe(`\${SMTP_URL:-smtp://${mailpit}:1025}`);

@@ -21,7 +21,12 @@ export function valueLeaves(values: unknown, prefix = ''): Map<string, unknown> 
 
 const sortedKeys = (v: unknown): unknown => {
   if (Array.isArray(v)) return v.map(sortedKeys);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortedKeys((v as Record<string, unknown>)[k])]),
+    );
   return v;
 };
 

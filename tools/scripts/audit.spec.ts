@@ -74,11 +74,7 @@ describe('judging an audit report', () => {
   const explanation = explainedAdvisories(doc([ROW]))[0];
 
   it('takes the advisories themselves, not the packages that only depend on a vulnerable one', () => {
-    expect(findings.map((f) => `${f.severity} ${f.id} ${f.package}`)).toEqual([
-      'high GHSA-jr5f-v2jv-69x6 axios',
-      'critical GHSA-8hc4-vh64-cxmj axios',
-      'low GHSA-76c9-3jph-rj3q on-headers',
-    ]);
+    expect(findings.map((f) => `${f.severity} ${f.id} ${f.package}`)).toEqual(['high GHSA-jr5f-v2jv-69x6 axios', 'critical GHSA-8hc4-vh64-cxmj axios', 'low GHSA-76c9-3jph-rj3q on-headers']);
   });
 
   it('fails on a high or critical advisory without an explanation, and shows the lesser ones', () => {

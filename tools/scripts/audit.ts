@@ -43,7 +43,12 @@ export interface AuditFinding {
 export class AuditUnavailableError extends Error {}
 
 function cellsOf(line: string): string[] {
-  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }
 
 function isRealDay(text: string): boolean {
@@ -173,8 +178,7 @@ async function main(): Promise<number> {
   for (const e of verdict.stale) process.stdout.write(`no longer reported, remove its explanation: ${e.id} ${e.package}\n`);
   for (const { finding, why } of verdict.unexplained) process.stdout.write(`UNEXPLAINED     ${line(finding)} (${why})\n`);
   process.stdout.write(
-    `audit: ${verdict.unexplained.length} unexplained high or critical, ${verdict.explained.length} explained, ` +
-      `${verdict.lesser.length} below the bar, in the production dependencies\n`,
+    `audit: ${verdict.unexplained.length} unexplained high or critical, ${verdict.explained.length} explained, ` + `${verdict.lesser.length} below the bar, in the production dependencies\n`,
   );
   return verdict.unexplained.length === 0 ? 0 : 1;
 }

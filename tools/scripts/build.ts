@@ -93,8 +93,7 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === __filename) {
   buildProduct(outDir).then(
     (b) =>
       process.stdout.write(
-        `built ${b.files} modules into ${relative(process.cwd(), b.dir) || '.'} in ${(b.ms / 1000).toFixed(1)} s, ` +
-          `with ${SBOM_FILE_NAME} listing ${b.sbomComponents} production packages\n`,
+        `built ${b.files} modules into ${relative(process.cwd(), b.dir) || '.'} in ${(b.ms / 1000).toFixed(1)} s, ` + `with ${SBOM_FILE_NAME} listing ${b.sbomComponents} production packages\n`,
       ),
     (e) => {
       process.stderr.write(`build failed: ${(e as Error).stack ?? String(e)}\n`);

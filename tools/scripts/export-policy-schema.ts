@@ -49,7 +49,7 @@ export function buildPolicyPackJsonSchema(): JsonSchema {
     $id: POLICY_SCHEMA_ID,
     title: 'DSAR policy pack',
     description:
-      'The deadline rules of one law as versioned data, read by the DSAR service\'s legal clock; every field is described ' +
+      "The deadline rules of one law as versioned data, read by the DSAR service's legal clock; every field is described " +
       'in docs/policy-packs/README.md. The service also checks, when it loads a pack, what JSON Schema cannot: that the ' +
       'time zones and holiday calendars exist.',
     ...body,

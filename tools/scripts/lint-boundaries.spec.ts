@@ -85,9 +85,13 @@ describe('@nx/enforce-module-boundaries', () => {
     `libs/services/notifier/src/${probeName.replace(/\.ts$/, '.int-spec.ts')}`,
     `tools/embedded/src/e2e/${probeName}`,
     `tools/bench/${probeName}`,
-  ])('lets a test import the test library (%s)', async (probe) => {
-    const messages = await lintProbe(probe, TESTING_PROBE_SOURCE);
-    expect(messages.filter((m) => m.ruleId === RULE)).toEqual([]);
-    expect(messages.filter((m) => m.fatal)).toEqual([]);
-  }, 60_000);
+  ])(
+    'lets a test import the test library (%s)',
+    async (probe) => {
+      const messages = await lintProbe(probe, TESTING_PROBE_SOURCE);
+      expect(messages.filter((m) => m.ruleId === RULE)).toEqual([]);
+      expect(messages.filter((m) => m.fatal)).toEqual([]);
+    },
+    60_000,
+  );
 });

@@ -70,9 +70,7 @@ describe('the OpenAPI document', () => {
     expect(Object.keys(doc.paths).length).toBeGreaterThan(0);
     for (const p of Object.keys(doc.paths)) expect(p).toMatch(/^\//);
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
-    expect((doc.components as Record<string, Record<string, unknown>>).securitySchemes?.['bearerAuth']).toEqual(
-      expect.objectContaining({ type: 'http', scheme: 'bearer' }),
-    );
+    expect((doc.components as Record<string, Record<string, unknown>>).securitySchemes?.['bearerAuth']).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
   });
 
   it('gives every operation a unique operationId, a 2xx response and a 401 response', () => {

@@ -88,7 +88,9 @@ describe('built-in pack files against the published JSON Schema (Ajv, draft 2020
   });
 
   it('every pack file is shipped: listed once among the built-in packs', () => {
-    const shipped = builtInPolicyPacks().map((p) => `${p.packId}@${p.version}`).sort();
+    const shipped = builtInPolicyPacks()
+      .map((p) => `${p.packId}@${p.version}`)
+      .sort();
     const files = packFiles()
       .map((f) => readJson(path.join(PACKS_DIR, f)))
       .map((p) => `${String(p.packId)}@${String(p.version)}`)

@@ -38,10 +38,11 @@ describe('docs/security.md, "Scope of each route"', () => {
       errors: [],
       ...(tenantWide ? { tenantWide: true as const } : {}),
     });
-    expect(renderRouteScopeTable([route(true), route(false)]).split('\n').slice(2)).toEqual([
-      '| `PUT /tenants/{tenantId}/things/{thingId}` | `retention:manage` | tenant-wide |',
-      '| `PUT /tenants/{tenantId}/things/{thingId}` | `retention:manage` | workspace |',
-    ]);
+    expect(
+      renderRouteScopeTable([route(true), route(false)])
+        .split('\n')
+        .slice(2),
+    ).toEqual(['| `PUT /tenants/{tenantId}/things/{thingId}` | `retention:manage` | tenant-wide |', '| `PUT /tenants/{tenantId}/things/{thingId}` | `retention:manage` | workspace |']);
   });
 
   it('the OpenAPI document marks each authenticated operation with x-dsar-tenant-wide, as the route table says', () => {

@@ -63,7 +63,11 @@ describe('the build’s bill of materials, from the repository’s lock file', (
     expect(bom.dependencies.map((d) => d.ref).filter((ref) => !listed.has(ref))).toEqual([]);
     expect(bom.dependencies.flatMap((d) => d.dependsOn).filter((ref) => !listed.has(ref))).toEqual([]);
     const rootEdges = bom.dependencies.find((d) => d.ref === bom.metadata.component['bom-ref'])?.dependsOn ?? [];
-    expect([...rootEdges].sort()).toEqual(Object.keys(manifest.dependencies).map((n) => `${n}@${locked(n)}`).sort());
+    expect([...rootEdges].sort()).toEqual(
+      Object.keys(manifest.dependencies)
+        .map((n) => `${n}@${locked(n)}`)
+        .sort(),
+    );
   });
 });
 

@@ -117,11 +117,11 @@ export function productionBom(whole: CycloneDxBom, lock: PackageLock, product: P
 export async function writeSbom(file: string, repoRoot = REPO_ROOT): Promise<CycloneDxBom> {
   // `--include dev` keeps npm from omitting development packages by itself under NODE_ENV=production, which would
   // bring back the loss described above; the cut below is the only one.
-  const { stdout } = await promisify(execFile)(
-    'npm',
-    ['sbom', '--sbom-format', 'cyclonedx', '--sbom-type', 'application', '--package-lock-only', '--include', 'dev'],
-    { cwd: repoRoot, maxBuffer: 256 * 1024 * 1024, timeout: 120_000 },
-  );
+  const { stdout } = await promisify(execFile)('npm', ['sbom', '--sbom-format', 'cyclonedx', '--sbom-type', 'application', '--package-lock-only', '--include', 'dev'], {
+    cwd: repoRoot,
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 120_000,
+  });
   const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as PackageLock;
   const product = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as ProductManifest;
   const bom = productionBom(JSON.parse(stdout) as CycloneDxBom, lock, product);

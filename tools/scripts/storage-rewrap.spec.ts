@@ -12,11 +12,8 @@ const root = path.resolve(__dirname, '../..');
 /** Runs the script with only `env` (and PATH) set: its exit code and output. */
 function rewrap(env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['tools/scripts/run-ts.cjs', 'tools/scripts/storage-rewrap.ts', ...args],
-      { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } },
-      (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+    execFile(process.execPath, ['tools/scripts/run-ts.cjs', 'tools/scripts/storage-rewrap.ts', ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) =>
+      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
     );
   });
 }

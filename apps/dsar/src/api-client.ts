@@ -120,7 +120,9 @@ export class ApiClient {
         await rename(partial, out);
       } catch (e) {
         await rm(partial, { force: true });
-        throw (e as NodeJS.ErrnoException).syscall && (e as NodeJS.ErrnoException).path ? CliError.of('CLI-FILE', `cannot write ${out}: ${(e as Error).message}`) : networkError(e, this.settings.baseUrl);
+        throw (e as NodeJS.ErrnoException).syscall && (e as NodeJS.ErrnoException).path
+          ? CliError.of('CLI-FILE', `cannot write ${out}: ${(e as Error).message}`)
+          : networkError(e, this.settings.baseUrl);
       }
     }
     progress.done();
@@ -147,10 +149,7 @@ export class ApiClient {
   private async send(call: Call): Promise<Streamed> {
     const { token, retries } = this.settings;
     if (!token) {
-      throw CliError.of(
-        'CLI-NO-TOKEN',
-        'no API token: pass --token <token> or set DSAR_TOKEN (with `npm start`, the development key is in .data/dev-token: export DSAR_TOKEN=$(cat .data/dev-token))',
-      );
+      throw CliError.of('CLI-NO-TOKEN', 'no API token: pass --token <token> or set DSAR_TOKEN (with `npm start`, the development key is in .data/dev-token: export DSAR_TOKEN=$(cat .data/dev-token))');
     }
     const url = this.url(call);
     const { method } = call.endpoint;

@@ -56,7 +56,10 @@ export async function checkChain(
     if (!verifier) {
       if (start.sequence === 0 && entry.sequence > 1) {
         if (options.purgedStartFromFirst) report.start = { sequence: entry.sequence - 1, hash: entry.prevHash };
-        else report.problems.push(`the chain starts at sequence ${entry.sequence}: if retention purged its start, give --purged-through ${entry.sequence - 1} and --purged-hash (the export's purgedPrefix)`);
+        else
+          report.problems.push(
+            `the chain starts at sequence ${entry.sequence}: if retention purged its start, give --purged-through ${entry.sequence - 1} and --purged-hash (the export's purgedPrefix)`,
+          );
       }
       verifier = new ChainVerifier(report.start);
       report.mismatches = verifier.mismatches;
@@ -129,10 +132,7 @@ const MAX_LISTED = 20;
 
 /** The findings of a report as one message, or undefined when the chain holds. */
 export function chainFindings(report: ChainReport, expectedRoot: string | undefined): string | undefined {
-  const findings = [
-    ...report.problems,
-    ...report.mismatches.map((m) => `sequence ${m.sequence} (event ${m.eventId}): ${m.kind} mismatch, expected ${m.expectedHash}, found ${m.actualHash}`),
-  ];
+  const findings = [...report.problems, ...report.mismatches.map((m) => `sequence ${m.sequence} (event ${m.eventId}): ${m.kind} mismatch, expected ${m.expectedHash}, found ${m.actualHash}`)];
   if (expectedRoot && report.head && report.head.hash !== expectedRoot) findings.push(`the head (sequence ${report.head.sequence}) is ${report.head.hash}, not the expected root ${expectedRoot}`);
   if (findings.length === 0) return undefined;
   const listed = findings.slice(0, MAX_LISTED).join('; ');

@@ -55,7 +55,7 @@ describe('the command tree', () => {
     expect(table.map(key).filter((e) => !used.has(e))).toEqual([]);
   });
 
-  it('has an endpoint for every route of the gateway\'s table but the providers\' webhooks, sending its body as the route takes it, and no other', () => {
+  it("has an endpoint for every route of the gateway's table but the providers' webhooks, sending its body as the route takes it, and no other", () => {
     expect(endpointProblems(ROUTES)).toEqual([]);
   });
 
@@ -122,7 +122,9 @@ describe('table output', () => {
       { id: 'r1', requestor: { type: 'subject', name: null }, tags: ['a', 'b'], none: [], artifacts: [{ artifactId: 'x', size: 3, sha256: 'f'.repeat(64) }] },
       { columns: { artifacts: ['artifactId', 'size'] } },
     );
-    expect(text).toBe(['id              r1', 'requestor.type  subject', 'requestor.name  -', 'tags            a, b', 'none            (none)', '', 'artifacts (1):', 'artifactId  size', 'x           3'].join('\n'));
+    expect(text).toBe(
+      ['id              r1', 'requestor.type  subject', 'requestor.name  -', 'tags            a, b', 'none            (none)', '', 'artifacts (1):', 'artifactId  size', 'x           3'].join('\n'),
+    );
     expect(renderHuman([])).toBe('(none)');
     expect(renderHuman(null)).toBe('done');
   });
@@ -156,7 +158,10 @@ describe('offline verification', () => {
     expect(chainFindings(good, entries[3].hash)).toBeUndefined();
     expect(chainFindings(good, GENESIS_HASH)).toMatch(/the head \(sequence 4\) is sha256:\w+, not the expected root/);
 
-    const edited = await checkChain(entries.map((e) => (e.sequence === 2 ? { ...e, payload: { step: 99 } } : e)), { sequence: 0, hash: GENESIS_HASH });
+    const edited = await checkChain(
+      entries.map((e) => (e.sequence === 2 ? { ...e, payload: { step: 99 } } : e)),
+      { sequence: 0, hash: GENESIS_HASH },
+    );
     expect(edited.mismatches).toEqual([expect.objectContaining({ sequence: 2, kind: 'content', eventId: entries[1].eventId })]);
     const gap = await checkChain([entries[0], entries[2], entries[3]], { sequence: 0, hash: GENESIS_HASH });
     expect(gap.mismatches).toEqual([expect.objectContaining({ sequence: 3, kind: 'sequence' })]);
@@ -165,10 +170,10 @@ describe('offline verification', () => {
     expect((await checkChain([], { sequence: 0, hash: GENESIS_HASH })).problems).toEqual(['the chain has no entries']);
   });
 
-  it('starts a chain whose start was purged from its purge checkpoint, or from its first link for the server\'s export', async () => {
+  it("starts a chain whose start was purged from its purge checkpoint, or from its first link for the server's export", async () => {
     const entries = chain(4).slice(2);
     const strict = await checkChain(entries, { sequence: 0, hash: GENESIS_HASH });
-    expect(strict.problems).toEqual(['the chain starts at sequence 3: if retention purged its start, give --purged-through 2 and --purged-hash (the export\'s purgedPrefix)']);
+    expect(strict.problems).toEqual(["the chain starts at sequence 3: if retention purged its start, give --purged-through 2 and --purged-hash (the export's purgedPrefix)"]);
     expect(strict.mismatches).toEqual([expect.objectContaining({ sequence: 3, kind: 'sequence' })]);
     const checkpoint = { sequence: 2, hash: chain(2)[1].hash };
     expect(await checkChain(entries, checkpoint)).toMatchObject({ start: checkpoint, problems: [], mismatches: [], entries: 2 });

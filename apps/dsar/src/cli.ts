@@ -57,7 +57,7 @@ export function buildProgram(kit: Kit): Command {
     .description('Command-line client of the DSAR service: requests, their workflow and clock, verification, fulfilment, delivery, appeals, audit, retention and policies.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
-    .addOption(new Option('--base-url <url>', 'the API\'s base URL').env('DSAR_BASE_URL').default(DEFAULT_BASE_URL))
+    .addOption(new Option('--base-url <url>', "the API's base URL").env('DSAR_BASE_URL').default(DEFAULT_BASE_URL))
     .addOption(new Option('--token <token>', 'API token, sent as Authorization: Bearer').env('DSAR_TOKEN'))
     .option('--idempotency-key <key>', 'Idempotency-Key of a POST or PUT; a retry sends the same one (with --retry and none given, one is made)')
     .option('--retry <n>', 'retry a call that met a network error, a 5xx, a 429 or a 409 in-progress, n times', intArg(0, 10), 0)

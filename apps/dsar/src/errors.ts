@@ -20,7 +20,7 @@ export const CLI_ERRORS = {
   'CLI-HTTP': { exit: EXIT.server, meaning: 'An error answer without a problem+json body (exit 2 for a 4xx, 3 for a 5xx), e.g. a proxy in front of the API.' },
   'CLI-BAD-RESPONSE': { exit: EXIT.server, meaning: 'A success answer the CLI could not read (not JSON where JSON was expected).' },
   'CLI-CHAIN-INVALID': { exit: EXIT.verification, meaning: 'An audit chain does not verify: a broken link or hash, a gap, or the server disagrees with the head.' },
-  'CLI-CHECKPOINT-INVALID': { exit: EXIT.verification, meaning: 'A signed checkpoint does not verify: untrusted key, bad signature, or a root that is not its leaves\'.' },
+  'CLI-CHECKPOINT-INVALID': { exit: EXIT.verification, meaning: "A signed checkpoint does not verify: untrusted key, bad signature, or a root that is not its leaves'." },
   'CLI-INTERNAL': { exit: EXIT.usage, meaning: 'An unexpected error in the CLI itself; please report it with the `--verbose` output.' },
 } as const;
 

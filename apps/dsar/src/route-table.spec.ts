@@ -47,7 +47,7 @@ describe('a route added to the table alone', () => {
     expect(authorizationCases(ROUTES).some((c) => c.route === THROWAWAY)).toBe(false);
   });
 
-  it('fails the CLI\'s endpoint check until the CLI has an endpoint for it', () => {
+  it("fails the CLI's endpoint check until the CLI has an endpoint for it", () => {
     expect(endpointProblems(TABLE)).toEqual(['POST /requests/:id/throwaway-checks: no endpoint in apps/dsar/src/endpoints.ts']);
     const withEndpoint: Endpoint[] = [...Object.values(ENDPOINTS), { method: 'POST', path: '/requests/:id/throwaway-checks', body: 'json' }];
     expect(endpointProblems(TABLE, withEndpoint)).toEqual([]);

@@ -37,5 +37,6 @@ export const configSchema = z
     if (value.SMTP_URL && value.SMTP_URL_FILE) ctx.addIssue({ code: 'custom', path: ['SMTP_URL_FILE'], message: 'give SMTP_URL or SMTP_URL_FILE, not both' });
     if (value.SLACK_BOT_TOKEN && value.SLACK_BOT_TOKEN_FILE) ctx.addIssue({ code: 'custom', path: ['SLACK_BOT_TOKEN_FILE'], message: 'give SLACK_BOT_TOKEN or SLACK_BOT_TOKEN_FILE, not both' });
     const dkim = [value.NOTIFIER_DKIM_DOMAIN, value.NOTIFIER_DKIM_SELECTOR, value.NOTIFIER_DKIM_PRIVATE_KEY_FILE].filter((v) => v !== undefined).length;
-    if (dkim !== 0 && dkim !== 3) ctx.addIssue({ code: 'custom', path: ['NOTIFIER_DKIM_DOMAIN'], message: 'DKIM needs NOTIFIER_DKIM_DOMAIN, NOTIFIER_DKIM_SELECTOR and NOTIFIER_DKIM_PRIVATE_KEY_FILE together' });
+    if (dkim !== 0 && dkim !== 3)
+      ctx.addIssue({ code: 'custom', path: ['NOTIFIER_DKIM_DOMAIN'], message: 'DKIM needs NOTIFIER_DKIM_DOMAIN, NOTIFIER_DKIM_SELECTOR and NOTIFIER_DKIM_PRIVATE_KEY_FILE together' });
   }, everyProblem);

@@ -107,26 +107,51 @@ export const footprint: Benchmark = {
       figures.push(figure(`built.${s}`, `${s}: idle RSS, built output`, 'MiB', mib(built.map((m) => m.get(s) as number)), { target: atMost(120, 'MiB') }));
     }
     figures.push(figure('built.total', 'the eight services: idle RSS in all, built output', 'MiB', mib(built.map((m) => [...m.values()].reduce((a, b) => a + b, 0)))));
-    figures.push(figure('built.ready', 'the eight services, built output: start to all ready', 's', builtReady.map((v) => v / 1000)));
+    figures.push(
+      figure(
+        'built.ready',
+        'the eight services, built output: start to all ready',
+        's',
+        builtReady.map((v) => v / 1000),
+      ),
+    );
     if (source.length > 0) {
       for (const s of SERVICES) figures.push(figure(`source.${s}`, `${s}: idle RSS, TypeScript compiled at start (run-ts.cjs, development)`, 'MiB', mib(source.map((m) => m.get(s) as number))));
       figures.push(figure('source.total', 'the eight services: idle RSS in all, run-ts.cjs', 'MiB', mib(source.map((m) => [...m.values()].reduce((a, b) => a + b, 0)))));
-      figures.push(figure('source.ready', 'the eight services, run-ts.cjs: start to all ready', 's', sourceReady.map((v) => v / 1000)));
+      figures.push(
+        figure(
+          'source.ready',
+          'the eight services, run-ts.cjs: start to all ready',
+          's',
+          sourceReady.map((v) => v / 1000),
+        ),
+      );
     }
     if (embeddedSource.length > 0) {
       figures.push(
-        figure('embedded.ready', 'embedded (npm start), fresh data directory: start to ready', 's', embeddedSource.map((e) => e.readyMs / 1000), { target: atMost(5, 's') }),
+        figure(
+          'embedded.ready',
+          'embedded (npm start), fresh data directory: start to ready',
+          's',
+          embeddedSource.map((e) => e.readyMs / 1000),
+          { target: atMost(5, 's') },
+        ),
         figure('embedded.rss', 'embedded (npm start): idle RSS', 'MiB', mib(embeddedSource.map((e) => e.rss))),
       );
     }
     figures.push(
-      figure('embedded-built.ready', 'embedded, built output, fresh data directory: start to ready', 's', embeddedBuilt.map((e) => e.readyMs / 1000)),
+      figure(
+        'embedded-built.ready',
+        'embedded, built output, fresh data directory: start to ready',
+        's',
+        embeddedBuilt.map((e) => e.readyMs / 1000),
+      ),
       figure('embedded-built.rss', 'embedded, built output: idle RSS', 'MiB', mib(embeddedBuilt.map((e) => e.rss))),
     );
     return {
       title: 'footprint — idle memory and cold start',
       method:
-        'Each repetition starts the eight services from the built output (`npm run build` into the run\'s scratch directory, `node dist/apps/<service>/src/main.js` as the image runs them, ADR 0030) ' +
+        "Each repetition starts the eight services from the built output (`npm run build` into the run's scratch directory, `node dist/apps/<service>/src/main.js` as the image runs them, ADR 0030) " +
         'on a fresh database and topics' +
         (settings.footprintSource ? ', then the same from the TypeScript sources as development runs them (`node tools/scripts/run-ts.cjs apps/<service>/src/main.ts`)' : '') +
         `; embedded mode ${settings.footprintEmbeddedSource ? 'as `npm start` runs it and ' : ''}from the built output, each on a fresh data directory. Idle RSS: VmRSS from /proc, the median of ${settings.rssSamples} samples 200 ms apart ` +

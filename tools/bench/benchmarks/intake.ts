@@ -63,7 +63,14 @@ function figuresOf(mode: 'distributed' | 'embedded', samples: Record<string, Rec
 /** Where the CPU of a create goes in distributed mode: each service's share, at the first client count. */
 function cpuByService(samples: Sample[], serviceOfPid: Record<number, string>, clients: number): Figure[] {
   return Object.entries(serviceOfPid)
-    .map(([pid, service]) => figure(`distributed.c${clients}.cpu.${service}`, `distributed, ${clients} clients: CPU per create in ${service}`, 'ms', samples.map((s) => s.cpuMsPerOkByPid[Number(pid)])))
+    .map(([pid, service]) =>
+      figure(
+        `distributed.c${clients}.cpu.${service}`,
+        `distributed, ${clients} clients: CPU per create in ${service}`,
+        'ms',
+        samples.map((s) => s.cpuMsPerOkByPid[Number(pid)]),
+      ),
+    )
     .sort((a, b) => b.value - a.value);
 }
 
@@ -96,7 +103,15 @@ export const intake: Benchmark = {
         const sides: Side[] = [
           {
             name: 'floor',
-            spec: (connections, durationS) => ({ url: floorUrl, connections, durationS, method: 'POST', path: '/requests', headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' }, body }),
+            spec: (connections, durationS) => ({
+              url: floorUrl,
+              connections,
+              durationS,
+              method: 'POST',
+              path: '/requests',
+              headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' },
+              body,
+            }),
             pids: () => [floorPid],
           },
           {
@@ -125,7 +140,15 @@ export const intake: Benchmark = {
       const sides: Side[] = [
         {
           name: 'floor',
-          spec: (connections, durationS) => ({ url: floorUrl, connections, durationS, method: 'POST', path: '/requests', headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' }, body }),
+          spec: (connections, durationS) => ({
+            url: floorUrl,
+            connections,
+            durationS,
+            method: 'POST',
+            path: '/requests',
+            headers: { 'content-type': 'application/json', 'x-tenant-id': 'bench-intake' },
+            body,
+          }),
           pids: () => [floorPid],
         },
         {
@@ -150,7 +173,7 @@ export const intake: Benchmark = {
         'the floor and the product back to back in every repetition (order alternating), the system left to go idle before each run. ' +
         'Floor: a bare Node http server (tools/bench/harness/floor-server.ts) that parses the same JSON and does one INSERT (uuid, tenant, jsonb, timestamptz): ' +
         '`pg` with a pool of 10 on the same PostgreSQL for distributed mode, PGlite on disk for embedded mode. ' +
-        'Throughput counts 2xx answers; latencies are autocannon\'s (whole ms); CPU is the server processes\' user + system time from /proc over the run, per 2xx. ' +
+        "Throughput counts 2xx answers; latencies are autocannon's (whole ms); CPU is the server processes' user + system time from /proc over the run, per 2xx. " +
         'Embedded mode is measured first, before the distributed system (idle, its eight processes still take CPU) is started.',
       // Distributed mode's table first, as the issue lists it.
       figures: [...figures.filter((f) => f.key.startsWith('distributed.')), ...figures.filter((f) => !f.key.startsWith('distributed.'))],

@@ -140,11 +140,15 @@ export const propagation: Benchmark = {
       await quiesce(sys.pids, settings.quiesceTimeoutS * 1000);
       const s = await steady(ctx, sys, body);
       steadies.push(s);
-      ctx.log(`    rep ${rep + 1} steady ${settings.propagationCount} at ${settings.propagationRate}/s: p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms; ${s.errors} errors, ${s.missing} never reached the chain`);
+      ctx.log(
+        `    rep ${rep + 1} steady ${settings.propagationCount} at ${settings.propagationRate}/s: p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms; ${s.errors} errors, ${s.missing} never reached the chain`,
+      );
       await quiesce(sys.pids, settings.quiesceTimeoutS * 1000);
       const b = await burst(ctx, sys, body);
       bursts.push(b);
-      ctx.log(`    rep ${rep + 1} burst ${settings.burstS} s at ${settings.clients} clients: ${b.created} created (${b.load.throughput.toFixed(0)}/s), ${b.backlogAtEnd} not yet in the chain at the end, drained in ${Number.isFinite(b.drainS) ? `${b.drainS.toFixed(2)} s` : `more than ${settings.drainTimeoutS} s`}`);
+      ctx.log(
+        `    rep ${rep + 1} burst ${settings.burstS} s at ${settings.clients} clients: ${b.created} created (${b.load.throughput.toFixed(0)}/s), ${b.backlogAtEnd} not yet in the chain at the end, drained in ${Number.isFinite(b.drainS) ? `${b.drainS.toFixed(2)} s` : `more than ${settings.drainTimeoutS} s`}`,
+      );
     }
     sys.assertRunning();
     const pick = <T>(xs: T[], f: (x: T) => number) => xs.map(f);
@@ -158,13 +162,51 @@ export const propagation: Benchmark = {
         `${settings.clients} clients for ${settings.burstS} s, and the time from its end until every request it created (counted in lifecycle-clock's table) has its first chain entry ` +
         `(polled every 50 ms; a burst not drained within ${drainCap} s counts as ${drainCap} s).`,
       figures: [
-        figure('steady.p50', `steady ${settings.propagationRate}/s: p50`, 'ms', pick(steadies, (s) => s.p50)),
-        figure('steady.p99', `steady ${settings.propagationRate}/s: p99`, 'ms', pick(steadies, (s) => s.p99), { target: atMost(250, 'ms') }),
-        figure('steady.max', `steady ${settings.propagationRate}/s: max`, 'ms', pick(steadies, (s) => s.max)),
-        figure('steady.missing', `steady: creates without a chain entry after ${drainCap} s, or failed`, 'count', pick(steadies, (s) => s.missing + s.errors), { target: exactly(0, '0') }),
-        figure('burst.created', `burst ${settings.burstS} s at ${settings.clients} clients: creates`, 'count', pick(bursts, (b) => b.created)),
-        figure('burst.backlog', 'burst: creates not yet in the chain when it ended', 'count', pick(bursts, (b) => b.backlogAtEnd)),
-        figure('burst.drain', 'burst: backlog drained after its end', 's', pick(bursts, (b) => (Number.isFinite(b.drainS) ? b.drainS : drainCap)), { target: atMost(5, 's') }),
+        figure(
+          'steady.p50',
+          `steady ${settings.propagationRate}/s: p50`,
+          'ms',
+          pick(steadies, (s) => s.p50),
+        ),
+        figure(
+          'steady.p99',
+          `steady ${settings.propagationRate}/s: p99`,
+          'ms',
+          pick(steadies, (s) => s.p99),
+          { target: atMost(250, 'ms') },
+        ),
+        figure(
+          'steady.max',
+          `steady ${settings.propagationRate}/s: max`,
+          'ms',
+          pick(steadies, (s) => s.max),
+        ),
+        figure(
+          'steady.missing',
+          `steady: creates without a chain entry after ${drainCap} s, or failed`,
+          'count',
+          pick(steadies, (s) => s.missing + s.errors),
+          { target: exactly(0, '0') },
+        ),
+        figure(
+          'burst.created',
+          `burst ${settings.burstS} s at ${settings.clients} clients: creates`,
+          'count',
+          pick(bursts, (b) => b.created),
+        ),
+        figure(
+          'burst.backlog',
+          'burst: creates not yet in the chain when it ended',
+          'count',
+          pick(bursts, (b) => b.backlogAtEnd),
+        ),
+        figure(
+          'burst.drain',
+          'burst: backlog drained after its end',
+          's',
+          pick(bursts, (b) => (Number.isFinite(b.drainS) ? b.drainS : drainCap)),
+          { target: atMost(5, 's') },
+        ),
       ],
       notes: steadies.some((s) => s.maxLagMs > 50) ? [`The client fell up to ${Math.max(...steadies.map((s) => s.maxLagMs)).toFixed(0)} ms behind its schedule (a busy machine).`] : [],
       raw: { steady: steadies, burst: bursts },

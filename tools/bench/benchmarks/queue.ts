@@ -42,7 +42,8 @@ function runChild(env: Record<string, string>, log: (l: string) => void, defer: 
       const text = chunk.toString('utf8');
       output += text;
       // Its progress lines (not the plans) as it goes.
-      for (const line of text.split('\n')) if (/^(loading|timing|write costs| {2}INSERT| {2}VACUUM| {2}ANALYZE| {2}repetition| {2}bulk| {2}request_counts|dropped)/.test(line)) log(`    queue.bench | ${line.trim()}`);
+      for (const line of text.split('\n'))
+        if (/^(loading|timing|write costs| {2}INSERT| {2}VACUUM| {2}ANALYZE| {2}repetition| {2}bulk| {2}request_counts|dropped)/.test(line)) log(`    queue.bench | ${line.trim()}`);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -86,16 +87,40 @@ export const queue: Benchmark = {
     for (const s of data.shapes) {
       const expected = `${s.expectedTotal.toLocaleString('en-US')} (rows that match)`;
       figures.push(
-        figure(`${s.name}.p95`, `${s.name}: p95`, 'ms', s.runs.map((r) => r.p95), { target: atMost(25, 'ms') }),
-        figure(`${s.name}.p50`, `${s.name}: p50 (page SELECT ${s.runs.map((r) => r.selectP50.toFixed(2)).join('/')} ms, total ${s.runs.map((r) => r.totalP50.toFixed(2)).join('/')} ms)`, 'ms', s.runs.map((r) => r.p50)),
+        figure(
+          `${s.name}.p95`,
+          `${s.name}: p95`,
+          'ms',
+          s.runs.map((r) => r.p95),
+          { target: atMost(25, 'ms') },
+        ),
+        figure(
+          `${s.name}.p50`,
+          `${s.name}: p50 (page SELECT ${s.runs.map((r) => r.selectP50.toFixed(2)).join('/')} ms, total ${s.runs.map((r) => r.totalP50.toFixed(2)).join('/')} ms)`,
+          'ms',
+          s.runs.map((r) => r.p50),
+        ),
       );
       if (s.runs.every((r) => r.totalExact)) {
-        figures.push(figure(`${s.name}.total`, `${s.name}: total (totalExact)`, 'count', s.runs.map((r) => r.total), { target: exactly(s.expectedTotal, `= ${expected}`) }));
+        figures.push(
+          figure(
+            `${s.name}.total`,
+            `${s.name}: total (totalExact)`,
+            'count',
+            s.runs.map((r) => r.total),
+            { target: exactly(s.expectedTotal, `= ${expected}`) },
+          ),
+        );
       } else {
         // An estimate must say so in every repetition, and be near the rows that match.
         // A repetition that calls a wrong total exact is as wrong as it gets.
         const error = s.runs.map((r) => (r.totalExact && r.total !== s.expectedTotal ? 100 : (100 * Math.abs(r.total - s.expectedTotal)) / s.expectedTotal));
-        const flagged = figure(`${s.name}.total`, `${s.name}: total (an estimate, totalExact false; ${expected})`, 'count', s.runs.map((r) => r.total));
+        const flagged = figure(
+          `${s.name}.total`,
+          `${s.name}: total (an estimate, totalExact false; ${expected})`,
+          'count',
+          s.runs.map((r) => r.total),
+        );
         const off = figure(`${s.name}.totalError`, `${s.name}: the estimate's distance from the rows that match`, '%', error, { target: atMost(ESTIMATE_TOLERANCE_PERCENT, '%') });
         off.value = Math.max(...error);
         figures.push(flagged, off);
@@ -106,8 +131,18 @@ export const queue: Benchmark = {
 
     const w = data.writes;
     const trigger = (key: string, what: string, t: TriggerTimes[]) => [
-      figure(`writes.${key}.trigger.p50`, `counters' trigger per ${what}: p50 (the statement, trigger included: ${t.map((x) => x.statementP50.toFixed(3)).join('/')} ms)`, 'ms', t.map((x) => x.triggerP50)),
-      figure(`writes.${key}.trigger.p95`, `counters' trigger per ${what}: p95`, 'ms', t.map((x) => x.triggerP95)),
+      figure(
+        `writes.${key}.trigger.p50`,
+        `counters' trigger per ${what}: p50 (the statement, trigger included: ${t.map((x) => x.statementP50.toFixed(3)).join('/')} ms)`,
+        'ms',
+        t.map((x) => x.triggerP50),
+      ),
+      figure(
+        `writes.${key}.trigger.p95`,
+        `counters' trigger per ${what}: p95`,
+        'ms',
+        t.map((x) => x.triggerP95),
+      ),
     ];
     figures.push(
       figure('load', `bulk load: INSERT … SELECT of ${(data.tenantRows + data.otherRows).toLocaleString('en-US')} rows, the counters' trigger included`, 's', [data.loadS]),

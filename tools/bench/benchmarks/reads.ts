@@ -41,13 +41,19 @@ export const reads: Benchmark = {
     try {
       floor = await startFloor({ pg: sys.db.url }, join(ctx.scratch, 'reads'));
       // The same ids in the floor's table, with the body the product was sent.
-      await sys.pool().query(
-        `INSERT INTO bench_floor.requests (id, tenant_id, body, received_at) SELECT id, 'bench-reads', $2::jsonb, now() FROM unnest($1::uuid[]) AS u(id) ON CONFLICT DO NOTHING`,
-        [ids, createBody(new Date(wallMs() - 60_000))],
-      );
+      await sys
+        .pool()
+        .query(`INSERT INTO bench_floor.requests (id, tenant_id, body, received_at) SELECT id, 'bench-reads', $2::jsonb, now() FROM unnest($1::uuid[]) AS u(id) ON CONFLICT DO NOTHING`, [
+          ids,
+          createBody(new Date(wallMs() - 60_000)),
+        ]);
       const f = floor;
       const phases: { name: 'floor' | 'byId' | 'page'; spec: (durationS: number) => LoadSpec; pids: number[] }[] = [
-        { name: 'floor', pids: [f.proc.pid], spec: (durationS) => ({ url: f.url, connections: clients, durationS, requests: cycling(ids, (id) => `/requests/${id}`, { 'x-tenant-id': 'bench-reads' }) }) },
+        {
+          name: 'floor',
+          pids: [f.proc.pid],
+          spec: (durationS) => ({ url: f.url, connections: clients, durationS, requests: cycling(ids, (id) => `/requests/${id}`, { 'x-tenant-id': 'bench-reads' }) }),
+        },
         { name: 'byId', pids: sys.pids, spec: (durationS) => ({ url: sys.gatewayUrl, connections: clients, durationS, requests: cycling(ids, (id) => `/api/v1/requests/${id}`, jsonHeaders(token)) }) },
         { name: 'page', pids: sys.pids, spec: (durationS) => ({ url: sys.gatewayUrl, connections: clients, durationS, path: '/api/v1/requests', headers: jsonHeaders(token) }) },
       ];

@@ -7,13 +7,7 @@ export const atLeastFloor = (bound: number): Target => ({ kind: 'ratio-min', bou
 export const atMost = (bound: number, unit: string): Target => ({ kind: 'max', bound, text: `≤ ${bound.toLocaleString('en-US')} ${unit}` });
 export const exactly = (bound: number, text?: string): Target => ({ kind: 'equals', bound, text: text ?? `= ${bound}` });
 
-export function figure(
-  key: string,
-  label: string,
-  unit: string,
-  samples: number[],
-  extra: { floor?: { label: string; samples: number[] }; target?: Target } = {},
-): Figure {
+export function figure(key: string, label: string, unit: string, samples: number[], extra: { floor?: { label: string; samples: number[] }; target?: Target } = {}): Figure {
   const f: Figure = { key, label, unit, samples, value: median(samples) };
   const floor = extra.floor;
   if (floor) {

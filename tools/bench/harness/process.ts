@@ -87,7 +87,12 @@ export class Proc {
   /** The last lines of its log. */
   tail(lines = 20): string {
     try {
-      return readFileSync(this.logFile, 'utf8').trimEnd().split('\n').slice(-lines).map((l) => `  | ${l}`).join('\n');
+      return readFileSync(this.logFile, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .slice(-lines)
+        .map((l) => `  | ${l}`)
+        .join('\n');
     } catch {
       return '  | (no output)';
     }

@@ -27,10 +27,19 @@ function main(): void {
   if (perSecondAt >= 0) args.splice(perSecondAt, 1);
   const target = args[0];
   if (!target) throw new Error('usage: profile-summary.ts <dir or .cpuprofile> [--top N] [--skip S] [--until U] [--per-second]');
-  const files = target.endsWith('.cpuprofile') ? [target] : readdirSync(target).filter((f) => f.endsWith('.cpuprofile')).map((f) => join(target, f));
+  const files = target.endsWith('.cpuprofile')
+    ? [target]
+    : readdirSync(target)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => join(target, f));
   for (const file of files) {
     const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-    if (perSecondAt >= 0) console.log(`\n# ${file}: busy ms per second\n${busyPerSecond(profile).map((ms, s) => `${s}:${Math.round(ms)}`).join(' ')}`);
+    if (perSecondAt >= 0)
+      console.log(
+        `\n# ${file}: busy ms per second\n${busyPerSecond(profile)
+          .map((ms, s) => `${s}:${Math.round(ms)}`)
+          .join(' ')}`,
+      );
     const s = summarize(profile, skipMs, untilMs);
     const pct = (ms: number): string => `${((100 * ms) / s.busyMs).toFixed(1)} %`;
     console.log(`\n# ${file}: ${(s.busyMs / 1000).toFixed(2)} s busy of ${(s.totalMs / 1000).toFixed(2)} s`);

@@ -144,7 +144,28 @@ function cliScenarios(getSystem: () => TestSystem): void {
     it('documents the commands, output, exit codes and environment; every command has help with examples', async () => {
       const help = await dsar(['--help']);
       expect(help.code).toBe(0);
-      for (const group of ['requests', 'acknowledge', 'clarify', 'extend', 'refuse', 'close', 'requestor', 'authority', 'clock', 'verification', 'manifest', 'fulfil', 'callback', 'delivery', 'appeals', 'notifications', 'audit', 'retention', 'policies', 'completion']) {
+      for (const group of [
+        'requests',
+        'acknowledge',
+        'clarify',
+        'extend',
+        'refuse',
+        'close',
+        'requestor',
+        'authority',
+        'clock',
+        'verification',
+        'manifest',
+        'fulfil',
+        'callback',
+        'delivery',
+        'appeals',
+        'notifications',
+        'audit',
+        'retention',
+        'policies',
+        'completion',
+      ]) {
         expect(help.stdout).toMatch(new RegExp(`\\n  ${group} `));
       }
       expect(help.stdout).toContain('Exit codes:\n  0  success\n  1  usage error');
@@ -183,7 +204,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(table.stdout).toMatch(/\nrequestor\.name +Jane Doe\n/);
     });
 
-    it('2: an API refusal (4xx) carries the service\'s code and message', async () => {
+    it("2: an API refusal (4xx) carries the service's code and message", async () => {
       const missing = await fails(['requests', 'get', '00000000-0000-4000-8000-000000000000']);
       expect(missing.code).toBe(2);
       expect(missing.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1003', message: expect.any(String) }, meta: { command: 'requests get' } });
@@ -204,7 +225,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
 
     it('1: a usage error, and a missing token, send nothing', async () => {
       const noArg = await fails(['requests', 'get']);
-      expect(noArg.run.json).toEqual({ ok: false, error: { code: 'CLI-USAGE', message: 'missing required argument \'id\'' }, meta: { command: 'requests get' } });
+      expect(noArg.run.json).toEqual({ ok: false, error: { code: 'CLI-USAGE', message: "missing required argument 'id'" }, meta: { command: 'requests get' } });
       expect(noArg.code).toBe(1);
       expect((await fails(['requests', 'lst'])).code).toBe(1);
       const notNumber = await fails(['requests', 'list', '--limit', 'ten']);
@@ -237,7 +258,16 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const failing = http.createServer((_req, res) => {
         calls++;
         res.writeHead(503, { 'content-type': 'application/problem+json' });
-        res.end(JSON.stringify({ type: 'https://dsar.dev/problems/service-unavailable', title: 'Service unavailable', status: 503, detail: 'lifecycle-clock is not reachable.', code: 'SVC-BE-1001', name: 'SERVICE_UNAVAILABLE' }));
+        res.end(
+          JSON.stringify({
+            type: 'https://dsar.dev/problems/service-unavailable',
+            title: 'Service unavailable',
+            status: 503,
+            detail: 'lifecycle-clock is not reachable.',
+            code: 'SVC-BE-1001',
+            name: 'SERVICE_UNAVAILABLE',
+          }),
+        );
       });
       await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
       try {
@@ -357,7 +387,10 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const late = await ok(['requests', 'capture', ...intakeFlags(), '--received-at', getSystem().clock.daysAgo(45)], { token: KEYS.operatorB.token });
       const run = await dsar(['requests', 'watch', '--count', '2', '--interval', '1', '--at-risk-days', '3'], { token: KEYS.operatorB.token });
       expect(run.code).toBe(0);
-      const lines = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = run.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatchObject({ ok: true, meta: { command: 'requests watch' }, data: { atRiskDays: 3, overdue: 1, total: 1 } });
       expect(lines[0].data.items).toEqual([expect.objectContaining({ id: late.id, overdue: true })]);
@@ -381,7 +414,10 @@ function cliScenarios(getSystem: () => TestSystem): void {
       await ok(['authority', 'submit', id, '--status', 'submitted', '--evidence', 'power_of_attorney=dms://poa/17']);
       await ok(['authority', 'approve', id, '--note', 'Signed POA checked']);
       const detail = await admin.get(`/requests/${id}`);
-      expect(detail.body).toMatchObject({ requestor: { type: 'authorized_agent', name: 'Sam Lee' }, authority: { status: 'verified', evidenceArtifacts: [{ type: 'power_of_attorney', reference: 'dms://poa/17' }] } });
+      expect(detail.body).toMatchObject({
+        requestor: { type: 'authorized_agent', name: 'Sam Lee' },
+        authority: { status: 'verified', evidenceArtifacts: [{ type: 'power_of_attorney', reference: 'dms://poa/17' }] },
+      });
       expect(await ok(['refuse', id, '--reason', 'duplicate', '--rationale', 'Same as an earlier request'])).toMatchObject({ status: 'refused' });
       const appeal = await ok(['appeals', 'create', id, '--message', 'It is not a duplicate.', '--grounds', 'Different account']);
       expect(appeal).toMatchObject({ requestId: id, status: 'appeal_submitted' });
@@ -441,7 +477,11 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const lowHeap = `--max-old-space-size=${HEAP_MIB}`;
 
       const idle = await dsar(['requests', 'get', id], { ...operator, nodeOptions: lowHeap, measure: true });
-      const up = await dsar(['manifest', 'upload', id, '--file', big, '--type', 'account_data', '--title', 'Account export', '--content-type', 'application/zip'], { ...operator, nodeOptions: lowHeap, measure: true });
+      const up = await dsar(['manifest', 'upload', id, '--file', big, '--type', 'account_data', '--title', 'Account export', '--content-type', 'application/zip'], {
+        ...operator,
+        nodeOptions: lowHeap,
+        measure: true,
+      });
       expect({ code: up.code, stderr: up.stderr }).toEqual({ code: 0, stderr: '' });
       const { artifactId } = up.json.data;
       const manifest = await ok(['manifest', 'get', id], operator);
@@ -483,7 +523,11 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const logs = await ok(['delivery', 'logs', id]);
       expect(logs.logs.map((g: { eventType: string }) => g.eventType)).toContain('dsar.delivery.artifact_delivered.v1');
 
-      const fulfilledNotice = await waitFor('the request_fulfilled notification', async () => (await admin.get(`/requests/${id}/notifications`)).body.events?.find((e: { eventType: string }) => e.eventType === 'request_fulfilled'), { timeoutMs: 20_000 });
+      const fulfilledNotice = await waitFor(
+        'the request_fulfilled notification',
+        async () => (await admin.get(`/requests/${id}/notifications`)).body.events?.find((e: { eventType: string }) => e.eventType === 'request_fulfilled'),
+        { timeoutMs: 20_000 },
+      );
       expect((await ok(['notifications', 'list', id])).events).toContainEqual(expect.objectContaining({ eventId: fulfilledNotice.eventId }));
       expect(await ok(['notifications', 'replay', id, fulfilledNotice.eventId])).toMatchObject({ eventId: fulfilledNotice.eventId, status: 'replayed' });
     });
@@ -507,7 +551,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
       const local = await ok(['audit', 'verify', '--file', 'audit.jsonl', '--expect-root', head.hash], { token: null, env: { DSAR_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
       expect(local).toEqual({ verified: true, source: 'audit.jsonl', requestId: id, entries: lines.length, head: { sequence: head.sequence, hash: head.hash } });
       expect(await ok(['audit', 'verify', id, '--file', 'audit.jsonl', '--server'])).toMatchObject({ verified: true, server: { status: 'verified', checkedEntries: head.sequence } });
-      expect(await ok(['audit', 'verify', id])).toMatchObject({ verified: true, source: 'the server\'s export', server: { status: 'verified' } });
+      expect(await ok(['audit', 'verify', id])).toMatchObject({ verified: true, source: "the server's export", server: { status: 'verified' } });
       expect(await ok(['audit', 'verify', id, '--hash', head.hash, '--sequence', String(head.sequence)])).toMatchObject({ verified: true, status: 'verified' });
 
       // The JSON export verifies the same way.
@@ -594,7 +638,21 @@ function cliScenarios(getSystem: () => TestSystem): void {
 
       // --pack @file: name and version come from the pack.
       writeFileSync(join(work, 'cli-uk-1.0.0.json'), JSON.stringify(pack('1.0.0', 20)));
-      const registered = await ok(['policies', 'custom', 'register', '--jurisdiction', 'GB', '--pack', '@cli-uk-1.0.0.json', '--release-type', 'major', '--changelog', '20-day response target.', '--compatibility-notes', 'None.']);
+      const registered = await ok([
+        'policies',
+        'custom',
+        'register',
+        '--jurisdiction',
+        'GB',
+        '--pack',
+        '@cli-uk-1.0.0.json',
+        '--release-type',
+        'major',
+        '--changelog',
+        '20-day response target.',
+        '--compatibility-notes',
+        'None.',
+      ]);
       expect(registered).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.0.0' });
       // Four eyes: a version takes effect once an admin other than its registrant approved it.
       const unapproved = await fails(['policies', 'custom', 'activate', '--jurisdiction', 'GB', '--tenant', tenant, '--version', '1.0.0', '--output', 'json']);
@@ -615,7 +673,13 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(await custom()).toEqual([expect.objectContaining({ packId: 'cli-uk', version: '1.0.0', activatedFor: { jurisdiction: 'GB', workspaceId: null } })]);
 
       // --data @file: the whole registration.
-      const registration = { jurisdiction: 'GB', name: 'cli-uk', version: '1.1.0', pack: pack('1.1.0', 15), metadata: { changelog: '15-day response target.', compatibilityNotes: 'None.', releaseType: 'minor' } };
+      const registration = {
+        jurisdiction: 'GB',
+        name: 'cli-uk',
+        version: '1.1.0',
+        pack: pack('1.1.0', 15),
+        metadata: { changelog: '15-day response target.', compatibilityNotes: 'None.', releaseType: 'minor' },
+      };
       writeFileSync(join(work, 'cli-uk-1.1.0.json'), JSON.stringify(registration));
       expect(await ok(['policies', 'custom', 'register', '--data', '@cli-uk-1.1.0.json'])).toEqual({ jurisdiction: 'GB', name: 'cli-uk', status: 'registered', version: '1.1.0' });
       expect(await ok(['policies', 'custom', 'approve', '--jurisdiction', 'GB', '--name', 'cli-uk', '--version', '1.1.0', '--token', KEYS.approverA.token])).toMatchObject({ status: 'approved' });
@@ -658,7 +722,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
     });
   });
 
-  it('is the package\'s bin: `npx dsar` runs it', async () => {
+  it("is the package's bin: `npx dsar` runs it", async () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };
     expect(resolve(root, pkg.bin.dsar)).toBe(BIN);
     const { stdout } = await promisify(execFile)('npx', ['--no-install', 'dsar', '--version'], { cwd: root, env: { ...process.env, NODE_OPTIONS: '' } });

@@ -17,7 +17,7 @@ const GUARD_NOWS: Array<[title: string, start: string]> = [
   ['Wed 25 Nov 2026 (five days earlier plus a month is a Sunday)', '2026-11-25T10:00:00Z'],
   ['a Saturday (Sat 21 Nov 2026)', '2026-11-21T10:00:00Z'],
   ['Christmas Eve (Thu 24 Dec 2026)', '2026-12-24T12:00:00Z'],
-  ['New Year\'s Eve, late UTC evening (Thu 31 Dec 2026, already 1 Jan in Asia)', '2026-12-31T23:30:00Z'],
+  ["New Year's Eve, late UTC evening (Thu 31 Dec 2026, already 1 Jan in Asia)", '2026-12-31T23:30:00Z'],
   ['31 January, a Sunday (31 Jan 2027: one month later has no 31st)', '2027-01-31T09:00:00Z'],
   ['the day before the US daylight-saving change (Sat 13 Mar 2027)', '2027-03-13T18:00:00Z'],
   ['the day before the EU daylight-saving change (Sat 27 Mar 2027)', '2027-03-27T12:00:00Z'],

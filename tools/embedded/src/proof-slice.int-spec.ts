@@ -7,15 +7,7 @@ import { type HostConfig, type HostedService, hostService } from '@dsar/platform
 import { type BusMessage, MemoryBus } from '@dsar/platform/messaging';
 import { KafkaBus } from '@dsar/platform/messaging/kafka';
 import { Metrics } from '@dsar/platform/observability';
-import {
-  createTestDatabase,
-  createTestTopics,
-  distributedTestConfig,
-  kafkaBroker,
-  kafkaBrokers,
-  testHostConfig,
-  waitFor,
-} from '@dsar/platform/testing';
+import { createTestDatabase, createTestTopics, distributedTestConfig, kafkaBroker, kafkaBrokers, testHostConfig, waitFor } from '@dsar/platform/testing';
 import { auditLedgerService, Ledger } from '@dsar/services/audit-ledger';
 import { lifecycleClockService, RequestRegistry } from '@dsar/services/lifecycle-clock';
 import { type RunningSystem, startSystem } from './system';
@@ -35,18 +27,13 @@ const newRequest = (): NewRequestCommand => ({
 });
 
 async function outboxMessageOf(service: HostedService, requestId: string): Promise<BusMessage> {
-  const [row] = await service.app.get(DataSource).query(
-    `SELECT topic, partition_key, envelope, headers FROM lifecycle_clock.outbox WHERE partition_key = $1`,
-    [requestId],
-  );
+  const [row] = await service.app.get(DataSource).query(`SELECT topic, partition_key, envelope, headers FROM lifecycle_clock.outbox WHERE partition_key = $1`, [requestId]);
   return { topic: row.topic, key: row.partition_key, value: JSON.stringify(row.envelope), headers: row.headers };
 }
 
 async function duplicatesSeen(): Promise<number> {
   const metric = await Metrics.get().consumerDuplicates.get();
-  return metric.values
-    .filter((v) => v.labels.service === 'audit-ledger' && v.labels.event_type === RequestEventTypes.created)
-    .reduce((sum, v) => sum + v.value, 0);
+  return metric.values.filter((v) => v.labels.service === 'audit-ledger' && v.labels.event_type === RequestEventTypes.created).reduce((sum, v) => sum + v.value, 0);
 }
 
 describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
@@ -103,9 +90,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
     try {
       const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
       requestId = request.id;
-      const [row] = await lifecycle.app
-        .get(DataSource)
-        .query(`SELECT processed_at FROM lifecycle_clock.outbox WHERE partition_key = $1`, [request.id]);
+      const [row] = await lifecycle.app.get(DataSource).query(`SELECT processed_at FROM lifecycle_clock.outbox WHERE partition_key = $1`, [request.id]);
       expect(row.processed_at).toBeNull();
     } finally {
       await kafkaBroker('start');

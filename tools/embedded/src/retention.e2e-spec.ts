@@ -45,7 +45,10 @@ describe('retention with two notifier replicas on one PostgreSQL', () => {
     (getSystem, getConfig) => {
       beforeAll(async () => {
         const config = { ...getConfig(), HOST: '127.0.0.1', PORT: 0 };
-        replica = await hostService(notifierServiceWith(notifierSettingsFrom(config)), config, { clock: getSystem().clock, upstreams: { 'lifecycle-clock': getSystem().services.get('lifecycle-clock')!.url } });
+        replica = await hostService(notifierServiceWith(notifierSettingsFrom(config)), config, {
+          clock: getSystem().clock,
+          upstreams: { 'lifecycle-clock': getSystem().services.get('lifecycle-clock')!.url },
+        });
         await replica.startConsuming();
         replica.startPublishing();
       });

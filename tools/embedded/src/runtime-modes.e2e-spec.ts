@@ -86,17 +86,20 @@ describe('embedded mode (npm start)', () => {
   });
 
   // What `npm start` runs, started directly so that signals reach the process itself.
-  const start = () =>
-    launch(process.execPath, ['tools/scripts/run-ts.cjs', 'tools/embedded/src/main.ts'], { PORT: '18080', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DB_DRIVER: '', BUS_DRIVER: '' });
+  const start = () => launch(process.execPath, ['tools/scripts/run-ts.cjs', 'tools/embedded/src/main.ts'], { PORT: '18080', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DB_DRIVER: '', BUS_DRIVER: '' });
 
   it('is ready within 20 s, stops on SIGTERM, and is ready again on the same data', async () => {
     for (const round of ['first start', 'restart']) {
       const app = start();
       try {
-        const ready = await waitFor(`readiness (${round})`, async () => {
-          const r = await readiness('http://127.0.0.1:18080');
-          return r?.status === 200 ? r : undefined;
-        }, { timeoutMs: 20000, intervalMs: 200 });
+        const ready = await waitFor(
+          `readiness (${round})`,
+          async () => {
+            const r = await readiness('http://127.0.0.1:18080');
+            return r?.status === 200 ? r : undefined;
+          },
+          { timeoutMs: 20000, intervalMs: 200 },
+        );
         expect(Object.keys(ready.body.checks ?? {})).toHaveLength(7);
         expect(Object.values(ready.body.checks ?? {}).every((s) => s === 'up')).toBe(true);
         if (round === 'first start') {
@@ -130,10 +133,14 @@ describe('distributed mode (npm run start:distributed)', () => {
     // What `npm run start:distributed` runs, started directly so that SIGTERM reaches the runner.
     const app = launch('bash', ['tools/scripts/start-distributed.sh'], { DATA_DIR: dataDir, PORT: '18090', LOG_LEVEL: 'warn' });
     try {
-      const ready = await waitFor('the distributed gateway to be ready', async () => {
-        const r = await readiness('http://127.0.0.1:18090');
-        return r?.status === 200 ? r : undefined;
-      }, { timeoutMs: 150000, intervalMs: 500 });
+      const ready = await waitFor(
+        'the distributed gateway to be ready',
+        async () => {
+          const r = await readiness('http://127.0.0.1:18090');
+          return r?.status === 200 ? r : undefined;
+        },
+        { timeoutMs: 150000, intervalMs: 500 },
+      );
       expect(Object.values(ready.body.checks ?? {})).toEqual(Array(7).fill('up'));
       for (const port of [3001, 3002, 3003, 3004, 3005, 3006, 3007]) {
         const r = await readiness(`http://127.0.0.1:${port}`);

@@ -16,10 +16,16 @@ beforeAll(async () => {
 
 afterAll(async () => system?.close());
 
-it(`finds no failure (seed ${settings.seed}, ${settings.maxExamples} examples, ${settings.maxTimeSeconds}s)`, async () => {
-  const result = await runSchemathesis(system.gatewayUrl, settings);
-  if (result.exitCode !== 0) {
-    throw new Error(`schemathesis ${result.args.slice(0, 2).join(' ')} exited with ${result.exitCode}; reproduce with SCHEMATHESIS_SEED=${settings.seed} npm run fuzz\n\n${summaryOf(result.output)}`);
-  }
-  expect(result.output).toMatch(/Test Phases|Summary|passed/i);
-}, (settings.maxTimeSeconds + 120) * 1000);
+it(
+  `finds no failure (seed ${settings.seed}, ${settings.maxExamples} examples, ${settings.maxTimeSeconds}s)`,
+  async () => {
+    const result = await runSchemathesis(system.gatewayUrl, settings);
+    if (result.exitCode !== 0) {
+      throw new Error(
+        `schemathesis ${result.args.slice(0, 2).join(' ')} exited with ${result.exitCode}; reproduce with SCHEMATHESIS_SEED=${settings.seed} npm run fuzz\n\n${summaryOf(result.output)}`,
+      );
+    }
+    expect(result.output).toMatch(/Test Phases|Summary|passed/i);
+  },
+  (settings.maxTimeSeconds + 120) * 1000,
+);

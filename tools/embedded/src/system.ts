@@ -6,7 +6,14 @@ import { gatewayHostConfig, type HostConfig, type HostedService, type HostOption
 import { PgliteHost } from '@dsar/platform/persistence';
 import { addressRateLimitsFrom, apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
-import { type DeliveryConfig, deliverySettingsProvider, type FulfilmentConfig, fulfilmentDeliveryService, fulfilmentDeliveryServiceWith, fulfilmentSettingsProviders } from '@dsar/services/fulfilment-delivery';
+import {
+  type DeliveryConfig,
+  deliverySettingsProvider,
+  type FulfilmentConfig,
+  fulfilmentDeliveryService,
+  fulfilmentDeliveryServiceWith,
+  fulfilmentSettingsProviders,
+} from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
@@ -69,7 +76,11 @@ async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]>
     // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
     verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config: storage, devMasterKey: true })),
     // Fulfilment artifacts too, under the same key.
-    fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)], StorageModule.forRoot({ config: storage, devMasterKey: true }), retentionSettingsFrom(config)),
+    fulfilmentDeliveryServiceWith(
+      [...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)],
+      StorageModule.forRoot({ config: storage, devMasterKey: true }),
+      retentionSettingsFrom(config),
+    ),
     auditLedgerServiceWith(await checkpointSettings(config), retentionSettingsFrom(config)),
     notifierServiceWith(notifierSettingsFrom(config)),
     // The inbound webhooks, on their secrets and routes (none: both answer 404).
@@ -158,7 +169,11 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     for (const definition of await domainServices(config)) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
       const host = (port: number) =>
-        hostService(definition, { ...keyed, HOST: '127.0.0.1', PORT: port }, { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock, inProcess: true });
+        hostService(
+          definition,
+          { ...keyed, HOST: '127.0.0.1', PORT: port },
+          { catalog: options.catalog, logName: 'dsar', logDestination: options.logDestination, upstreams, clock: options.clock, inProcess: true },
+        );
       const hosted = await host(0);
       hosts.set(definition.name, host);
       started.push(hosted);

@@ -27,22 +27,28 @@ const frozen = () => new ManualClock('2026-06-01T09:00:00Z', { running: false })
 describe('verification in embedded mode (PGlite, in-memory bus)', () => {
   const dir = storageDir('verification-embedded');
   const logs = new LogCapture();
-  withEmbeddedSystem('verification', (getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }), { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir }, { clock: frozen(), logDestination: logs.destination });
+  withEmbeddedSystem(
+    'verification',
+    (getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }),
+    { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir },
+    { clock: frozen(), logDestination: logs.destination },
+  );
 });
 
 describe('verification reminders and expiry in embedded mode', () => {
-  withEmbeddedSystem(
-    'verification-reminders',
-    (getSystem) => verificationReminderScenarios(getSystem, () => [getSystem().services.get('verification')!.app.get(VerificationMonitor)]),
-    REMINDERS,
-    { clock: frozen() },
-  );
+  withEmbeddedSystem('verification-reminders', (getSystem) => verificationReminderScenarios(getSystem, () => [getSystem().services.get('verification')!.app.get(VerificationMonitor)]), REMINDERS, {
+    clock: frozen(),
+  });
 });
 
 describe('verification in distributed mode (PostgreSQL, Kafka)', () => {
   const dir = storageDir('verification-distributed');
   const logs = new LogCapture();
-  withDistributedSystem((getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }), { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir, STORAGE_MASTER_KEY: randomBytes(32).toString('base64') }, { clock: frozen(), logDestination: logs.destination });
+  withDistributedSystem(
+    (getSystem) => verificationScenarios(getSystem, { storageDir: dir, logs }),
+    { ...NO_SWEEP, ...LOG_ERRORS, STORAGE_DIR: dir, STORAGE_MASTER_KEY: randomBytes(32).toString('base64') },
+    { clock: frozen(), logDestination: logs.destination },
+  );
 });
 
 describe('verification reminders and expiry with two replicas on one PostgreSQL', () => {

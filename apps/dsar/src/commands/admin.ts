@@ -20,7 +20,7 @@ function retentionCommands(program: Command, kit: Kit): void {
   const retention = program.command('retention').description('retention policies of a tenant, and what the next purge would remove');
   kit.api(retention, {
     name: 'get <tenantId>',
-    summary: 'the tenant\'s retention policy of every class (GET /tenants/:tenantId/retention)',
+    summary: "the tenant's retention policy of every class (GET /tenants/:tenantId/retention)",
     endpoint: ENDPOINTS.getRetentionPolicies,
     view: { columns: { '': ['class', 'minDays', 'maxDays', 'purgeEnabled', 'legalHoldEnabled', 'updatedAt'] } },
     examples: ['dsar retention get acme'],
@@ -56,7 +56,7 @@ function policiesCommands(program: Command, kit: Kit): void {
   const policies = program.command('policies').description('policy packs: what new requests use, upgrade proposals, custom packs');
   kit.api(policies, {
     name: 'list',
-    summary: 'the policy packs the caller\'s new requests use today: built-in packs and activated custom packs (GET /policies)',
+    summary: "the policy packs the caller's new requests use today: built-in packs and activated custom packs (GET /policies)",
     endpoint: ENDPOINTS.listPolicies,
     query: [
       { flags: '--jurisdiction <code>', description: 'only packs covering this code, e.g. DE or US-CA', field: 'jurisdiction' },
@@ -73,9 +73,7 @@ function policiesCommands(program: Command, kit: Kit): void {
     examples: ['dsar policies get eu-gdpr', 'dsar policies get uk-gdpr --version 1.0.0', 'dsar policies get acme-uk --version 1.1.0'],
   });
 
-  const upgrades = policies
-    .command('upgrades')
-    .description('upgrade proposals: move the tenant\'s packs to their newest releases, approved by a second admin (four eyes)');
+  const upgrades = policies.command('upgrades').description("upgrade proposals: move the tenant's packs to their newest releases, approved by a second admin (four eyes)");
   kit.api(upgrades, {
     name: 'propose',
     summary: 'propose upgrading every built-in pack and custom activation of the tenant that is behind its newest release (POST /policies/upgrades/propose)',
@@ -85,7 +83,7 @@ function policiesCommands(program: Command, kit: Kit): void {
   });
   kit.api(upgrades, {
     name: 'list',
-    summary: 'the tenant\'s upgrade proposals, newest first (GET /policies/upgrades)',
+    summary: "the tenant's upgrade proposals, newest first (GET /policies/upgrades)",
     endpoint: ENDPOINTS.listPolicyUpgrades,
     query: [{ flags: '--status <status>', description: 'only proposals in this state', field: 'status', choices: PROPOSAL_STATUSES }],
     view: { columns: { '': ['proposalId', 'status', 'repinOpenRequests', 'proposedBy', 'proposedAt', 'approvedBy', 'appliedAt'] } },
@@ -111,7 +109,9 @@ function policiesCommands(program: Command, kit: Kit): void {
     examples: [`dsar policies upgrades apply ${PROPOSAL}`],
   });
 
-  const custom = policies.command('custom').description('custom policy packs of the tenant: register versions, approve them (four eyes), activate one per jurisdiction for the tenant or a workspace, deactivate');
+  const custom = policies
+    .command('custom')
+    .description('custom policy packs of the tenant: register versions, approve them (four eyes), activate one per jurisdiction for the tenant or a workspace, deactivate');
   kit.api(custom, {
     name: 'register',
     summary: 'register a version of a custom pack (POST /policies/custom/register)',
@@ -119,8 +119,8 @@ function policiesCommands(program: Command, kit: Kit): void {
     body: [
       { flags: '--jurisdiction <code>', description: 'the jurisdiction the pack is for, one the pack covers, e.g. GB', field: 'jurisdiction', required: true },
       { flags: '--pack <json>', description: 'the pack document: @pack.json, - (standard input) or inline JSON', field: 'pack', parse: packArg, required: true },
-      { flags: '--name <name>', description: 'the pack\'s name (default: the pack\'s packId, which it must equal)', field: 'name' },
-      { flags: '--version <semver>', description: 'the version, above the last registered one of the name (default: the pack\'s version, which it must equal)', field: 'version' },
+      { flags: '--name <name>', description: "the pack's name (default: the pack's packId, which it must equal)", field: 'name' },
+      { flags: '--version <semver>', description: "the version, above the last registered one of the name (default: the pack's version, which it must equal)", field: 'version' },
       { flags: '--release-type <type>', description: 'the semver step from the last registered version', field: 'metadata.releaseType', choices: RELEASE_TYPES, required: true },
       { flags: '--changelog <text>', description: 'what this version changes', field: 'metadata.changelog', required: true },
       { flags: '--compatibility-notes <text>', description: 'what users of the previous version should know', field: 'metadata.compatibilityNotes', required: true },
@@ -145,7 +145,7 @@ function policiesCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.approveCustomPolicy,
     body: [
       { flags: '--jurisdiction <code>', description: 'the jurisdiction the version is registered for', field: 'jurisdiction', required: true },
-      { flags: '--name <name>', description: 'the custom pack\'s name', field: 'name', required: true },
+      { flags: '--name <name>', description: "the custom pack's name", field: 'name', required: true },
       { flags: '--version <semver>', description: 'the registered version approved', field: 'version', required: true },
     ],
     examples: ['dsar policies custom approve --jurisdiction GB --name acme-uk --version 1.1.0 --token "$SECOND_ADMIN_TOKEN"'],
@@ -156,21 +156,24 @@ function policiesCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.activateCustomPolicy,
     body: [
       { flags: '--jurisdiction <code>', description: 'the jurisdiction', field: 'jurisdiction', required: true },
-      { flags: '--tenant <tenantId>', description: 'the caller\'s own tenant', field: 'tenantId', required: true },
+      { flags: '--tenant <tenantId>', description: "the caller's own tenant", field: 'tenantId', required: true },
       { flags: '--version <semver>', description: 'the registered version', field: 'version', required: true },
       { flags: '--workspace <workspaceId>', description: 'only this workspace (it wins over a tenant-wide activation); default the whole tenant', field: 'workspaceId' },
-      { flags: '--name <name>', description: 'the custom pack\'s name; needed only when packs of several names have this jurisdiction and version', field: 'name' },
+      { flags: '--name <name>', description: "the custom pack's name; needed only when packs of several names have this jurisdiction and version", field: 'name' },
     ],
-    examples: ['dsar policies custom activate --jurisdiction GB --tenant acme --version 1.1.0', 'dsar policies custom activate --jurisdiction GB --tenant acme --version 1.1.0 --workspace north --name acme-uk'],
+    examples: [
+      'dsar policies custom activate --jurisdiction GB --tenant acme --version 1.1.0',
+      'dsar policies custom activate --jurisdiction GB --tenant acme --version 1.1.0 --workspace north --name acme-uk',
+    ],
   });
   kit.api(custom, {
     name: 'deactivate',
     summary: 'end the custom pack activations of the tenant or a workspace: new requests use the built-in pack again (POST /policies/custom/deactivate)',
     endpoint: ENDPOINTS.deactivateCustomPolicy,
     body: [
-      { flags: '--tenant <tenantId>', description: 'the caller\'s own tenant', field: 'tenantId', required: true },
+      { flags: '--tenant <tenantId>', description: "the caller's own tenant", field: 'tenantId', required: true },
       { flags: '--workspace <workspaceId>', description: 'the workspace whose activations end; default the tenant-wide ones', field: 'workspaceId' },
-      { flags: '--jurisdiction <code>', description: 'only this jurisdiction\'s activation; default every one of the scope', field: 'jurisdiction' },
+      { flags: '--jurisdiction <code>', description: "only this jurisdiction's activation; default every one of the scope", field: 'jurisdiction' },
     ],
     examples: ['dsar policies custom deactivate --tenant acme', 'dsar policies custom deactivate --tenant acme --workspace north --jurisdiction GB'],
   });

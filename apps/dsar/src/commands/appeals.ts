@@ -6,7 +6,7 @@ const ID = EXAMPLE_IDS.request;
 
 /** Appeals against a request's outcome (docs/lifecycle.md). */
 export function appealsCommands(program: Command, kit: Kit): void {
-  const appeals = program.command('appeals').description('appeals against a request\'s outcome');
+  const appeals = program.command('appeals').description("appeals against a request's outcome");
   kit.api(appeals, {
     name: 'create <id>',
     summary: 'appeal a refused, fulfilled or closed request (POST /requests/:id/appeals)',
@@ -19,7 +19,7 @@ export function appealsCommands(program: Command, kit: Kit): void {
   });
   kit.api(appeals, {
     name: 'list <id>',
-    summary: 'the request\'s appeals with their due dates and decisions (GET /requests/:id/appeals)',
+    summary: "the request's appeals with their due dates and decisions (GET /requests/:id/appeals)",
     endpoint: ENDPOINTS.listAppeals,
     view: { columns: { '': ['id', 'status', 'createdAt', 'dueAt', 'decision', 'message'] } },
     examples: [`dsar appeals list ${ID}`],

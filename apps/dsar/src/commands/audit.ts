@@ -68,12 +68,12 @@ async function verifyChain(ctx: Context, id: string | undefined, opts: Record<st
     source = file;
     failIfBroken(report, source, (opts.expectRoot as string | undefined) ?? chain.rootHash);
   } else {
-    if (!id) throw usage('give <id> to check a request\'s chain as the server exports it, or --file for an export you hold');
+    if (!id) throw usage("give <id> to check a request's chain as the server exports it, or --file for an export you hold");
     // The chain as the server exports it, streamed (one entry per line) and checked as it arrives.
     const res = await ctx.api.open({ endpoint: ENDPOINTS.exportAuditChain, params: { id }, accept: MEDIA_TYPES.jsonl });
     const start = chainStart(opts.purgedThrough as number | undefined, opts.purgedHash as string | undefined, undefined);
     report = await checkChain(jsonLines(res.body), start, { requestId: id, purgedStartFromFirst: true });
-    source = 'the server\'s export';
+    source = "the server's export";
     failIfBroken(report, source, (opts.expectRoot as string | undefined) ?? res.headers.get(ROOT_HASH_HEADER) ?? undefined);
   }
   const data = chainData(report, source);
@@ -94,7 +94,9 @@ async function trustedKey(opts: Record<string, unknown>): Promise<TrustedKey> {
     }
   }
   if (opts.trustedKeyId) return { keyId: opts.trustedKeyId as string };
-  throw usage('say which key you trust: --trusted-key-id sha256:… (or DSAR_AUDIT_KEY_ID) or --public-key ledger-pub.pem; a checkpoint carries its own key, so checking it against that alone proves nothing');
+  throw usage(
+    'say which key you trust: --trusted-key-id sha256:… (or DSAR_AUDIT_KEY_ID) or --public-key ledger-pub.pem; a checkpoint carries its own key, so checking it against that alone proves nothing',
+  );
 }
 
 async function readCheckpointFile(path: string): Promise<unknown> {
@@ -142,7 +144,7 @@ async function verifyCheckpoint(ctx: Context, checkpointId: string | undefined, 
 
 /** The audit chain: export, verification locally and by the server, signed checkpoints (docs/audit.md). */
 export function auditCommands(program: Command, kit: Kit): void {
-  const audit = program.command('audit').description('a request\'s audit hash chain: export and verify; signed checkpoints');
+  const audit = program.command('audit').description("a request's audit hash chain: export and verify; signed checkpoints");
 
   const exportCmd = audit
     .command('export <id>')
@@ -160,20 +162,20 @@ export function auditCommands(program: Command, kit: Kit): void {
   const verify = audit
     .command('verify [id]')
     .description(
-      'check a chain: an export file (--file) offline, and with --server also by the ledger; without --file, the server\'s export as it streams and then the ledger; with --hash and --sequence, only the ledger against a hash you hold (POST /requests/:id/audit/verify)',
+      "check a chain: an export file (--file) offline, and with --server also by the ledger; without --file, the server's export as it streams and then the ledger; with --hash and --sequence, only the ledger against a hash you hold (POST /requests/:id/audit/verify)",
     )
     .option('--file <path>', 'an export: JSON Lines (audit export --out) or the JSON export')
-    .option('--server', 'with --file: also have the ledger verify the file\'s head')
+    .option('--server', "with --file: also have the ledger verify the file's head")
     .option('--expect-root <hash>', 'the head hash you hold (from an earlier export or a checkpoint)', hashArg)
-    .option('--purged-through <sequence>', 'for a chain whose start retention purged: the purge checkpoint\'s sequence', intArg(1))
-    .option('--purged-hash <hash>', 'and its hash (the export\'s purgedPrefix)', hashArg)
+    .option('--purged-through <sequence>', "for a chain whose start retention purged: the purge checkpoint's sequence", intArg(1))
+    .option('--purged-hash <hash>', "and its hash (the export's purgedPrefix)", hashArg)
     .option('--hash <hash>', 'verify by the ledger only: the hash you hold for the entry at --sequence', hashArg)
     .option('--sequence <n>', 'the entry --hash is for', intArg(1))
     .option('--prev-hash <hash>', 'its previous link, to check continuity', hashArg);
   examples(verify, [`dsar audit verify --file audit.jsonl`, `dsar audit verify ${ID} --file audit.jsonl --server`, `dsar audit verify ${ID}`, `dsar audit verify ${ID} --hash sha256:… --sequence 12`]);
   kit.act(verify, [ENDPOINTS.exportAuditChain, ENDPOINTS.verifyAuditChain], async (ctx, args, opts) => ({ data: await verifyChain(ctx, args[0], opts) }));
 
-  const checkpoints = audit.command('checkpoints').description('the tenant\'s Ed25519-signed Merkle checkpoints over its chain heads');
+  const checkpoints = audit.command('checkpoints').description("the tenant's Ed25519-signed Merkle checkpoints over its chain heads");
   kit.api(checkpoints, {
     name: 'list',
     summary: 'the checkpoints, newest first (GET /audit/checkpoints)',
@@ -202,11 +204,11 @@ export function auditCommands(program: Command, kit: Kit): void {
 
   const verifyCp = checkpoints
     .command('verify [checkpointId]')
-    .description('check a signed checkpoint: the trusted key signed it, the signature covers it, its root is its leaves\'; with --chain, that a chain leads to its leaf')
+    .description("check a signed checkpoint: the trusted key signed it, the signature covers it, its root is its leaves'; with --chain, that a chain leads to its leaf")
     .option('--file <path>', 'a checkpoint saved before (checkpoints get --out), instead of fetching <checkpointId>')
-    .addOption(new Option('--trusted-key-id <keyId>', 'the ledger\'s key id you were given (sha256:…)').env('DSAR_AUDIT_KEY_ID'))
-    .option('--public-key <pem>', 'or the ledger\'s public key (PEM file)')
-    .option('--chain <path>', 'an export of one request\'s chain (JSON Lines or JSON) to tie to its leaf');
+    .addOption(new Option('--trusted-key-id <keyId>', "the ledger's key id you were given (sha256:…)").env('DSAR_AUDIT_KEY_ID'))
+    .option('--public-key <pem>', "or the ledger's public key (PEM file)")
+    .option('--chain <path>', "an export of one request's chain (JSON Lines or JSON) to tie to its leaf");
   examples(verifyCp, [`dsar audit checkpoints verify ${CHECKPOINT} --trusted-key-id sha256:…`, 'dsar audit checkpoints verify --file checkpoint.json --public-key ledger-pub.pem --chain audit.jsonl']);
   kit.act(verifyCp, [ENDPOINTS.getAuditCheckpoint], async (ctx, args, opts) => ({ data: await verifyCheckpoint(ctx, args[0], opts) }));
 }

@@ -23,7 +23,7 @@ export function deliveryCommands(program: Command, kit: Kit): void {
 
   kit.api(delivery, {
     name: 'verify-address <id>',
-    summary: 'whether an address is the requestor\'s known one; without one, the known address masked (POST /requests/:id/delivery/address/verify)',
+    summary: "whether an address is the requestor's known one; without one, the known address masked (POST /requests/:id/delivery/address/verify)",
     endpoint: ENDPOINTS.verifyDeliveryAddress,
     body: [{ flags: '--email <email>', description: 'the address to check', field: 'email' }],
     examples: [`dsar delivery verify-address ${ID} --email jane@example.org`],
@@ -48,7 +48,7 @@ export function deliveryCommands(program: Command, kit: Kit): void {
     .command('download <id> <artifactId>')
     .description('a delivered artifact through the step-up gate: its metadata, or with --out its bytes (GET /requests/:id/artifacts/:artifactId/download)')
     .requiredOption('--delivery-token <token>', 'the completed step-up token (sent as x-delivery-token)')
-    .option('--out <path>', 'write the artifact\'s bytes here (- for standard output) instead of printing its metadata')
+    .option('--out <path>', "write the artifact's bytes here (- for standard output) instead of printing its metadata")
     .option('--range <bytes>', 'with --out, only these bytes: start-end, start- or -suffix');
   examples(get, [`dsar delivery download ${ID} ${ARTIFACT} --delivery-token "$STEP_UP_TOKEN"`, `dsar delivery download ${ID} ${ARTIFACT} --delivery-token "$STEP_UP_TOKEN" --out export.zip`]);
   kit.act(get, [ENDPOINTS.downloadDeliveredArtifact], async (ctx, args, opts) => {

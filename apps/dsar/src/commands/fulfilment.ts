@@ -18,10 +18,15 @@ function artifactArg(value: string, previous: unknown): unknown[] {
 /** The headers of an upload and of a replacement (whose title and type default to the artifact's). */
 function artifactHeaders(replacement: boolean): UploadHeader[] {
   return [
-    { flags: '--filename <name>', description: 'the file name shown to reviewers and in the download; default the file\'s own', header: 'x-artifact-filename', encode: true, fallback: fileName },
-    { flags: '--content-type <type>', description: 'its media type; default by extension, else application/octet-stream', header: 'x-artifact-content-type', fallback: (f) => mediaTypeOf(f) ?? 'application/octet-stream' },
-    { flags: '--title <title>', description: `a title for reviewers and the data subject; default ${replacement ? 'the artifact\'s' : 'the file name'}`, header: 'x-artifact-title', encode: true },
-    { flags: '--type <type>', description: `profile_data, account_data, support_tickets, audit_logs or other; default ${replacement ? 'the artifact\'s' : 'other'}`, header: 'x-artifact-type' },
+    { flags: '--filename <name>', description: "the file name shown to reviewers and in the download; default the file's own", header: 'x-artifact-filename', encode: true, fallback: fileName },
+    {
+      flags: '--content-type <type>',
+      description: 'its media type; default by extension, else application/octet-stream',
+      header: 'x-artifact-content-type',
+      fallback: (f) => mediaTypeOf(f) ?? 'application/octet-stream',
+    },
+    { flags: '--title <title>', description: `a title for reviewers and the data subject; default ${replacement ? "the artifact's" : 'the file name'}`, header: 'x-artifact-title', encode: true },
+    { flags: '--type <type>', description: `profile_data, account_data, support_tickets, audit_logs or other; default ${replacement ? "the artifact's" : 'other'}`, header: 'x-artifact-type' },
   ];
 }
 
@@ -42,12 +47,15 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
     summary: 'upload an artifact file, streamed and encrypted at rest (POST /requests/:id/manifest/artifact/upload)',
     endpoint: ENDPOINTS.uploadManifestArtifact,
     headers: artifactHeaders(false),
-    examples: [`dsar manifest upload ${ID} --file export.zip --type account_data --title "Account export"`, `pg_dump … | dsar manifest upload ${ID} --file - --filename dump.sql --content-type application/sql`],
+    examples: [
+      `dsar manifest upload ${ID} --file export.zip --type account_data --title "Account export"`,
+      `pg_dump … | dsar manifest upload ${ID} --file - --filename dump.sql --content-type application/sql`,
+    ],
   });
 
   uploadCommand(kit, manifest, {
     name: 'replace <id> <artifactId>',
-    summary: 'replace an artifact\'s file, e.g. with a redacted one (PUT /requests/:id/manifest/artifact/:artifactId/replace)',
+    summary: "replace an artifact's file, e.g. with a redacted one (PUT /requests/:id/manifest/artifact/:artifactId/replace)",
     endpoint: ENDPOINTS.replaceManifestArtifact,
     headers: artifactHeaders(true),
     examples: [`dsar manifest replace ${ID} ${ARTIFACT} --file export-redacted.zip`],
@@ -80,7 +88,7 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.validateManifest,
     body: [
       { flags: '--action <action>', description: 'approved or rejected', field: 'action', required: true },
-      { flags: '--comment <text>', description: 'the reviewer\'s comment', field: 'comment' },
+      { flags: '--comment <text>', description: "the reviewer's comment", field: 'comment' },
       { flags: '--version <n>', description: 'the manifest version you reviewed (manifest get); refused (409) when it changed since', field: 'version', parse: intArg(1) },
     ],
     examples: [`dsar manifest validate ${ID} --action approved --version 3`, `dsar manifest validate ${ID} --action rejected --comment "Redact the third-party names"`],
@@ -98,8 +106,14 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
     summary: 'record the manifest an upstream system produced, pending review (POST /requests/:id/fulfilment/callback)',
     endpoint: ENDPOINTS.recordFulfilmentCallback,
     body: [
-      { flags: '--artifact <artifactId[:categories]>', description: 'an uploaded artifact and the data categories it holds; repeat for more', field: 'manifest.artifacts', parse: artifactArg, required: true },
-      { flags: '--data-categories <list>', description: 'the manifest\'s data categories (comma-separated)', field: 'manifest.dataCategories', parse: listArg },
+      {
+        flags: '--artifact <artifactId[:categories]>',
+        description: 'an uploaded artifact and the data categories it holds; repeat for more',
+        field: 'manifest.artifacts',
+        parse: artifactArg,
+        required: true,
+      },
+      { flags: '--data-categories <list>', description: "the manifest's data categories (comma-separated)", field: 'manifest.dataCategories', parse: listArg },
       { flags: '--supplementary-info-inline <text>', description: 'the supplementary information itself', field: 'manifest.supplementaryInfoInline' },
       { flags: '--supplementary-info-ref <ref>', description: 'where the supplementary information is kept', field: 'manifest.supplementaryInfoRef' },
     ],

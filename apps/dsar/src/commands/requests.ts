@@ -14,16 +14,16 @@ const MAX_PAGE = 200;
 const INTAKE_FLAGS: readonly FieldFlag[] = [
   { flags: '--jurisdiction <code>', description: 'the jurisdiction whose law applies, e.g. DE, FR, US-CA (`dsar policies list` shows them)', field: 'jurisdiction', required: true },
   { flags: '--channel <channel>', description: 'the intake channel, e.g. email, web_form, chat, phone, postal_mail', field: 'intakeSource.channel', required: true },
-  { flags: '--text <rawText>', description: 'the request in the requester\'s own words', field: 'intakeSource.rawText', required: true },
+  { flags: '--text <rawText>', description: "the request in the requester's own words", field: 'intakeSource.rawText', required: true },
   { flags: '--received-at <time>', description: 'when the channel received it (ISO 8601, the legal clock counts from it); default now', field: 'intakeSource.receivedAt' },
   { flags: '--contact <contact>', description: 'how to reach the requester on that channel', field: 'intakeSource.contact' },
   { flags: '--type <requestType>', description: 'access, deletion, rectification, portability, restriction, objection, opt_out; inferred from the text when left out', field: 'requestType' },
   { flags: '--requestor-type <type>', description: 'subject (default), authorized_agent, parent_or_guardian, legal_representative, other', field: 'requestor.type' },
-  { flags: '--requestor-name <name>', description: 'the requestor\'s name', field: 'requestor.name' },
-  { flags: '--requestor-email <email>', description: 'the requestor\'s email address', field: 'requestor.email' },
+  { flags: '--requestor-name <name>', description: "the requestor's name", field: 'requestor.name' },
+  { flags: '--requestor-email <email>', description: "the requestor's email address", field: 'requestor.email' },
   { flags: '--requestor-relation <relation>', description: 'how the requestor relates to the data subject', field: 'requestor.relation' },
-  { flags: '--clock-mode <mode>', description: 'receipt or active (where the pack allows it); default the pack\'s', field: 'clockMode' },
-  { flags: '--recorded-at <time>', description: 'when the service recorded the request (the body\'s top-level receivedAt); default now', field: 'receivedAt' },
+  { flags: '--clock-mode <mode>', description: "receipt or active (where the pack allows it); default the pack's", field: 'clockMode' },
+  { flags: '--recorded-at <time>', description: "when the service recorded the request (the body's top-level receivedAt); default now", field: 'receivedAt' },
 ];
 
 /** Defaults of the intake flags: the channel received it now; a requestor named without a type is the subject. */
@@ -35,7 +35,12 @@ function completeIntake(body: JsonObject): void {
 }
 
 const QUEUE_FILTERS: readonly FieldFlag[] = [
-  { flags: '--status <list>', description: 'only these statuses (comma-separated): received, in_progress, clarification_pending, verification_pending, fulfilled, refused, closed', field: 'status', parse: listArg },
+  {
+    flags: '--status <list>',
+    description: 'only these statuses (comma-separated): received, in_progress, clarification_pending, verification_pending, fulfilled, refused, closed',
+    field: 'status',
+    parse: listArg,
+  },
   { flags: '--at-risk-days <n>', description: 'only open requests due within n days (overdue ones included; 0: only overdue)', field: 'atRiskDays', parse: intArg(0) },
   { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
   { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
@@ -175,7 +180,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
   });
   kit.api(requests, {
     name: 'clock <id>',
-    summary: 'how the request\'s deadline was computed (GET /requests/:id/clock/explain)',
+    summary: "how the request's deadline was computed (GET /requests/:id/clock/explain)",
     endpoint: ENDPOINTS.explainRequestClock,
     examples: [`dsar requests clock ${EXAMPLE_IDS.request}`],
   });

@@ -40,7 +40,7 @@ export function verificationCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.recordVerificationEvidence,
     body: [
       { flags: '--level <level>', description: 'reasonable or enhanced', field: 'level', required: true },
-      { flags: '--evidence <ref>', description: 'an uploaded file\'s artifactKey (ev_…) or system=reference; repeat for more', field: 'evidenceArtifacts', parse: evidenceArg, required: true },
+      { flags: '--evidence <ref>', description: "an uploaded file's artifactKey (ev_…) or system=reference; repeat for more", field: 'evidenceArtifacts', parse: evidenceArg, required: true },
       { flags: '--methods-allowed <list>', description: 'allowed verification methods (comma-separated)', field: 'methodsAllowed', parse: listArg, required: true },
       { flags: '--reason-for-doubt <text>', description: 'why the identity is in doubt', field: 'reasonForDoubt' },
     ],
@@ -52,9 +52,9 @@ export function verificationCommands(program: Command, kit: Kit): void {
     summary: 'upload an identity evidence file, streamed and encrypted at rest (POST /requests/:id/verification/evidence/upload)',
     endpoint: ENDPOINTS.uploadVerificationEvidence,
     headers: [
-      { flags: '--filename <name>', description: 'the file name to record; default the file\'s own', header: 'x-evidence-filename', encode: true, fallback: fileName },
+      { flags: '--filename <name>', description: "the file name to record; default the file's own", header: 'x-evidence-filename', encode: true, fallback: fileName },
       { flags: '--content-type <type>', description: 'its media type; default by extension, else recognized by the server', header: 'x-evidence-content-type', fallback: mediaTypeOf },
-      { flags: '--level <level>', description: 'reasonable or enhanced; default the case\'s', header: 'x-evidence-level' },
+      { flags: '--level <level>', description: "reasonable or enhanced; default the case's", header: 'x-evidence-level' },
     ],
     examples: [`dsar verification upload ${ID} --file passport.pdf`, `dsar verification upload ${ID} --file scan.png --level enhanced`],
   });
@@ -64,7 +64,7 @@ export function verificationCommands(program: Command, kit: Kit): void {
     summary: 'approve identity verification; the request is in_progress again (POST /requests/:id/verification/approve)',
     endpoint: ENDPOINTS.approveVerification,
     body: [
-      { flags: '--method <method>', description: 'how identity was established; default the case\'s method', field: 'method' },
+      { flags: '--method <method>', description: "how identity was established; default the case's method", field: 'method' },
       { flags: '--note <text>', description: 'a note for the record', field: 'note' },
     ],
     examples: [`dsar verification approve ${ID} --method document`],
@@ -83,7 +83,7 @@ export function verificationCommands(program: Command, kit: Kit): void {
 
   kit.api(verification, {
     name: 'case <id>',
-    summary: 'the request\'s verification case with its evidence (GET /requests/:id/verification-case)',
+    summary: "the request's verification case with its evidence (GET /requests/:id/verification-case)",
     endpoint: ENDPOINTS.getVerificationCase,
     examples: [`dsar verification case ${ID}`],
   });
@@ -95,6 +95,10 @@ export function verificationCommands(program: Command, kit: Kit): void {
     .option('--range <bytes>', 'only these bytes: start-end, start- or -suffix');
   examples(get, [`dsar verification download ${ID} ev_0123456789abcdef0123456789abcdef --out passport.pdf`]);
   kit.act(get, [ENDPOINTS.downloadVerificationEvidence], (ctx, args, opts) =>
-    download(ctx, { endpoint: ENDPOINTS.downloadVerificationEvidence, params: paramsOf(get, args), headers: { range: rangeHeader(opts.range as string | undefined) }, accept: '*/*' }, opts.out as string),
+    download(
+      ctx,
+      { endpoint: ENDPOINTS.downloadVerificationEvidence, params: paramsOf(get, args), headers: { range: rangeHeader(opts.range as string | undefined) }, accept: '*/*' },
+      opts.out as string,
+    ),
   );
 }

@@ -5,7 +5,7 @@ import { EXAMPLE_IDS, type FieldFlag, intArg, type Kit } from '../kit';
 
 const ID = EXAMPLE_IDS.request;
 
-const channelFlag: FieldFlag = { flags: '--channel <channel>', description: 'how the requester is told; default the request\'s intake channel', field: 'channel' };
+const channelFlag: FieldFlag = { flags: '--channel <channel>', description: "how the requester is told; default the request's intake channel", field: 'channel' };
 
 /** `--evidence type[=reference]`, given once per piece: evidence held elsewhere, by reference. */
 function evidenceArg(value: string, previous: unknown): Array<Record<string, string>> {
@@ -38,7 +38,7 @@ export function workflowCommands(program: Command, kit: Kit): void {
     summary: 'record the clarification; the clock resumes (POST /requests/:id/clarifications/receive)',
     endpoint: ENDPOINTS.receiveClarification,
     body: [
-      { flags: '--message <text>', description: 'the requester\'s answer', field: 'message' },
+      { flags: '--message <text>', description: "the requester's answer", field: 'message' },
       { flags: '--received-at <time>', description: 'when the answer arrived (ISO 8601); default now', field: 'receivedAt' },
     ],
     examples: [`dsar clarify receive ${ID} --message "The one with jane@example.org"`],
@@ -46,7 +46,7 @@ export function workflowCommands(program: Command, kit: Kit): void {
 
   kit.api(program, {
     name: 'extend <id>',
-    summary: 'extend the deadline as the request\'s policy pack allows (POST /requests/:id/extensions)',
+    summary: "extend the deadline as the request's policy pack allows (POST /requests/:id/extensions)",
     endpoint: ENDPOINTS.extendRequestDeadline,
     body: [
       { flags: '--days <n>', description: 'days to add (packs that extend in days); default what is left of the maximum', field: 'additionalDays', parse: intArg(1, 366) },
@@ -62,7 +62,11 @@ export function workflowCommands(program: Command, kit: Kit): void {
     summary: 'refuse the request (POST /requests/:id/refusals)',
     endpoint: ENDPOINTS.refuseRequest,
     body: [
-      { flags: '--reason <reason>', description: 'manifestly_unfounded, excessive, identity_not_verified, no_data_held, exemption_applies, outside_jurisdiction, duplicate, other (default)', field: 'reason' },
+      {
+        flags: '--reason <reason>',
+        description: 'manifestly_unfounded, excessive, identity_not_verified, no_data_held, exemption_applies, outside_jurisdiction, duplicate, other (default)',
+        field: 'reason',
+      },
       { flags: '--message <text>', description: 'what the requester is told; default a notice of the reason and the right to complain', field: 'message' },
       { flags: '--rationale <text>', description: 'the internal rationale, kept for the record', field: 'rationale' },
     ],
@@ -80,21 +84,21 @@ export function workflowCommands(program: Command, kit: Kit): void {
     examples: [`dsar close ${ID}`, `dsar close ${ID} --reason requester_unresponsive`],
   });
 
-  const requestor = program.command('requestor').description('the request\'s requestor');
+  const requestor = program.command('requestor').description("the request's requestor");
   kit.api(requestor, {
     name: 'set <id>',
     summary: 'replace the requestor snapshot as a whole (PUT /requests/:id/requestor)',
     endpoint: ENDPOINTS.replaceRequestor,
     body: [
       { flags: '--type <type>', description: 'subject, authorized_agent, parent_or_guardian, legal_representative, other', field: 'type', required: true },
-      { flags: '--name <name>', description: 'the requestor\'s name', field: 'name' },
-      { flags: '--email <email>', description: 'the requestor\'s email address', field: 'email' },
+      { flags: '--name <name>', description: "the requestor's name", field: 'name' },
+      { flags: '--email <email>', description: "the requestor's email address", field: 'email' },
       { flags: '--relation <relation>', description: 'how the requestor relates to the data subject', field: 'relation' },
     ],
     examples: [`dsar requestor set ${ID} --type authorized_agent --name "Sam Lee" --email sam@agency.example --relation "attorney"`],
   });
 
-  const authority = program.command('authority').description('evidence of the requestor\'s authority to act for the subject, and its review');
+  const authority = program.command('authority').description("evidence of the requestor's authority to act for the subject, and its review");
   kit.api(authority, {
     name: 'submit <id>',
     summary: 'submit the evidence, replacing any earlier submission (POST /requests/:id/authority/submit)',

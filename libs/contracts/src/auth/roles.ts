@@ -10,9 +10,10 @@ export const PERMISSIONS = {
   'requests:read': 'Read the queue, request details, timelines, clocks, appeals and notification history.',
   'requests:act': 'Run workflow actions: acknowledge, clarify, extend, verify, refuse, close, fulfil, deliver, decide appeals, replay notifications.',
   'evidence:read': 'Download identity-evidence files (personal data); the case and its metadata need only requests:read.',
-  'artifacts:read': 'Download fulfilment artifacts (the personal data produced for a request): to review them, and, with the data subject\'s completed step-up token, to deliver them; the manifest and its metadata need only requests:read.',
-  'audit:export': 'Export a request\'s audit chain.',
-  'audit:verify': 'Verify a request\'s audit chain and read the tenant\'s signed checkpoints.',
+  'artifacts:read':
+    "Download fulfilment artifacts (the personal data produced for a request): to review them, and, with the data subject's completed step-up token, to deliver them; the manifest and its metadata need only requests:read.",
+  'audit:export': "Export a request's audit chain.",
+  'audit:verify': "Verify a request's audit chain and read the tenant's signed checkpoints.",
   'policies:read': 'List policy packs and proposals.',
   'policies:manage': 'Register, activate and upgrade policy packs.',
   'retention:read': 'Read retention policies.',

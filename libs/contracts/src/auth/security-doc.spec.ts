@@ -40,9 +40,7 @@ describe('docs/security.md roles matrix', () => {
       }
     }
     expect(badCells).toEqual([]);
-    const expected = Object.fromEntries(
-      ROLES.map((role) => [role, Object.keys(PERMISSIONS).filter((p) => ROLE_PERMISSIONS[role].includes(p as Permission))]),
-    );
+    const expected = Object.fromEntries(ROLES.map((role) => [role, Object.keys(PERMISSIONS).filter((p) => ROLE_PERMISSIONS[role].includes(p as Permission))]));
     expect(documented).toEqual(expected);
   });
 });

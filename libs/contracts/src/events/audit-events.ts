@@ -45,6 +45,6 @@ export const auditEventDefinitions: EventTypeDefinition[] = [
     topic: Topics.audit,
     schema: auditCheckpointSignedV1,
     producer: 'audit-ledger',
-    description: 'A signed Merkle checkpoint over a tenant\'s audit chain heads, for anchoring outside the system.',
+    description: "A signed Merkle checkpoint over a tenant's audit chain heads, for anchoring outside the system.",
   },
 ];

@@ -11,5 +11,15 @@ import { retentionEventDefinitions } from './retention-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
-  return new EventCatalog([...intakeEventDefinitions, ...requestEventDefinitions, ...lifecycleEventDefinitions, ...verificationEventDefinitions, ...fulfilmentEventDefinitions, ...notificationEventDefinitions, ...retentionEventDefinitions, ...policyEventDefinitions, ...auditEventDefinitions]);
+  return new EventCatalog([
+    ...intakeEventDefinitions,
+    ...requestEventDefinitions,
+    ...lifecycleEventDefinitions,
+    ...verificationEventDefinitions,
+    ...fulfilmentEventDefinitions,
+    ...notificationEventDefinitions,
+    ...retentionEventDefinitions,
+    ...policyEventDefinitions,
+    ...auditEventDefinitions,
+  ]);
 }

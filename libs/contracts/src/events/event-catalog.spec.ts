@@ -15,9 +15,7 @@ const definition = (type: string, topic: string = Topics.request): EventTypeDefi
 describe('EventCatalog registration', () => {
   it('rejects a type registered twice, naming the type', () => {
     const catalog = new EventCatalog([definition('dsar.test.one.v1')]);
-    expect(() => catalog.register(definition('dsar.test.one.v1', Topics.intake))).toThrow(
-      'Event type dsar.test.one.v1 is registered twice',
-    );
+    expect(() => catalog.register(definition('dsar.test.one.v1', Topics.intake))).toThrow('Event type dsar.test.one.v1 is registered twice');
     expect(catalog.require('dsar.test.one.v1').topic).toBe(Topics.request);
   });
 
@@ -33,11 +31,7 @@ describe('EventCatalog registration', () => {
   });
 
   it('lists each topic once, sorted', () => {
-    const catalog = new EventCatalog([
-      definition('dsar.test.a.v1', Topics.request),
-      definition('dsar.test.b.v1', Topics.intake),
-      definition('dsar.test.c.v1', Topics.request),
-    ]);
+    const catalog = new EventCatalog([definition('dsar.test.a.v1', Topics.request), definition('dsar.test.b.v1', Topics.intake), definition('dsar.test.c.v1', Topics.request)]);
     expect(catalog.topics()).toEqual([Topics.intake, Topics.request]);
   });
 });

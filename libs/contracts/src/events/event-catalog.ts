@@ -60,5 +60,8 @@ export class EventCatalog {
 
 /** The timeline's name of an event type: `dsar.request.created.v1` → `request_created`. */
 export function timelineEventType(type: string): string {
-  return type.replace(/^dsar\./, '').replace(/\.v\d+$/, '').replace(/\./g, '_');
+  return type
+    .replace(/^dsar\./, '')
+    .replace(/\.v\d+$/, '')
+    .replace(/\./g, '_');
 }

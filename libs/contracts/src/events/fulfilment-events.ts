@@ -35,7 +35,12 @@ export const manifestRecordedV1 = z.object({
   hasSupplementaryInfo: z.boolean(),
 });
 export const manifestReviewedV1 = z.object({ ...facts, manifestVersion: z.number().int().positive(), validationState: z.enum(MANIFEST_VALIDATION_STATES), hasComment: z.boolean() });
-export const requestFulfilmentRecordedV1 = z.object({ ...facts, manifestVersion: z.number().int().nonnegative(), artifactCount: z.number().int().nonnegative(), purgedVersions: z.number().int().nonnegative() });
+export const requestFulfilmentRecordedV1 = z.object({
+  ...facts,
+  manifestVersion: z.number().int().nonnegative(),
+  artifactCount: z.number().int().nonnegative(),
+  purgedVersions: z.number().int().nonnegative(),
+});
 export const artifactsPurgedV1 = z.object({ ...facts, artifactIds: z.array(z.uuid()), versions: z.number().int().nonnegative() });
 export type ArtifactUploadedV1 = z.infer<typeof artifactUploadedV1>;
 export type ArtifactReplacedV1 = z.infer<typeof artifactReplacedV1>;
@@ -57,7 +62,13 @@ export const stepUpFailedV1 = z.object({
   failures: z.number().int().nonnegative().describe('Wrong tokens counted against the challenge so far (downloads count none)'),
   locked: z.boolean(),
 });
-export const artifactDeliveredV1 = z.object({ ...facts, challengeId: z.uuid(), artifactId: z.uuid(), version: z.number().int().positive(), bytes: z.boolean().describe('True when the bytes were served, false for the metadata') });
+export const artifactDeliveredV1 = z.object({
+  ...facts,
+  challengeId: z.uuid(),
+  artifactId: z.uuid(),
+  version: z.number().int().positive(),
+  bytes: z.boolean().describe('True when the bytes were served, false for the metadata'),
+});
 export const deliveryLogsPurgedV1 = z.object({ ...facts, entries: z.number().int().nonnegative() });
 
 export const FulfilmentEventTypes = {
@@ -78,16 +89,22 @@ export const DeliveryEventTypes = {
   logsPurged: 'dsar.delivery.logs_purged.v1',
 } as const;
 
-const on = (topic: string) => (type: string, schema: z.ZodType, description: string): EventTypeDefinition => ({ type, topic, schema, producer: 'fulfilment-delivery', description });
+const on =
+  (topic: string) =>
+  (type: string, schema: z.ZodType, description: string): EventTypeDefinition => ({ type, topic, schema, producer: 'fulfilment-delivery', description });
 const fulfilment = on(Topics.fulfilment);
 const delivery = on(Topics.delivery);
 
 export const fulfilmentEventDefinitions: EventTypeDefinition[] = [
-  fulfilment(FulfilmentEventTypes.artifactUploaded, artifactUploadedV1, 'An artifact was uploaded to the request\'s manifest (encrypted at rest); the manifest is pending review.'),
+  fulfilment(FulfilmentEventTypes.artifactUploaded, artifactUploadedV1, "An artifact was uploaded to the request's manifest (encrypted at rest); the manifest is pending review."),
   fulfilment(FulfilmentEventTypes.artifactReplaced, artifactReplacedV1, 'An artifact was replaced (for example redacted): same id, new version and hash; the manifest is pending review again.'),
-  fulfilment(FulfilmentEventTypes.manifestRecorded, manifestRecordedV1, 'An upstream system\'s callback created or updated the pending manifest; the request is not finalized.'),
+  fulfilment(FulfilmentEventTypes.manifestRecorded, manifestRecordedV1, "An upstream system's callback created or updated the pending manifest; the request is not finalized."),
   fulfilment(FulfilmentEventTypes.manifestReviewed, manifestReviewedV1, 'A reviewer approved or rejected a manifest version.'),
-  fulfilment(FulfilmentEventTypes.fulfilmentRecorded, requestFulfilmentRecordedV1, 'The request was fulfilled with its approved manifest (or none, for types without artifacts); replaced versions were purged.'),
+  fulfilment(
+    FulfilmentEventTypes.fulfilmentRecorded,
+    requestFulfilmentRecordedV1,
+    'The request was fulfilled with its approved manifest (or none, for types without artifacts); replaced versions were purged.',
+  ),
   fulfilment(FulfilmentEventTypes.artifactsPurged, artifactsPurgedV1, 'Artifact files of a request were deleted (retention class fulfilment_artifact).'),
   delivery(DeliveryEventTypes.prepared, deliveryPreparedV1, 'Delivery of the fulfilled data was prepared on a channel; the data subject is to be told how to collect it.'),
   delivery(DeliveryEventTypes.stepUpIssued, stepUpIssuedV1, 'A step-up challenge was issued for the delivery; its token is valid for 24 hours.'),

@@ -60,13 +60,15 @@ export const intakeEventDefinitions: EventTypeDefinition[] = [
     topic: Topics.intake,
     schema: inboundMessageCapturedV1,
     producer: 'intake-gateway',
-    description: 'An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply (`senderVerified: false` when it is not taken as the requester\'s). Keyed by the request id.',
+    description:
+      "An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply (`senderVerified: false` when it is not taken as the requester's). Keyed by the request id.",
   },
   {
     type: IntakeEventTypes.messageIgnored,
     topic: Topics.intake,
     schema: inboundMessageIgnoredV1,
     producer: 'intake-gateway',
-    description: 'An inbound email or chat message was not taken as intake (not a request, an automatic reply, a bounce, bulk mail, a bot message, …). Keyed by `tenant:<tenantId>`: it concerns no request.',
+    description:
+      'An inbound email or chat message was not taken as intake (not a request, an automatic reply, a bounce, bulk mail, a bot message, …). Keyed by `tenant:<tenantId>`: it concerns no request.',
   },
 ];

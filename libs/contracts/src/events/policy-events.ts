@@ -124,12 +124,16 @@ const policyEvent = (type: string, schema: z.ZodType, description: string): Even
 });
 
 export const policyEventDefinitions: EventTypeDefinition[] = [
-  policyEvent(PolicyEventTypes.upgradeProposed, upgradeProposedV1, 'An upgrade of the tenant\'s pack set was proposed: each change with its changelog and the open requests it touches.'),
+  policyEvent(PolicyEventTypes.upgradeProposed, upgradeProposedV1, "An upgrade of the tenant's pack set was proposed: each change with its changelog and the open requests it touches."),
   policyEvent(PolicyEventTypes.upgradeApproved, upgradeApprovedV1, 'An upgrade proposal was approved (by another principal than the proposer when the tenant requires four eyes).'),
   policyEvent(PolicyEventTypes.upgradeApplied, upgradeAppliedV1, 'An approved upgrade was applied: new requests use the new versions; with repinOpenRequests, open requests are re-pinned.'),
   policyEvent(PolicyEventTypes.customRegistered, customPackRegisteredV1, 'A tenant registered a version of a custom pack; the event carries the whole document.'),
-  policyEvent(PolicyEventTypes.customApproved, customPackApprovedV1, 'A registered custom pack version was approved by a principal other than its registrant; under four eyes only an approved version can be activated.'),
+  policyEvent(
+    PolicyEventTypes.customApproved,
+    customPackApprovedV1,
+    'A registered custom pack version was approved by a principal other than its registrant; under four eyes only an approved version can be activated.',
+  ),
   policyEvent(PolicyEventTypes.customActivated, customPackActivatedV1, 'A custom pack version became the one new requests of the tenant (or one workspace) in a jurisdiction pin.'),
   policyEvent(PolicyEventTypes.customDeactivated, customPackDeactivatedV1, 'Custom pack activations of a tenant (or workspace) ended; those jurisdictions use the built-in pack again.'),
-  policyEvent(PolicyEventTypes.packSetChanged, packSetChangedV1, 'The tenant\'s whole pack set after a change (built-in pins and custom activations): the copy intake pins from.'),
+  policyEvent(PolicyEventTypes.packSetChanged, packSetChangedV1, "The tenant's whole pack set after a change (built-in pins and custom activations): the copy intake pins from."),
 ];

@@ -63,7 +63,7 @@ export const retentionEventDefinitions: EventTypeDefinition[] = [
     topic: Topics.policy,
     schema: retentionPolicyChangedV1,
     producer: 'policy-registry',
-    description: 'A tenant\'s retention policy of one class was stored: the whole policy, which every owning service copies.',
+    description: "A tenant's retention policy of one class was stored: the whole policy, which every owning service copies.",
   },
   {
     type: RetentionEventTypes.purged,

@@ -38,9 +38,7 @@ export const verificationEvidenceReceivedV1 = z.object({
   level: z.enum(VERIFICATION_LEVELS),
   artifactCount: z.number().int().nonnegative(),
   /** The uploaded file, when the evidence is one upload: its key, size, hash and media type. */
-  upload: z
-    .object({ artifactKey: z.string(), size: z.number().int().nonnegative(), sha256: z.string(), contentType: z.string() })
-    .nullable(),
+  upload: z.object({ artifactKey: z.string(), size: z.number().int().nonnegative(), sha256: z.string(), contentType: z.string() }).nullable(),
 });
 export type VerificationEvidenceReceivedV1 = z.infer<typeof verificationEvidenceReceivedV1>;
 
@@ -88,7 +86,11 @@ const define = (type: string, schema: z.ZodType, description: string): EventType
 
 export const verificationEventDefinitions: EventTypeDefinition[] = [
   define(VerificationEventTypes.requested, verificationRequestedCaseV1, 'A verification case was opened: level, methods, whether the clock pauses, the reminder days and the expiry.'),
-  define(VerificationEventTypes.evidenceReceived, verificationEvidenceReceivedV1, 'Identity evidence was received (an uploaded file, or references to evidence held elsewhere); its bytes stay in encrypted storage.'),
+  define(
+    VerificationEventTypes.evidenceReceived,
+    verificationEvidenceReceivedV1,
+    'Identity evidence was received (an uploaded file, or references to evidence held elsewhere); its bytes stay in encrypted storage.',
+  ),
   define(VerificationEventTypes.approved, verificationApprovedV1, 'Identity was verified; the request is in progress again.'),
   define(VerificationEventTypes.rejected, verificationRejectedV1, 'Identity could not be verified; the request is refused with identity_not_verified.'),
   define(VerificationEventTypes.reminderDue, verificationReminderDueV1, 'A case is still pending on one of its reminder days: the person is to be reminded. Once per case and day.'),

@@ -18,20 +18,16 @@ export type AppealCommand = z.infer<typeof appealCommand>;
 
 export const appealDecisionCommand = z
   .strictObject({
-    decision: z.enum(APPEAL_DECISIONS).describe('`approve` or `partial` reopen the request (`in_progress`) on the pack\'s appeal clock; `deny` leaves it as it is'),
+    decision: z.enum(APPEAL_DECISIONS).describe("`approve` or `partial` reopen the request (`in_progress`) on the pack's appeal clock; `deny` leaves it as it is"),
     explanation: text(10_000).optional().describe('The decision as the requester is told it'),
   })
   .meta({ id: 'AppealDecisionCommand' });
 export type AppealDecisionCommand = z.infer<typeof appealDecisionCommand>;
 
-export const appealAccepted = z
-  .object({ appealId: z.uuid(), requestId: z.uuid(), status: z.literal('appeal_submitted') })
-  .meta({ id: 'AppealAccepted' });
+export const appealAccepted = z.object({ appealId: z.uuid(), requestId: z.uuid(), status: z.literal('appeal_submitted') }).meta({ id: 'AppealAccepted' });
 export type AppealAccepted = z.infer<typeof appealAccepted>;
 
-export const appealDecided = z
-  .object({ appealId: z.uuid(), decision: z.enum(APPEAL_DECISIONS), requestId: z.uuid(), status: z.literal('appeal_decided') })
-  .meta({ id: 'AppealDecided' });
+export const appealDecided = z.object({ appealId: z.uuid(), decision: z.enum(APPEAL_DECISIONS), requestId: z.uuid(), status: z.literal('appeal_decided') }).meta({ id: 'AppealDecided' });
 export type AppealDecided = z.infer<typeof appealDecided>;
 
 export const appealView = z
@@ -41,7 +37,7 @@ export const appealView = z
     grounds: z.string().nullable(),
     status: z.enum(APPEAL_STATUSES),
     createdAt: timestamp,
-    dueAt: timestamp.describe('When the appeal must be decided: the pack\'s appeal period from its receipt (docs/lifecycle.md)'),
+    dueAt: timestamp.describe("When the appeal must be decided: the pack's appeal period from its receipt (docs/lifecycle.md)"),
     decision: z.enum(APPEAL_DECISIONS).optional(),
     explanation: z.string().nullable().optional(),
     decidedAt: timestamp.optional(),

@@ -19,24 +19,22 @@ export const AUDIT_HEAD_SEQUENCE_HEADER = 'x-audit-head-sequence';
 
 const hash = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lowercase hex digits');
 
-export const auditExportQuery = z
-  .strictObject({ format: z.enum(AUDIT_EXPORT_FORMATS).optional().describe('Default `jsonl`') })
-  .meta({ id: 'AuditExportQuery' });
+export const auditExportQuery = z.strictObject({ format: z.enum(AUDIT_EXPORT_FORMATS).optional().describe('Default `jsonl`') }).meta({ id: 'AuditExportQuery' });
 export type AuditExportQuery = z.infer<typeof auditExportQuery>;
 
 export const auditEntry = z
   .object({
-    sequence: z.number().int().positive().describe('1, 2, … within the request\'s chain, assigned by the ledger'),
+    sequence: z.number().int().positive().describe("1, 2, … within the request's chain, assigned by the ledger"),
     tenantId: z.string(),
     requestId: z.string(),
-    eventId: z.uuid().describe('The domain event\'s id: an event is in the chain once'),
+    eventId: z.uuid().describe("The domain event's id: an event is in the chain once"),
     eventType: z.string().describe('e.g. `dsar.request.created.v1`'),
     source: z.string().describe('The service that emitted the event, e.g. `/dsar/lifecycle-clock`'),
     actor: z.string().describe('Who acted: the principal the event names, or the emitting service'),
     occurredAt: timestamp,
     recordedAt: timestamp.describe('When the ledger appended it'),
-    payload: z.record(z.string(), z.unknown()).describe('The event\'s facts; free text that may hold personal data appears as `hmac-sha256:<hex>`'),
-    prevHash: hash.describe('The previous entry\'s hash; `sha256:` and 64 zeros for the first'),
+    payload: z.record(z.string(), z.unknown()).describe("The event's facts; free text that may hold personal data appears as `hmac-sha256:<hex>`"),
+    prevHash: hash.describe("The previous entry's hash; `sha256:` and 64 zeros for the first"),
     hash: hash.describe('sha256 of prevHash followed by the RFC 8785 JSON of every other field'),
   })
   .meta({ id: 'AuditEntry' });
@@ -45,7 +43,7 @@ export type AuditEntry = z.infer<typeof auditEntry>;
 export const auditPurgedPrefix = z
   .object({
     throughSequence: z.number().int().positive(),
-    hash: hash.describe('The hash of the last purged entry: the first kept entry\'s prevHash'),
+    hash: hash.describe("The hash of the last purged entry: the first kept entry's prevHash"),
     purgedAt: timestamp,
   })
   .meta({ id: 'AuditPurgedPrefix' });
@@ -59,7 +57,12 @@ export const auditExport = z
     rootHash: hash.describe('The hash of the chain head (the last entry)'),
     headSequence: z.number().int().positive(),
     purgedPrefix: auditPurgedPrefix.nullable().describe('Set when retention purged the start of the chain'),
-    content: z.string().optional().describe('For `format=csv`: the CSV file (RFC 4180, header row, CRLF line ends), the same rows as a `text/csv` download. A cell that starts with `=`, `+`, `-`, `@`, a tab, a carriage return or `\'` is written with a leading `\'` (a spreadsheet reads it as text); drop it to read the value back'),
+    content: z
+      .string()
+      .optional()
+      .describe(
+        "For `format=csv`: the CSV file (RFC 4180, header row, CRLF line ends), the same rows as a `text/csv` download. A cell that starts with `=`, `+`, `-`, `@`, a tab, a carriage return or `'` is written with a leading `'` (a spreadsheet reads it as text); drop it to read the value back",
+      ),
   })
   .meta({ id: 'AuditExport' });
 export type AuditExport = z.infer<typeof auditExport>;
@@ -101,18 +104,14 @@ export const auditVerifyResult = z
   .meta({ id: 'AuditVerifyResult' });
 export type AuditVerifyResult = z.infer<typeof auditVerifyResult>;
 
-export const auditCheckpointQuery = z
-  .strictObject({ limit: intParam(1, 100).optional().describe('Newest first; default 20') })
-  .meta({ id: 'AuditCheckpointQuery' });
+export const auditCheckpointQuery = z.strictObject({ limit: intParam(1, 100).optional().describe('Newest first; default 20') }).meta({ id: 'AuditCheckpointQuery' });
 export type AuditCheckpointQuery = z.infer<typeof auditCheckpointQuery>;
 
 /** A signed checkpoint, as its event carries it. */
 export const auditCheckpoint = auditCheckpointSignedV1.meta({ id: 'AuditCheckpoint' });
 export type AuditCheckpoint = z.infer<typeof auditCheckpoint>;
 
-export const auditCheckpointLeaf = z
-  .object({ requestId: z.string(), sequence: z.number().int().positive(), hash })
-  .meta({ id: 'AuditCheckpointLeaf' });
+export const auditCheckpointLeaf = z.object({ requestId: z.string(), sequence: z.number().int().positive(), hash }).meta({ id: 'AuditCheckpointLeaf' });
 export type AuditCheckpointLeaf = z.infer<typeof auditCheckpointLeaf>;
 
 export const auditCheckpointList = z.array(auditCheckpoint).meta({ id: 'AuditCheckpointList' });

@@ -24,7 +24,7 @@ export const extensionCommand = z
   // The refinement above, as JSON Schema: the two amounts exclude each other.
   .meta({
     id: 'ExtensionCommand',
-    description: 'Without an amount, the extension takes what is left of the pack\'s maximum. Give `additionalDays` or `additionalMonths`, not both.',
+    description: "Without an amount, the extension takes what is left of the pack's maximum. Give `additionalDays` or `additionalMonths`, not both.",
     not: { required: ['additionalDays', 'additionalMonths'] },
   });
 export type ExtensionCommand = z.infer<typeof extensionCommand>;
@@ -65,7 +65,7 @@ export const clockSegment = z
     to: timestamp.nullable().describe('null while a pause is open'),
     policyVersion: z.string(),
     reason: z.enum(SEGMENT_REASONS).describe('`base` until the first pause; `resumed`/`restart` after one; a pause reason while paused; `extension` and `roll` for time they add'),
-    rule: z.enum(PAUSE_RULES).optional().describe('The pack\'s rule for a pause segment'),
+    rule: z.enum(PAUSE_RULES).optional().describe("The pack's rule for a pause segment"),
   })
   .meta({ id: 'ClockSegment' });
 
@@ -78,7 +78,11 @@ export const clockExplanation = z
     finalDueAt: timestamp.describe('The deadline with every pause and extension applied (= dueAt)'),
     policyPack: z.string(),
     policyVersion: z.string(),
-    policyBasis: z.string().describe('Why the request runs on that pack version: the version in force on the local day of receipt (and the next one, with its date), or the custom pack activated for the tenant or workspace'),
+    policyBasis: z
+      .string()
+      .describe(
+        'Why the request runs on that pack version: the version in force on the local day of receipt (and the next one, with its date), or the custom pack activated for the tenant or workspace',
+      ),
     repins: z
       .array(z.object({ at: timestamp, fromVersion: z.string(), toVersion: z.string(), actor: z.string(), note: z.string().nullable() }))
       .describe('Moves to another version of the pack by an applied upgrade proposal, oldest first; the clock is computed on the current version from receipt'),

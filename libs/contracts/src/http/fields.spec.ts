@@ -29,21 +29,17 @@ function publishedAccepts(schema: z.ZodType, value: string): boolean {
 }
 
 describe('timestamp', () => {
-  it.each([
-    '1970-01-01T00:00:00Z',
-    '2026-03-01T09:30:00Z',
-    '2026-03-01T09:30:00.123456+01:00',
-    '2024-02-29T12:00:00Z',
-    '2000-02-29T12:00:00-05:30',
-    '2999-12-31T23:59:59.999Z',
-  ])('accepts %s, and it reads as the exact instant', (value) => {
-    expect(timestamp.parse(value)).toBe(value);
-    expect(publishedAccepts(timestamp, value)).toBe(true);
-    const instant = instantOf(value);
-    expect(instant.getTime()).toBe(Date.parse(value));
-    // The year as written is the year of the instant (within a day of it for an offset): no 19xx/20xx reinterpretation.
-    expect(Math.abs(instant.getUTCFullYear() - Number(value.slice(0, 4)))).toBeLessThanOrEqual(1);
-  });
+  it.each(['1970-01-01T00:00:00Z', '2026-03-01T09:30:00Z', '2026-03-01T09:30:00.123456+01:00', '2024-02-29T12:00:00Z', '2000-02-29T12:00:00-05:30', '2999-12-31T23:59:59.999Z'])(
+    'accepts %s, and it reads as the exact instant',
+    (value) => {
+      expect(timestamp.parse(value)).toBe(value);
+      expect(publishedAccepts(timestamp, value)).toBe(true);
+      const instant = instantOf(value);
+      expect(instant.getTime()).toBe(Date.parse(value));
+      // The year as written is the year of the instant (within a day of it for an offset): no 19xx/20xx reinterpretation.
+      expect(Math.abs(instant.getUTCFullYear() - Number(value.slice(0, 4)))).toBeLessThanOrEqual(1);
+    },
+  );
 
   it('reads the range ends as the exact instants', () => {
     expect(instantOf('1970-01-01T00:00:00Z').getTime()).toBe(0);

@@ -65,13 +65,7 @@ export const NOT_BLANK_MESSAGE = 'must contain a character other than white spac
  * the text as sent.
  */
 export const text = (max: number) =>
-  z
-    .string()
-    .min(1, { abort: true })
-    .max(max, { abort: true })
-    .regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE, abort: true })
-    .regex(NOT_BLANK, NOT_BLANK_MESSAGE)
-    .trim();
+  z.string().min(1, { abort: true }).max(max, { abort: true }).regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE, abort: true }).regex(NOT_BLANK, NOT_BLANK_MESSAGE).trim();
 
 /** An email address (the HTML form's rule, as zod checks it), at most 320 characters. */
 export const emailAddress = () =>
@@ -113,9 +107,7 @@ export function integerRangePattern(min: number, max: number): string {
     else merged.push({ prefix: b.prefix, from: b.digit, to: b.digit, free: b.free });
   }
   const free = (k: number) => (k === 0 ? '' : k === 1 ? '\\d' : `\\d{${k}}`);
-  return merged
-    .map((m) => `${m.prefix}${m.from === m.to ? m.from : m.to === m.from + 1 ? `[${m.from}${m.to}]` : `[${m.from}-${m.to}]`}${free(m.free)}`)
-    .join('|');
+  return merged.map((m) => `${m.prefix}${m.from === m.to ? m.from : m.to === m.from + 1 ? `[${m.from}${m.to}]` : `[${m.from}-${m.to}]`}${free(m.free)}`).join('|');
 }
 
 /**

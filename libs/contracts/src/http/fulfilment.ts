@@ -65,7 +65,7 @@ export const artifactRecord = z
     updatedAt: timestamp,
     updatedBy: z.string(),
     previousVersions: z.array(artifactPreviousVersion).describe('The versions replacements superseded, oldest first'),
-    purgedAt: timestamp.nullable().describe('When the artifact\'s bytes were deleted (retention class `fulfilment_artifact`); its metadata stays'),
+    purgedAt: timestamp.nullable().describe("When the artifact's bytes were deleted (retention class `fulfilment_artifact`); its metadata stays"),
   })
   .meta({ id: 'ArtifactRecord' });
 export type ArtifactRecord = z.infer<typeof artifactRecord>;
@@ -92,13 +92,9 @@ export const manifestView = z
   .meta({ id: 'Manifest' });
 export type ManifestView = z.infer<typeof manifestView>;
 
-export const artifactUploaded = z
-  .object({ artifactId: z.uuid(), artifactKey: z.string(), requestId: z.uuid() })
-  .meta({ id: 'ArtifactUploaded' });
+export const artifactUploaded = z.object({ artifactId: z.uuid(), artifactKey: z.string(), requestId: z.uuid() }).meta({ id: 'ArtifactUploaded' });
 
-export const artifactReplaced = z
-  .object({ artifactId: z.uuid(), artifactKey: z.string(), replaced: z.literal(true), requestId: z.uuid() })
-  .meta({ id: 'ArtifactReplaced' });
+export const artifactReplaced = z.object({ artifactId: z.uuid(), artifactKey: z.string(), replaced: z.literal(true), requestId: z.uuid() }).meta({ id: 'ArtifactReplaced' });
 
 export const artifactDownloadQuery = z
   .strictObject({
@@ -146,25 +142,21 @@ export const manifestValidateCommand = z
       .min(1)
       .max(2_147_483_647)
       .optional()
-      .describe('The manifest `version` the reviewer read (GET …/manifest). When the manifest has moved on since, the review is refused (409 `SVC-BE-1216`) instead of approving what the reviewer never saw. Default: the version current when the review arrives'),
+      .describe(
+        'The manifest `version` the reviewer read (GET …/manifest). When the manifest has moved on since, the review is refused (409 `SVC-BE-1216`) instead of approving what the reviewer never saw. Default: the version current when the review arrives',
+      ),
   })
   .meta({ id: 'ManifestValidateCommand' });
 export type ManifestValidateCommand = z.infer<typeof manifestValidateCommand>;
 
-export const manifestValidated = z
-  .object({ id: z.uuid().describe('The request id'), status: z.enum(['approved', 'rejected']) })
-  .meta({ id: 'ManifestValidated' });
+export const manifestValidated = z.object({ id: z.uuid().describe('The request id'), status: z.enum(['approved', 'rejected']) }).meta({ id: 'ManifestValidated' });
 
-export const fulfilmentResult = z
-  .object({ id: z.uuid(), status: z.literal('fulfilled'), dueAt: timestamp })
-  .meta({ id: 'FulfilmentResult' });
+export const fulfilmentResult = z.object({ id: z.uuid(), status: z.literal('fulfilled'), dueAt: timestamp }).meta({ id: 'FulfilmentResult' });
 
 export const DELIVERY_CHANNELS = ['portal', 'email', 'secure_remote_access'] as const;
 export const DELIVERY_SECURITY_LEVELS = ['standard', 'token'] as const;
 
-export const deliveryPrepareCommand = z
-  .strictObject({ channel: z.enum(DELIVERY_CHANNELS), securityLevel: z.enum(DELIVERY_SECURITY_LEVELS) })
-  .meta({ id: 'DeliveryPrepareCommand' });
+export const deliveryPrepareCommand = z.strictObject({ channel: z.enum(DELIVERY_CHANNELS), securityLevel: z.enum(DELIVERY_SECURITY_LEVELS) }).meta({ id: 'DeliveryPrepareCommand' });
 export type DeliveryPrepareCommand = z.infer<typeof deliveryPrepareCommand>;
 
 export const deliveryPrepared = z
@@ -176,18 +168,14 @@ export const deliveryPrepared = z
   })
   .meta({ id: 'DeliveryPrepared' });
 
-export const addressVerifyCommand = z.strictObject({ email: emailAddress().optional().describe('Default: the requestor\'s known address') }).meta({ id: 'AddressVerifyCommand' });
-export const addressVerified = z
-  .object({ requestId: z.uuid(), email: z.string().nullable(), verified: z.boolean() })
-  .meta({ id: 'AddressVerified' });
+export const addressVerifyCommand = z.strictObject({ email: emailAddress().optional().describe("Default: the requestor's known address") }).meta({ id: 'AddressVerifyCommand' });
+export const addressVerified = z.object({ requestId: z.uuid(), email: z.string().nullable(), verified: z.boolean() }).meta({ id: 'AddressVerified' });
 
 export const stepUpChallenge = z
   .object({ requestId: z.uuid(), token: z.string().describe('Shown once; stored only as a hash'), expiresAt: timestamp.describe('Exactly 24 hours after issuance') })
   .meta({ id: 'StepUpChallenge' });
 
-export const stepUpCompleteCommand = z
-  .strictObject({ token: z.string().min(1).max(200).regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE }) })
-  .meta({ id: 'StepUpCompleteCommand' });
+export const stepUpCompleteCommand = z.strictObject({ token: z.string().min(1).max(200).regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE }) }).meta({ id: 'StepUpCompleteCommand' });
 export const stepUpCompleted = z.object({ requestId: z.uuid(), status: z.literal('completed') }).meta({ id: 'StepUpCompleted' });
 
 export const deliveredArtifact = z
@@ -214,7 +202,11 @@ export const deliveryLogs = z
             outcome: z.string(),
             actor: z.string(),
             detail: z.string().nullable(),
-            repeats: z.number().int().positive().describe('How many tries the entry stands for: 1, or more for the same refusal repeated by the same caller with nothing in between (only the first published an event)'),
+            repeats: z
+              .number()
+              .int()
+              .positive()
+              .describe('How many tries the entry stands for: 1, or more for the same refusal repeated by the same caller with nothing in between (only the first published an event)'),
             lastAt: timestamp.describe('The latest of those tries; `at` when there is one'),
           }),
         ),

@@ -156,7 +156,7 @@ describe('what the OpenAPI document promises', () => {
     expect(extensionCommand.safeParse({ additionalDays: 5, additionalMonths: 1 }).success).toBe(false);
   });
 
-  it('takes the queue\'s status filter exactly as its pattern says', () => {
+  it("takes the queue's status filter exactly as its pattern says", () => {
     const status = queueQuery.shape.status;
     for (const ok of ['received', 'received,in_progress', ' received , refused ', 'received,,closed', ',fulfilled']) expect([ok, status.safeParse(ok).success]).toEqual([ok, true]);
     for (const bad of ['', ',', 'open', 'received,open', 'RECEIVED', 'received\u0000']) expect([bad, status.safeParse(bad).success]).toEqual([bad, false]);

@@ -35,16 +35,7 @@ export const LIFECYCLE_ACTIONS = [
 export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
 
 /** Why a request was refused (docs/lifecycle.md explains each and where the law allows it). */
-export const REFUSAL_REASONS = [
-  'manifestly_unfounded',
-  'excessive',
-  'identity_not_verified',
-  'no_data_held',
-  'exemption_applies',
-  'outside_jurisdiction',
-  'duplicate',
-  'other',
-] as const;
+export const REFUSAL_REASONS = ['manifestly_unfounded', 'excessive', 'identity_not_verified', 'no_data_held', 'exemption_applies', 'outside_jurisdiction', 'duplicate', 'other'] as const;
 export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /** Why a request was closed. An open request closed without a reason was withdrawn; a finished one is `completed`. */
@@ -52,7 +43,7 @@ export const CLOSURE_REASONS = ['withdrawn', 'completed', 'duplicate', 'requeste
 export type ClosureReason = (typeof CLOSURE_REASONS)[number];
 
 /** Channels the service can reach a requester on: the intake channels. */
-const channel = z.enum(INTAKE_CHANNELS).describe('How the requester was (or is to be) told; default the request\'s intake channel');
+const channel = z.enum(INTAKE_CHANNELS).describe("How the requester was (or is to be) told; default the request's intake channel");
 
 export const acknowledgementCommand = z
   .strictObject({
@@ -72,7 +63,7 @@ export type ClarificationRequestCommand = z.infer<typeof clarificationRequestCom
 
 export const clarificationReceiveCommand = z
   .strictObject({
-    message: text(100_000).optional().describe('The requester\'s answer'),
+    message: text(100_000).optional().describe("The requester's answer"),
     receivedAt: timestamp.optional().describe('When the answer arrived; default now; the clock resumes then. Not in the future, not before the clarification was asked for'),
   })
   .meta({ id: 'ClarificationReceiveCommand' });
@@ -87,7 +78,7 @@ export const refusalCommand = z
     message: text(10_000)
       .optional()
       .describe('The refusal as the requester is told it; default a notice built from the reason that names the right to complain to the supervisory authority and to a court (docs/lifecycle.md)'),
-    rationale: text(10_000).optional().describe('The controller\'s internal rationale, kept for the record and a regulator'),
+    rationale: text(10_000).optional().describe("The controller's internal rationale, kept for the record and a regulator"),
   })
   .meta({ id: 'RefusalCommand', description: 'Every field is optional: `{}` refuses with reason `other` and the default notice.' });
 export type RefusalCommand = z.infer<typeof refusalCommand>;
@@ -108,14 +99,10 @@ export type RequestorCommand = z.infer<typeof requestorCommand>;
 export const authoritySubmitCommand = authority;
 export type AuthoritySubmitCommand = z.infer<typeof authoritySubmitCommand>;
 
-export const authorityApproveCommand = z
-  .strictObject({ note: text(2000).optional() })
-  .meta({ id: 'AuthorityApproveCommand' });
+export const authorityApproveCommand = z.strictObject({ note: text(2000).optional() }).meta({ id: 'AuthorityApproveCommand' });
 export type AuthorityApproveCommand = z.infer<typeof authorityApproveCommand>;
 
-export const authorityRejectCommand = z
-  .strictObject({ reason: text(2000).optional().describe('Why the evidence does not show authority') })
-  .meta({ id: 'AuthorityRejectCommand' });
+export const authorityRejectCommand = z.strictObject({ reason: text(2000).optional().describe('Why the evidence does not show authority') }).meta({ id: 'AuthorityRejectCommand' });
 export type AuthorityRejectCommand = z.infer<typeof authorityRejectCommand>;
 
 /** What the verification service tells lifecycle-clock (internal API). */
@@ -136,7 +123,6 @@ export const lifecycleResult = z
   .meta({ id: 'LifecycleResult' });
 export type LifecycleResult = z.infer<typeof lifecycleResult>;
 
-
 /**
  * One step of a request's workflow as lifecycle-clock recorded it, looked up by
  * the domain event it emitted (internal API, `GET /internal/v1/requests/:id/transitions/:eventId`):
@@ -153,7 +139,7 @@ export const transitionRecord = z
     occurredAt: timestamp,
     details: z
       .record(z.string(), z.union([z.string(), z.boolean(), z.null()]))
-      .describe('The command\'s words and choices, by action (docs/lifecycle.md): `message`, `channel`, `reason`, `rationale`, `explanation`, …'),
+      .describe("The command's words and choices, by action (docs/lifecycle.md): `message`, `channel`, `reason`, `rationale`, `explanation`, …"),
   })
   .meta({ id: 'TransitionRecord' });
 export type TransitionRecord = z.infer<typeof transitionRecord>;

@@ -56,7 +56,7 @@ export type NotificationAttempt = z.infer<typeof notificationAttempt>;
 
 export const notificationEvent = z
   .object({
-    eventId: z.uuid().describe('The notification\'s id (replay takes it)'),
+    eventId: z.uuid().describe("The notification's id (replay takes it)"),
     eventType: z.enum(NOTIFICATION_KINDS).describe('What the message is about'),
     audience: z.enum(NOTIFICATION_AUDIENCES).describe('`subject` (the data subject) or `operators`'),
     status: z.enum(NOTIFICATION_STATUSES),
@@ -74,7 +74,5 @@ export const notificationHistory = z
   .meta({ id: 'NotificationHistory' });
 export type NotificationHistory = z.infer<typeof notificationHistory>;
 
-export const notificationReplayed = z
-  .object({ eventId: z.uuid(), status: z.literal('replayed') })
-  .meta({ id: 'NotificationReplayed' });
+export const notificationReplayed = z.object({ eventId: z.uuid(), status: z.literal('replayed') }).meta({ id: 'NotificationReplayed' });
 export type NotificationReplayed = z.infer<typeof notificationReplayed>;

@@ -30,7 +30,7 @@ export const policyPackSummary = z
       .nullable()
       .describe('For a custom pack: the jurisdiction and the workspace (null: the whole tenant) it is activated for; null for a built-in pack'),
   })
-  .meta({ id: 'PolicyPackSummary', description: 'A policy pack the caller\'s new requests use today: a built-in pack at the version in force under the tenant\'s pins, or an activated custom pack.' });
+  .meta({ id: 'PolicyPackSummary', description: "A policy pack the caller's new requests use today: a built-in pack at the version in force under the tenant's pins, or an activated custom pack." });
 export type PolicyPackSummary = z.infer<typeof policyPackSummary>;
 
 export const policyPackList = z.array(policyPackSummary);
@@ -42,7 +42,7 @@ export const policyListQuery = z
       .regex(/^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/, 'must be a jurisdiction code such as DE, EU or US-CA')
       .transform((s) => s.toUpperCase())
       .optional()
-      .describe('Only packs covering this jurisdiction code (any of a pack\'s codes; case-insensitive), e.g. `de`'),
+      .describe("Only packs covering this jurisdiction code (any of a pack's codes; case-insensitive), e.g. `de`"),
     packId: z.string().regex(PACK_ID, 'must be a pack id such as eu-gdpr').optional().describe('Only the pack with this id'),
   })
   .meta({ id: 'PolicyListQuery' });

@@ -17,7 +17,11 @@ const jurisdictionCode = z
   .regex(/^[A-Za-z]{2}(-[A-Za-z0-9]{1,3})?$/, 'must be a jurisdiction code such as DE, EU or US-CA')
   .transform((s) => s.toUpperCase())
   .describe('A jurisdiction code (ISO 3166-1/-2 or EU; case-insensitive)');
-const scopeId = z.string().min(1).max(128).regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must be an id of letters, digits, dots, colons, dashes or underscores');
+const scopeId = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must be an id of letters, digits, dots, colons, dashes or underscores');
 
 export const PROPOSAL_STATUSES = ['pending_approval', 'approved', 'applied'] as const;
 export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
@@ -38,7 +42,7 @@ export type UpgradeProposalCommand = z.infer<typeof upgradeProposalCommand>;
 export const upgradeChange = z
   .object({
     source: z.enum(['built_in', 'custom']),
-    packId: z.string().describe('The pack id (a custom pack\'s `name`)'),
+    packId: z.string().describe("The pack id (a custom pack's `name`)"),
     jurisdiction: z.string().nullable().describe('For a custom pack: the jurisdiction it is activated for; null for a built-in pack'),
     workspaceId: z.string().nullable().describe('For a custom pack activated for one workspace: that workspace'),
     from: z.string().describe('The version the tenant uses now'),
@@ -63,25 +67,21 @@ export const upgradeProposal = z
     appliedBy: z.string().nullable(),
     appliedAt: timestamp.nullable(),
   })
-  .meta({ id: 'PolicyUpgradeProposal', description: 'An upgrade of the tenant\'s pack set and the steps it went through.' });
+  .meta({ id: 'PolicyUpgradeProposal', description: "An upgrade of the tenant's pack set and the steps it went through." });
 export type UpgradeProposal = z.infer<typeof upgradeProposal>;
 
 export const upgradeProposalList = z.array(upgradeProposal);
 
-export const upgradeProposalStatus = z
-  .object({ proposalId: z.uuid(), status: z.enum(PROPOSAL_STATUSES) })
-  .meta({ id: 'PolicyUpgradeProposalStatus' });
+export const upgradeProposalStatus = z.object({ proposalId: z.uuid(), status: z.enum(PROPOSAL_STATUSES) }).meta({ id: 'PolicyUpgradeProposalStatus' });
 export type UpgradeProposalStatus = z.infer<typeof upgradeProposalStatus>;
 
-export const upgradeProposalListQuery = z
-  .strictObject({ status: z.enum(PROPOSAL_STATUSES).optional().describe('Only proposals in this state') })
-  .meta({ id: 'PolicyUpgradeListQuery' });
+export const upgradeProposalListQuery = z.strictObject({ status: z.enum(PROPOSAL_STATUSES).optional().describe('Only proposals in this state') }).meta({ id: 'PolicyUpgradeListQuery' });
 export type UpgradeProposalListQuery = z.infer<typeof upgradeProposalListQuery>;
 
 export const customPackRegistration = z
   .strictObject({
     jurisdiction: jurisdictionCode,
-    name: z.string().regex(PACK_ID, 'must be a pack id: lower-case letters, digits and dashes, e.g. acme-uk').describe('The pack\'s name, equal to `pack.packId`'),
+    name: z.string().regex(PACK_ID, 'must be a pack id: lower-case letters, digits and dashes, e.g. acme-uk').describe("The pack's name, equal to `pack.packId`"),
     version: semver.describe('The version registered, equal to `pack.version`'),
     pack: policyPackSchema.describe('The pack document (docs/policy-packs/policy-pack.schema.json)'),
     publishedAt: timestamp.optional().describe('When the release was published; default the registration time'),
@@ -94,9 +94,7 @@ export const customPackRegistration = z
   .meta({ id: 'CustomPackRegistration' });
 export type CustomPackRegistration = z.infer<typeof customPackRegistration>;
 
-export const customPackRegistered = z
-  .object({ jurisdiction: z.string(), name: z.string(), status: z.literal('registered'), version: z.string() })
-  .meta({ id: 'CustomPackRegistered' });
+export const customPackRegistered = z.object({ jurisdiction: z.string(), name: z.string(), status: z.literal('registered'), version: z.string() }).meta({ id: 'CustomPackRegistered' });
 export type CustomPackRegistered = z.infer<typeof customPackRegistered>;
 
 /**
@@ -106,7 +104,7 @@ export type CustomPackRegistered = z.infer<typeof customPackRegistered>;
 export const customPackApproval = z
   .strictObject({
     jurisdiction: jurisdictionCode,
-    name: z.string().regex(PACK_ID, 'must be a pack id such as acme-uk').describe('The custom pack\'s name'),
+    name: z.string().regex(PACK_ID, 'must be a pack id such as acme-uk').describe("The custom pack's name"),
     version: semver.describe('The registered version approved'),
   })
   .meta({ id: 'CustomPackApproval' });
@@ -128,10 +126,10 @@ export type CustomPackApproved = z.infer<typeof customPackApproved>;
 export const customPackActivation = z
   .strictObject({
     jurisdiction: jurisdictionCode,
-    tenantId: scopeId.describe('The caller\'s own tenant'),
+    tenantId: scopeId.describe("The caller's own tenant"),
     version: semver,
     workspaceId: scopeId.optional().describe('Activate for this workspace only (it wins over a tenant-wide activation); default the whole tenant'),
-    name: z.string().regex(PACK_ID, 'must be a pack id such as acme-uk').optional().describe('The custom pack\'s name; needed only when packs of several names have this jurisdiction and version'),
+    name: z.string().regex(PACK_ID, 'must be a pack id such as acme-uk').optional().describe("The custom pack's name; needed only when packs of several names have this jurisdiction and version"),
   })
   .meta({ id: 'CustomPackActivation' });
 export type CustomPackActivation = z.infer<typeof customPackActivation>;
@@ -150,9 +148,9 @@ export type CustomPackActivated = z.infer<typeof customPackActivated>;
 
 export const customPackDeactivation = z
   .strictObject({
-    tenantId: scopeId.describe('The caller\'s own tenant'),
+    tenantId: scopeId.describe("The caller's own tenant"),
     workspaceId: scopeId.optional().describe('The workspace whose activations end; default the tenant-wide ones'),
-    jurisdiction: jurisdictionCode.optional().describe('Only this jurisdiction\'s activation; default every activation of the scope'),
+    jurisdiction: jurisdictionCode.optional().describe("Only this jurisdiction's activation; default every activation of the scope"),
   })
   .meta({ id: 'CustomPackDeactivation' });
 export type CustomPackDeactivation = z.infer<typeof customPackDeactivation>;

@@ -1,13 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import {
-  idPrefixOfReference,
-  MAX_QUOTED_REFERENCES,
-  quotedReferences,
-  referenceTagMatches,
-  requestReference,
-  taggedRequestReference,
-  withoutRequestReferences,
-} from './request-reference';
+import { idPrefixOfReference, MAX_QUOTED_REFERENCES, quotedReferences, referenceTagMatches, requestReference, taggedRequestReference, withoutRequestReferences } from './request-reference';
 
 const ID = '1a2b3c4d-5e6f-4a1b-8c9d-0e1f2a3b4c5d';
 const OTHER = '1a2b3c4d-0000-4000-8000-000000000000';
@@ -33,10 +25,7 @@ describe('request references', () => {
   it('reads the references a text quotes, short and tagged, in any case, each once', () => {
     const tagged = taggedRequestReference(ID, KEY);
     const tag = tagged.slice(-13);
-    expect(quotedReferences(`Re: Ihr Antrag ${tagged.toLowerCase()} (${tagged}) und DSAR-0A0B0C0D.`)).toEqual([
-      { idPrefix: '1a2b3c4d', tag },
-      { idPrefix: '0a0b0c0d' },
-    ]);
+    expect(quotedReferences(`Re: Ihr Antrag ${tagged.toLowerCase()} (${tagged}) und DSAR-0A0B0C0D.`)).toEqual([{ idPrefix: '1a2b3c4d', tag }, { idPrefix: '0a0b0c0d' }]);
     expect(quotedReferences('Re: [DSAR-1A2B3C4D]')).toEqual([{ idPrefix: '1a2b3c4d' }]);
   });
 

@@ -16,7 +16,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /** The short reference: `DSAR-` and the id's first eight letters and digits, in capitals. */
 export function requestReference(requestId: string): string {
-  return `DSAR-${requestId.replace(/[^0-9a-zA-Z]/g, '').slice(0, 8).toUpperCase()}`;
+  return `DSAR-${requestId
+    .replace(/[^0-9a-zA-Z]/g, '')
+    .slice(0, 8)
+    .toUpperCase()}`;
 }
 
 /** Characters of a tag: 13 of Crockford's base32 carry 65 bits. */

@@ -23,14 +23,17 @@ export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'veri
 export const REQUEST_LOCALES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl'] as const;
 export type RequestLocale = (typeof REQUEST_LOCALES)[number];
 
-
 /** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
 export const evidenceReference = z
   .strictObject({
     type: text(64).describe('What the evidence is, e.g. `email_message`, `power_of_attorney`, `id_document`'),
     reference: text(2048).optional().describe('Where it is kept: a URI or an identifier in the host system'),
     description: text(2000).optional(),
-    sha256: z.string().regex(/^[a-f0-9]{64}$/, 'must be 64 lowercase hex characters').optional().describe('Content hash of the evidence'),
+    sha256: z
+      .string()
+      .regex(/^[a-f0-9]{64}$/, 'must be 64 lowercase hex characters')
+      .optional()
+      .describe('Content hash of the evidence'),
   })
   .meta({ id: 'EvidenceReference' });
 
@@ -77,23 +80,20 @@ export const intakePayload = z
       .transform((s) => s.toUpperCase())
       // The published enum is the catalog of the built-in packs (in capitals or small letters); any other code is a 422 naming the supported ones.
       .meta({ enum: INTAKE_JURISDICTIONS })
-      .describe('ISO 3166 code of the jurisdiction whose law applies: `EU`, an EU member state, `US-CA`, … (GET /policies lists them); case-insensitive. A code no pack covers is a 422 `JURISDICTION_UNSUPPORTED`'),
+      .describe(
+        'ISO 3166 code of the jurisdiction whose law applies: `EU`, an EU member state, `US-CA`, … (GET /policies lists them); case-insensitive. A code no pack covers is a 422 `JURISDICTION_UNSUPPORTED`',
+      ),
     requestType: z.enum(REQUEST_TYPES).optional().describe('When absent, inferred from intakeSource.rawText (docs/intake.md)'),
     intakeSource,
     requestor: requestor.optional(),
     authority: authority.optional(),
     receivedAt: timestamp.optional().describe('When the service recorded the request; defaults to now, never before intakeSource.receivedAt'),
-    clockMode: z
-      .enum(CLOCK_MODES)
-      .optional()
-      .describe('Where the clock starts: `receipt`, or `active` (after identity verification) where the pack allows it; default the pack\'s (docs/clock.md)'),
+    clockMode: z.enum(CLOCK_MODES).optional().describe("Where the clock starts: `receipt`, or `active` (after identity verification) where the pack allows it; default the pack's (docs/clock.md)"),
   })
   .meta({ id: 'IntakePayload' });
 export type IntakePayload = z.infer<typeof intakePayload>;
 
-export const intakeAccepted = z
-  .object({ id: z.uuid(), receivedAt: timestamp, status: z.literal('received') })
-  .meta({ id: 'IntakeAccepted' });
+export const intakeAccepted = z.object({ id: z.uuid(), receivedAt: timestamp, status: z.literal('received') }).meta({ id: 'IntakeAccepted' });
 export const captureAccepted = intakeAccepted.extend({ dueAt: timestamp }).meta({ id: 'CaptureAccepted' });
 
 /** What intake-gateway hands lifecycle-clock: the intake payload, normalized, with the type settled. */
@@ -126,7 +126,7 @@ export const requestDetail = z
     policyPack: z.string(),
     policyVersion: z.string(),
     intakeSource,
-    locale: z.string().nullable().describe('The requester\'s language (ISO 639-1) as inferred from the intake text; null when not recognised. Notifications use it'),
+    locale: z.string().nullable().describe("The requester's language (ISO 639-1) as inferred from the intake text; null when not recognised. Notifications use it"),
     // `{"type": "subject"}` when intake named no requestor (docs/intake.md).
     requestor,
     authority: authority.nullable(),
@@ -149,7 +149,6 @@ export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
  */
 export const QUEUE_AT_RISK_EXACT_BOUND = 10_000;
 
-
 /** One status or a comma-separated list of them (white space and empty items aside), as the `status` query parameter takes it. */
 const STATUS_LIST_PATTERN = (() => {
   const one = `(?:${REQUEST_STATUSES.join('|')})`;
@@ -163,15 +162,18 @@ export const queueQuery = z
     status: z
       .string()
       .regex(STATUS_LIST_PATTERN, `must be one status or a comma-separated list of: ${REQUEST_STATUSES.join(', ')}`)
-      .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+      .transform((s) =>
+        s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      )
       .pipe(z.array(z.enum(REQUEST_STATUSES)).min(1))
       .optional()
       .describe('One status or a comma-separated list'),
     sortBy: z.enum(QUEUE_SORT_FIELDS).optional().describe('Default `receivedAt`'),
     sortOrder: z.enum(['asc', 'desc']).optional().describe('Default `desc`'),
-    atRiskDays: intParam(0, 3650)
-      .optional()
-      .describe('Only open requests due within this many days from now; overdue ones are included'),
+    atRiskDays: intParam(0, 3650).optional().describe('Only open requests due within this many days from now; overdue ones are included'),
   })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
@@ -215,7 +217,7 @@ export const timelineEvent = z
     id: z.string().describe('The domain event id'),
     eventType: z.string().describe('e.g. `request_created`'),
     createdAt: timestamp,
-    payload: z.record(z.string(), z.unknown()).describe('The event\'s facts; personal data never appears in clear'),
+    payload: z.record(z.string(), z.unknown()).describe("The event's facts; personal data never appears in clear"),
   })
   .meta({ id: 'TimelineEvent' });
 export const timeline = z.object({ requestId: z.uuid(), events: z.array(timelineEvent) }).meta({ id: 'Timeline' });

@@ -60,7 +60,10 @@ export const verificationRequestCommand = z
     method: z.enum(VERIFICATION_METHODS).optional().describe('How identity will be established; default `manual`'),
     methodsAllowed: methodList.optional().describe('Methods the person may use; default `[method]`'),
     reasonForDoubt: text(2_000).optional().describe('Why the identity is in doubt (kept in the verification service, not in events)'),
-    pauseClock: z.boolean().optional().describe('Whether the legal clock pauses while identity is checked; default true. The pack decides what a pause does (docs/clock.md): restart, suspend or nothing (US-CA)'),
+    pauseClock: z
+      .boolean()
+      .optional()
+      .describe('Whether the legal clock pauses while identity is checked; default true. The pack decides what a pause does (docs/clock.md): restart, suspend or nothing (US-CA)'),
   })
   .meta({ id: 'VerificationRequestCommand' });
 export type VerificationRequestCommand = z.infer<typeof verificationRequestCommand>;
@@ -90,7 +93,10 @@ export const evidenceArtifactReference = z
       type: z.literal('external'),
       system: text(100).describe('Where the evidence is held, e.g. `idv-vendor` or `crm`'),
       reference: text(500).describe('Its id or URL there'),
-      sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits').optional(),
+      sha256: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'must be 64 lower-case hex digits')
+        .optional(),
     }),
   ])
   .meta({ id: 'EvidenceArtifactReference' });
@@ -139,7 +145,7 @@ export const EVIDENCE_UPLOAD_HEADERS = {
 
 export const verificationApproveCommand = z
   .strictObject({
-    method: z.enum(VERIFICATION_METHODS).optional().describe('How identity was established; default the case\'s method'),
+    method: z.enum(VERIFICATION_METHODS).optional().describe("How identity was established; default the case's method"),
     note: text(2_000).optional(),
   })
   .meta({ id: 'VerificationApproveCommand' });
@@ -153,9 +159,7 @@ export const verificationRejectCommand = z
   .meta({ id: 'VerificationRejectCommand' });
 export type VerificationRejectCommand = z.infer<typeof verificationRejectCommand>;
 
-export const verificationDecided = z
-  .object({ requestId: z.uuid(), status: z.enum(REQUEST_STATUSES) })
-  .meta({ id: 'VerificationDecided' });
+export const verificationDecided = z.object({ requestId: z.uuid(), status: z.enum(REQUEST_STATUSES) }).meta({ id: 'VerificationDecided' });
 
 const evidenceFile = z.object({
   artifactKey: evidenceArtifactKey,

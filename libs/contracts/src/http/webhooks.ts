@@ -80,14 +80,14 @@ const mailHeaders = z.record(z.string(), z.union([z.string(), z.array(z.string()
  */
 export const resendEmailReceived = z
   .object({
-    email_id: z.string().min(1).max(256).describe('Resend\'s id of the received email'),
+    email_id: z.string().min(1).max(256).describe("Resend's id of the received email"),
     created_at: timestamp.optional().describe('When Resend received the email: the legal clock counts from here'),
     from: z.string().min(1).max(2048),
     to: z.array(z.string().max(2048)).max(500).default([]),
     cc: z.array(z.string().max(2048)).max(500).optional(),
     bcc: z.array(z.string().max(2048)).max(500).optional(),
     received_for: z.array(z.string().max(2048)).max(500).optional().describe('The envelope recipients; read first for routing'),
-    message_id: z.string().max(998).optional().describe('The email\'s Message-ID header'),
+    message_id: z.string().max(998).optional().describe("The email's Message-ID header"),
     subject: z.string().default(''),
     text: z.string().optional(),
     html: z.string().optional(),
@@ -117,23 +117,23 @@ export type GenericInboundEmail = z.infer<typeof genericInboundEmail>;
 /** The envelope of `POST /webhooks/inbound/mail` as intake parses it first: `data` is read by `type` and shape. */
 export const mailWebhookEnvelope = z.object({
   created_at: timestamp.describe('When the provider created the event'),
-  type: z.string().min(1).max(128).describe('The provider\'s event type; `email.received` is read, any other is acknowledged and ignored'),
+  type: z.string().min(1).max(128).describe("The provider's event type; `email.received` is read, any other is acknowledged and ignored"),
   data: z.unknown(),
 });
 
 /** The body of `POST /webhooks/inbound/mail`, as published. */
 export const mailWebhookEvent = mailWebhookEnvelope
   .extend({
-    data: z.union([resendEmailReceived, genericInboundEmail]).describe('Resend\'s `email.received` data (with `email_id`) or the generic shape (with `messageId`)'),
+    data: z.union([resendEmailReceived, genericInboundEmail]).describe("Resend's `email.received` data (with `email_id`) or the generic shape (with `messageId`)"),
   })
   .meta({ id: 'MailWebhookEvent' });
 
 export const mailWebhookAccepted = z
   .object({
     id: z.uuid().describe('The request the email created or was matched to; for an ignored email, the id intake recorded it under'),
-    jurisdiction: z.string().describe('The request\'s jurisdiction (a new request: the route\'s default)'),
+    jurisdiction: z.string().describe("The request's jurisdiction (a new request: the route's default)"),
     receivedAt: timestamp.describe('When the provider received the email (`data.created_at`, else `created_at`): the legal clock counts from here'),
-    sourceId: z.string().describe('The provider\'s id of the email: Resend\'s `email_id`, or the generic shape\'s `messageId`'),
+    sourceId: z.string().describe("The provider's id of the email: Resend's `email_id`, or the generic shape's `messageId`"),
     status: z.enum(INBOUND_STATUSES),
     tenantId: z.string(),
     workspaceId: z.string().nullable(),
@@ -149,21 +149,19 @@ export const slackMessageEvent = z.object({
   user: z.string().max(64).optional(),
   bot_id: z.string().optional(),
   text: z.string().optional(),
-  ts: z.string().max(64).optional().describe('The message\'s id in its channel, and when it was posted (Unix seconds)'),
-  thread_ts: z.string().max(64).optional().describe('The thread\'s first message; a reply in the thread of a request is matched to it'),
+  ts: z.string().max(64).optional().describe("The message's id in its channel, and when it was posted (Unix seconds)"),
+  thread_ts: z.string().max(64).optional().describe("The thread's first message; a reply in the thread of a request is matched to it"),
   team: z.string().max(64).optional(),
 });
 
-export const slackUrlVerification = z
-  .object({ type: z.literal('url_verification'), challenge: z.string().min(1).max(2000), token: z.string().optional() })
-  .meta({ id: 'SlackUrlVerification' });
+export const slackUrlVerification = z.object({ type: z.literal('url_verification'), challenge: z.string().min(1).max(2000), token: z.string().optional() }).meta({ id: 'SlackUrlVerification' });
 
 export const slackEventCallback = z
   .object({
     type: z.literal('event_callback'),
     team_id: z.string().min(1).max(64),
     api_app_id: z.string().optional(),
-    event_id: z.string().min(1).max(128).describe('Slack\'s id of the event: the same on every retry'),
+    event_id: z.string().min(1).max(128).describe("Slack's id of the event: the same on every retry"),
     event_time: z.number().optional(),
     event: slackMessageEvent,
   })
@@ -175,11 +173,11 @@ export type ChatWebhookEvent = z.infer<typeof chatWebhookEvent>;
 
 export const chatWebhookAccepted = z
   .object({
-    callbackId: z.string().describe('Slack\'s `event_id`'),
+    callbackId: z.string().describe("Slack's `event_id`"),
     channelId: z.string().nullable(),
     id: z.uuid().describe('The request the message created or was matched to; for an ignored message, the id intake recorded it under'),
     reason: z.enum(INBOUND_REASONS),
-    sourceId: z.string().nullable().describe('The message\'s `ts`, its id in the channel'),
+    sourceId: z.string().nullable().describe("The message's `ts`, its id in the channel"),
     status: z.enum(INBOUND_STATUSES),
     surface: z.literal('inbound_chat'),
     teamId: z.string(),

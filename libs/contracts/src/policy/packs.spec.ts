@@ -21,7 +21,9 @@ describe('built-in policy packs', () => {
   });
 
   it('every JSON file in packs/ is listed, named after its packId (and, after the first version, its version)', () => {
-    const files = readdirSync(join(__dirname, 'packs')).filter((f) => f.endsWith('.json')).sort();
+    const files = readdirSync(join(__dirname, 'packs'))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     const first = new Map<string, string>();
     for (const p of builtInPolicyPacks()) {
       const held = first.get(p.packId);
@@ -51,7 +53,11 @@ describe('built-in policy packs', () => {
   });
 
   it('records a changelog entry for every built-in version, and for nothing else', () => {
-    expect(Object.keys(BUILT_IN_PACK_CHANGELOG).sort()).toEqual(builtInPolicyPacks().map((p) => `${p.packId}@${p.version}`).sort());
+    expect(Object.keys(BUILT_IN_PACK_CHANGELOG).sort()).toEqual(
+      builtInPolicyPacks()
+        .map((p) => `${p.packId}@${p.version}`)
+        .sort(),
+    );
     for (const [key, entry] of Object.entries(BUILT_IN_PACK_CHANGELOG)) expect({ key, entry: entry.trim().length > 0 }).toEqual({ key, entry: true });
     expect(builtInChangelog('eu-gdpr', '1.0.0')).toBe('First release.');
     expect(builtInChangelog('uk-gdpr', '1.1.0')).toMatch(/before 5 February 2026/);
@@ -106,13 +112,20 @@ describe('built-in policy packs', () => {
   });
 
   it('lets only the UK start the clock at the relevant time (clock mode active)', () => {
-    const withActive = currentPolicyPacks().filter((p) => p.clockModes.allowed.includes('active')).map((p) => p.packId);
+    const withActive = currentPolicyPacks()
+      .filter((p) => p.clockModes.allowed.includes('active'))
+      .map((p) => p.packId);
     expect(withActive).toEqual(['uk-gdpr']);
   });
 
   it('marks the periods of laws without a day count as service targets', () => {
     const defaultBasis = Object.fromEntries(currentPolicyPacks().map((p) => [p.packId, p.rules.default.basis]));
-    expect(Object.entries(defaultBasis).filter(([, basis]) => basis === 'service_target').map(([id]) => id).sort()).toEqual(['au-app', 'br-lgpd', 'in-dpdp', 'jp-appi']);
+    expect(
+      Object.entries(defaultBasis)
+        .filter(([, basis]) => basis === 'service_target')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(['au-app', 'br-lgpd', 'in-dpdp', 'jp-appi']);
   });
 
   describe('uk-gdpr: 1.1.0 (before the Data (Use and Access) Act 2025) and 1.0.0 (after it)', () => {

@@ -45,13 +45,11 @@ export const periodRule = z
   .meta({ id: 'PeriodRule', description: 'A period counted on local dates from the day the clock starts.' });
 export type PeriodRule = z.infer<typeof periodRule>;
 
-export const pauseRules = z
-  .strictObject(Object.fromEntries(PAUSE_REASONS.map((r) => [r, z.enum(PAUSE_RULES)])) as Record<PauseReason, z.ZodEnum<{ [K in PauseRule]: K }>>)
-  .meta({
-    id: 'PauseRules',
-    description:
-      'What a pause for each reason does: `restart` runs the whole period again from the day it ends, `suspend` adds the paused days (both end days included), `ignore` keeps the clock running.',
-  });
+export const pauseRules = z.strictObject(Object.fromEntries(PAUSE_REASONS.map((r) => [r, z.enum(PAUSE_RULES)])) as Record<PauseReason, z.ZodEnum<{ [K in PauseRule]: K }>>).meta({
+  id: 'PauseRules',
+  description:
+    'What a pause for each reason does: `restart` runs the whole period again from the day it ends, `suspend` adds the paused days (both end days included), `ignore` keeps the clock running.',
+});
 export type PauseRules = z.infer<typeof pauseRules>;
 
 export const extensionRule = z
@@ -88,7 +86,7 @@ export const appealRule = z
     response: periodRule,
     extension: extensionRule.nullable(),
   })
-  .meta({ id: 'AppealRule', description: 'The controller\'s deadline for answering an appeal against its decision.' });
+  .meta({ id: 'AppealRule', description: "The controller's deadline for answering an appeal against its decision." });
 export type AppealRule = z.infer<typeof appealRule>;
 
 export const jurisdictionBinding = z
@@ -104,7 +102,9 @@ export const jurisdictionBinding = z
   .meta({ id: 'JurisdictionBinding' });
 export type JurisdictionBinding = z.infer<typeof jurisdictionBinding>;
 
-const requestRuleOverride = requestRule.partial().meta({ id: 'RequestRuleOverride', description: 'The members of a request type\'s rules that differ from the default; each replaces the default\'s member whole.' });
+const requestRuleOverride = requestRule
+  .partial()
+  .meta({ id: 'RequestRuleOverride', description: "The members of a request type's rules that differ from the default; each replaces the default's member whole." });
 
 export const policyPackSchema = z
   .strictObject({

@@ -97,9 +97,7 @@ describe('ChainVerifier', () => {
 
   it('names the edited entry, with the hash it holds and the hash its content gives', () => {
     const edited = chain.map((e) => (e.sequence === 2 ? { ...e, payload: { forged: true } } : e));
-    expect(verify(edited).mismatches).toEqual([
-      { eventId: chain[1].eventId, sequence: 2, kind: 'content', expectedHash: chain[1].hash, actualHash: entryHash(chain[1].prevHash, edited[1]) },
-    ]);
+    expect(verify(edited).mismatches).toEqual([{ eventId: chain[1].eventId, sequence: 2, kind: 'content', expectedHash: chain[1].hash, actualHash: entryHash(chain[1].prevHash, edited[1]) }]);
   });
 
   it('catches an entry rewritten with a fresh hash at the link of the next one', () => {

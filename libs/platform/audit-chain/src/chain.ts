@@ -71,11 +71,7 @@ function entryFields(e: ChainEntry): ChainEntry {
  * ASCII names is plain string order), fixed once so that canonicalizing an
  * entry does not copy or sort it.
  */
-const FACT_KEYS: readonly (keyof EntryFacts)[] = (
-  ['sequence', 'tenantId', 'requestId', 'eventId', 'eventType', 'source', 'actor', 'occurredAt', 'recordedAt', 'payload'] as const
-)
-  .slice()
-  .sort();
+const FACT_KEYS: readonly (keyof EntryFacts)[] = (['sequence', 'tenantId', 'requestId', 'eventId', 'eventType', 'source', 'actor', 'occurredAt', 'recordedAt', 'payload'] as const).slice().sort();
 
 /**
  * JCS(facts) built field by field: the same text `canonicalJson(factsOf(e))`

@@ -70,11 +70,7 @@ describe('Authenticator choosing between key and JWT', () => {
   const both = new Authenticator({ apiKeys: [{ token: TOKEN, tenantId: 'acme', roles: ['admin'] }], jwtSecret: SECRET });
 
   it('verifies a JWT-shaped token as a JWT and any other as an API key', async () => {
-    const jwt = await new SignJWT({ tenant_id: 'globex', roles: ['auditor'] })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setSubject('user-7')
-      .setExpirationTime('5m')
-      .sign(new TextEncoder().encode(SECRET));
+    const jwt = await new SignJWT({ tenant_id: 'globex', roles: ['auditor'] }).setProtectedHeader({ alg: 'HS256' }).setSubject('user-7').setExpirationTime('5m').sign(new TextEncoder().encode(SECRET));
     await expect(both.authenticate(`Bearer ${jwt}`)).resolves.toEqual({ id: 'jwt:user-7', tenantId: 'globex', roles: ['auditor'] });
     await expect(both.authenticate(`Bearer ${TOKEN}`)).resolves.toMatchObject({ id: apiKeyId(TOKEN), tenantId: 'acme' });
   });

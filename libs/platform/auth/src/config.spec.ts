@@ -48,10 +48,7 @@ describe('authConfigFields', () => {
         { token: TOKEN, tenantId: 'acme', roles: ['superuser'] },
       ]),
     });
-    expect(duplicate.problems).toEqual([
-      'DSAR_API_KEYS.1.roles.0: must be one of admin, operator, auditor, intake',
-      'DSAR_API_KEYS.1.token: duplicates the token of entry 0',
-    ]);
+    expect(duplicate.problems).toEqual(['DSAR_API_KEYS.1.roles.0: must be one of admin, operator, auditor, intake', 'DSAR_API_KEYS.1.token: duplicates the token of entry 0']);
     expect(duplicate.message).not.toContain(TOKEN);
 
     const notJson = configErrorOf({ DSAR_API_KEYS: `[{token: "${TOKEN}"}]` });
@@ -72,11 +69,7 @@ describe('authConfigFields', () => {
 
   it('requires AUTH_ISSUER and AUTH_AUDIENCE with AUTH_JWKS_URL, even next to other problems', () => {
     const error = configErrorOf({ AUTH_JWKS_URL: 'https://idp.example/jwks', AUTH_JWT_SECRET: 'short' });
-    expect(error.problems.sort()).toEqual([
-      'AUTH_AUDIENCE: required when AUTH_JWKS_URL is set',
-      'AUTH_ISSUER: required when AUTH_JWKS_URL is set',
-      'AUTH_JWT_SECRET: must be at least 32 characters',
-    ]);
+    expect(error.problems.sort()).toEqual(['AUTH_AUDIENCE: required when AUTH_JWKS_URL is set', 'AUTH_ISSUER: required when AUTH_JWKS_URL is set', 'AUTH_JWT_SECRET: must be at least 32 characters']);
   });
 
   it('does not require an issuer or audience for HS256 alone', () => {

@@ -105,8 +105,7 @@ describe('HS256 JWTs', () => {
 
   it('checks iss and aud when they are configured', async () => {
     const strict = new Authenticator({ apiKeys: [], jwtSecret: SECRET, issuer: 'https://idp.example', audience: 'dsar' });
-    const sign = (iss: string, aud: string) =>
-      new SignJWT(baseClaims).setProtectedHeader({ alg: 'HS256' }).setIssuer(iss).setAudience(aud).setExpirationTime('5m').sign(secretKey);
+    const sign = (iss: string, aud: string) => new SignJWT(baseClaims).setProtectedHeader({ alg: 'HS256' }).setIssuer(iss).setAudience(aud).setExpirationTime('5m').sign(secretKey);
     await expect(strict.authenticate(`Bearer ${await sign('https://idp.example', 'dsar')}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
     expect(await messageOf(strict, await sign('https://evil.example', 'dsar'))).toBe('The token was issued by an issuer this server does not trust.');
     expect(await messageOf(strict, await sign('https://idp.example', 'other'))).toBe('The token is meant for another audience.');
@@ -153,9 +152,7 @@ describe('JWTs verified against a JWKS', () => {
 
   it('rejects a wrong audience or issuer', async () => {
     expect(await messageOf(authenticator(), await es256(signingKey, { aud: 'another-api' }))).toBe('The token is meant for another audience.');
-    expect(await messageOf(authenticator(), await es256(signingKey, { iss: 'https://evil.example' }))).toBe(
-      'The token was issued by an issuer this server does not trust.',
-    );
+    expect(await messageOf(authenticator(), await es256(signingKey, { iss: 'https://evil.example' }))).toBe('The token was issued by an issuer this server does not trust.');
   });
 
   it('rejects a token signed by a key outside the set, whatever kid it names', async () => {
@@ -173,9 +170,7 @@ describe('JWTs verified against a JWKS', () => {
     const hsToken = await new SignJWT(baseClaims).setProtectedHeader({ alg: 'HS256' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(secretKey);
     await expect(both.authenticate(`Bearer ${hsToken}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
     await expect(both.authenticate(`Bearer ${await es256(signingKey)}`)).resolves.toMatchObject({ id: 'jwt:user-1' });
-    expect(await messageOf(both, new UnsecuredJWT(baseClaims).setExpirationTime('5m').encode())).toBe(
-      'The token is signed with an algorithm that is not allowed.',
-    );
+    expect(await messageOf(both, new UnsecuredJWT(baseClaims).setExpirationTime('5m').encode())).toBe('The token is signed with an algorithm that is not allowed.');
   });
 
   it('refuses a JWKS without an issuer and an audience', () => {

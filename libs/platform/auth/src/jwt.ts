@@ -1,12 +1,4 @@
-import {
-  createRemoteJWKSet,
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-  type JWTVerifyOptions,
-} from 'jose';
+import { createRemoteJWKSet, decodeProtectedHeader, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions } from 'jose';
 import { isRole, type Principal } from '@dsar/contracts';
 import { AuthenticationError } from './authentication-error';
 import { isUsableId } from './identifier';

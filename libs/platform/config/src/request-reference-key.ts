@@ -80,10 +80,15 @@ export const DEV_REQUEST_REFERENCE_KEY_FILE = 'request-reference-key';
  * other development secrets, so that references in emails sent before a restart still match their replies.
  */
 export async function ensureDevRequestReferenceKey(dataDir: string): Promise<{ key: string; path?: string }> {
-  const { value, path } = await dataDirSecret(dataDir, DEV_REQUEST_REFERENCE_KEY_FILE, () => randomBytes(32).toString('base64url'), (text, file) => {
-    const problem = keysProblem(text);
-    if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
-    return text.trim();
-  });
+  const { value, path } = await dataDirSecret(
+    dataDir,
+    DEV_REQUEST_REFERENCE_KEY_FILE,
+    () => randomBytes(32).toString('base64url'),
+    (text, file) => {
+      const problem = keysProblem(text);
+      if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
+      return text.trim();
+    },
+  );
   return { key: value, path };
 }

@@ -3,9 +3,7 @@ import { internalAuthFields, requireInternalAuthKey } from './internal-auth';
 
 /** Shared pieces of the per-app config schemas. Each app composes its own schema from these. */
 
-export const booleanFromEnv = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+export const booleanFromEnv = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 /**
  * A setting that holds JSON (per-tenant overrides and the like), `unset` (default `{}`) when unset: parsed here, so
@@ -31,7 +29,10 @@ export const commonFields = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Size limit of JSON bodies, e.g. 1mb. */
-  HTTP_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'a size such as 512kb or 1mb').default('1mb'),
+  HTTP_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'a size such as 512kb or 1mb')
+    .default('1mb'),
   /** How far V8's old generation grows past what a full GC left, in per cent, before the next one (0: V8's own choice; ADR 0031). */
   HEAP_GROWING_PERCENT: z.coerce.number().int().min(0).max(400).default(50),
 };
@@ -58,7 +59,10 @@ export const busFields = {
     .optional(),
   KAFKA_CLIENT_ID: z.string().default('dsar'),
   /** Prepended to every topic name, to share one cluster between environments. */
-  KAFKA_TOPIC_PREFIX: z.string().regex(/^[a-z0-9._-]*$/, 'letters, digits, dot, dash, underscore').default(''),
+  KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9._-]*$/, 'letters, digits, dot, dash, underscore')
+    .default(''),
   /** Prefix of consumer group ids; each service appends its own name. */
   KAFKA_GROUP_PREFIX: z.string().default('dsar'),
   /**

@@ -24,9 +24,7 @@ export function upstreamUrlVariable(service: string): string {
 
 /** Settings for the internal URLs of the services a process calls, defaulting to their local ports. */
 export function upstreamUrlFields(services: readonly ServiceName[]) {
-  return Object.fromEntries(
-    services.map((s) => [upstreamUrlVariable(s), z.url().default(`http://127.0.0.1:${DEFAULT_SERVICE_PORTS[s]}`)]),
-  ) as Record<string, z.ZodDefault<z.ZodURL>>;
+  return Object.fromEntries(services.map((s) => [upstreamUrlVariable(s), z.url().default(`http://127.0.0.1:${DEFAULT_SERVICE_PORTS[s]}`)])) as Record<string, z.ZodDefault<z.ZodURL>>;
 }
 
 /** The URLs those settings hold, by service name. */

@@ -22,7 +22,6 @@ const gdprMonth = ruleFor(gdpr, 'access').period;
 const ccpa45Days = ruleFor(ccpa, 'access').period;
 const ccpaOptOut = ruleFor(ccpa, 'opt_out').period;
 
-
 describe('computeBaseDeadline: GDPR month periods from the eu-gdpr pack', () => {
   it.each<Case>([
     ['3 Sep -> 3 Oct (Fri, no French holiday)', gdprMonth, france, '2025-09-03T10:00:00Z', { receiptDay: '2025-09-03', periodEnd: '2025-10-03', lastDay: '2025-10-03' }],
@@ -32,9 +31,27 @@ describe('computeBaseDeadline: GDPR month periods from the eu-gdpr pack', () => 
     ['DE: 3 Oct 2028 (Tue) is German Unity Day, rolls to Wed 4 Oct', gdprMonth, germany, '2028-09-03T10:00:00Z', { receiptDay: '2028-09-03', periodEnd: '2028-10-03', lastDay: '2028-10-04' }],
     ['FR: 3 Oct 2028 is an ordinary Tuesday, no roll', gdprMonth, france, '2028-09-03T10:00:00Z', { receiptDay: '2028-09-03', periodEnd: '2028-10-03', lastDay: '2028-10-03' }],
     ['DE: 3 Oct 2025 (Fri, Unity Day) rolls over the weekend to Mon 6 Oct', gdprMonth, germany, '2025-09-03T10:00:00Z', { receiptDay: '2025-09-03', periodEnd: '2025-10-03', lastDay: '2025-10-06' }],
-    ['DE: 25 Dec 2026 (Fri), 26 Dec (Sat, holiday), 27 Dec (Sun) -> Mon 28 Dec', gdprMonth, germany, '2026-11-25T10:00:00Z', { receiptDay: '2026-11-25', periodEnd: '2026-12-25', lastDay: '2026-12-28' }],
-    ['EU without member state: 25 Dec 2026 (Fri) is not a holiday there', gdprMonth, euWithoutMemberState, '2026-11-25T10:00:00Z', { receiptDay: '2026-11-25', periodEnd: '2026-12-25', lastDay: '2026-12-25' }],
-    ['EU without member state still rolls weekends: 28 Feb 2026 (Sat) -> 2 Mar', gdprMonth, euWithoutMemberState, '2026-01-31T10:00:00Z', { receiptDay: '2026-01-31', periodEnd: '2026-02-28', lastDay: '2026-03-02' }],
+    [
+      'DE: 25 Dec 2026 (Fri), 26 Dec (Sat, holiday), 27 Dec (Sun) -> Mon 28 Dec',
+      gdprMonth,
+      germany,
+      '2026-11-25T10:00:00Z',
+      { receiptDay: '2026-11-25', periodEnd: '2026-12-25', lastDay: '2026-12-28' },
+    ],
+    [
+      'EU without member state: 25 Dec 2026 (Fri) is not a holiday there',
+      gdprMonth,
+      euWithoutMemberState,
+      '2026-11-25T10:00:00Z',
+      { receiptDay: '2026-11-25', periodEnd: '2026-12-25', lastDay: '2026-12-25' },
+    ],
+    [
+      'EU without member state still rolls weekends: 28 Feb 2026 (Sat) -> 2 Mar',
+      gdprMonth,
+      euWithoutMemberState,
+      '2026-01-31T10:00:00Z',
+      { receiptDay: '2026-01-31', periodEnd: '2026-02-28', lastDay: '2026-03-02' },
+    ],
     ['DE: Good Friday 3 Apr 2026 and Easter Monday 6 Apr roll to Tue 7 Apr', gdprMonth, germany, '2026-03-03T10:00:00Z', { receiptDay: '2026-03-03', periodEnd: '2026-04-03', lastDay: '2026-04-07' }],
     ['IE: Good Friday is only a bank holiday, no roll', gdprMonth, ireland, '2026-03-03T10:00:00Z', { receiptDay: '2026-03-03', periodEnd: '2026-04-03', lastDay: '2026-04-03' }],
   ])('%s', (_title, rule, binding, receivedAt, expected) => {
@@ -62,7 +79,13 @@ describe('computeBaseDeadline: the receipt day is the local date in the jurisdic
 
 describe('computeBaseDeadline: CCPA periods from the us-ca-ccpa pack', () => {
   it.each<Case>([
-    ['45 days from 1 Mar, the receipt day being day one (11 CCR 7021(b)) -> Tue 14 Apr', ccpa45Days, california, '2026-03-01T20:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' }],
+    [
+      '45 days from 1 Mar, the receipt day being day one (11 CCR 7021(b)) -> Tue 14 Apr',
+      ccpa45Days,
+      california,
+      '2026-03-01T20:00:00Z',
+      { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' },
+    ],
     ['45 days ending on Sat 18 Apr does not roll', ccpa45Days, california, '2026-03-05T20:00:00Z', { receiptDay: '2026-03-05', periodEnd: '2026-04-18', lastDay: '2026-04-18' }],
     ['45 days ending on Independence Day (Sat 4 Jul) does not roll', ccpa45Days, california, '2026-05-21T19:00:00Z', { receiptDay: '2026-05-21', periodEnd: '2026-07-04', lastDay: '2026-07-04' }],
     // 17 Nov - 9 Dec: Thanksgiving (26 Nov) and the day after (27 Nov) are California holidays.
@@ -83,14 +106,62 @@ describe('computeBaseDeadline: counting conventions the packs do not use yet', (
   const rule = (overrides: Partial<PeriodRule>): PeriodRule => ({ amount: 1, unit: 'months', countReceiptDay: false, roll: 'none', ...overrides });
 
   it.each<Case>([
-    ['calendar days with the receipt day as day one: 1 Mar + 45 -> 14 Apr', rule({ amount: 45, unit: 'calendar_days', countReceiptDay: true }), california, '2026-03-01T20:00:00Z', { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' }],
-    ['countReceiptDay does not move a month period', rule({ countReceiptDay: true, roll: 'saturday_sunday_holiday' }), france, '2025-09-03T10:00:00Z', { receiptDay: '2025-09-03', periodEnd: '2025-10-03', lastDay: '2025-10-03' }],
-    ['business days counting a working receipt day: Mon 16 Nov -> Tue 8 Dec', rule({ amount: 15, unit: 'business_days', countReceiptDay: true }), california, '2026-11-16T20:00:00Z', { receiptDay: '2026-11-16', periodEnd: '2026-12-08', lastDay: '2026-12-08' }],
-    ['business days: a Saturday receipt day is not day one -> Fri 24 Jul', rule({ amount: 15, unit: 'business_days', countReceiptDay: true }), california, '2026-07-04T19:00:00Z', { receiptDay: '2026-07-04', periodEnd: '2026-07-24', lastDay: '2026-07-24' }],
-    ['one business day counting a working receipt day is that day', rule({ amount: 1, unit: 'business_days', countReceiptDay: true }), california, '2026-07-01T19:00:00Z', { receiptDay: '2026-07-01', periodEnd: '2026-07-01', lastDay: '2026-07-01' }],
-    ['sunday_holiday keeps a plain Saturday: 28 Feb 2026', rule({ roll: 'sunday_holiday' }), germany, '2026-01-31T10:00:00Z', { receiptDay: '2026-01-31', periodEnd: '2026-02-28', lastDay: '2026-02-28' }],
-    ['sunday_holiday rolls a Sunday: 1 Mar 2026 -> Mon 2 Mar', rule({ roll: 'sunday_holiday' }), germany, '2026-02-01T10:00:00Z', { receiptDay: '2026-02-01', periodEnd: '2026-03-01', lastDay: '2026-03-02' }],
-    ['sunday_holiday rolls a Saturday holiday: Sat 3 Oct 2026 (Unity Day) -> Mon 5 Oct', rule({ roll: 'sunday_holiday' }), germany, '2026-09-03T10:00:00Z', { receiptDay: '2026-09-03', periodEnd: '2026-10-03', lastDay: '2026-10-05' }],
+    [
+      'calendar days with the receipt day as day one: 1 Mar + 45 -> 14 Apr',
+      rule({ amount: 45, unit: 'calendar_days', countReceiptDay: true }),
+      california,
+      '2026-03-01T20:00:00Z',
+      { receiptDay: '2026-03-01', periodEnd: '2026-04-14', lastDay: '2026-04-14' },
+    ],
+    [
+      'countReceiptDay does not move a month period',
+      rule({ countReceiptDay: true, roll: 'saturday_sunday_holiday' }),
+      france,
+      '2025-09-03T10:00:00Z',
+      { receiptDay: '2025-09-03', periodEnd: '2025-10-03', lastDay: '2025-10-03' },
+    ],
+    [
+      'business days counting a working receipt day: Mon 16 Nov -> Tue 8 Dec',
+      rule({ amount: 15, unit: 'business_days', countReceiptDay: true }),
+      california,
+      '2026-11-16T20:00:00Z',
+      { receiptDay: '2026-11-16', periodEnd: '2026-12-08', lastDay: '2026-12-08' },
+    ],
+    [
+      'business days: a Saturday receipt day is not day one -> Fri 24 Jul',
+      rule({ amount: 15, unit: 'business_days', countReceiptDay: true }),
+      california,
+      '2026-07-04T19:00:00Z',
+      { receiptDay: '2026-07-04', periodEnd: '2026-07-24', lastDay: '2026-07-24' },
+    ],
+    [
+      'one business day counting a working receipt day is that day',
+      rule({ amount: 1, unit: 'business_days', countReceiptDay: true }),
+      california,
+      '2026-07-01T19:00:00Z',
+      { receiptDay: '2026-07-01', periodEnd: '2026-07-01', lastDay: '2026-07-01' },
+    ],
+    [
+      'sunday_holiday keeps a plain Saturday: 28 Feb 2026',
+      rule({ roll: 'sunday_holiday' }),
+      germany,
+      '2026-01-31T10:00:00Z',
+      { receiptDay: '2026-01-31', periodEnd: '2026-02-28', lastDay: '2026-02-28' },
+    ],
+    [
+      'sunday_holiday rolls a Sunday: 1 Mar 2026 -> Mon 2 Mar',
+      rule({ roll: 'sunday_holiday' }),
+      germany,
+      '2026-02-01T10:00:00Z',
+      { receiptDay: '2026-02-01', periodEnd: '2026-03-01', lastDay: '2026-03-02' },
+    ],
+    [
+      'sunday_holiday rolls a Saturday holiday: Sat 3 Oct 2026 (Unity Day) -> Mon 5 Oct',
+      rule({ roll: 'sunday_holiday' }),
+      germany,
+      '2026-09-03T10:00:00Z',
+      { receiptDay: '2026-09-03', periodEnd: '2026-10-03', lastDay: '2026-10-05' },
+    ],
     ['roll none keeps a Sunday', rule({}), germany, '2026-02-01T10:00:00Z', { receiptDay: '2026-02-01', periodEnd: '2026-03-01', lastDay: '2026-03-01' }],
   ])('%s', (_title, periodRule, binding, receivedAt, expected) => {
     expectDeadline(periodRule, binding, receivedAt, expected);

@@ -23,7 +23,6 @@ const extension = (at: string, amount: { additionalDays?: number; additionalMont
   ...amount,
 });
 
-
 describe('computeClock: the UK pauses (UK GDPR Art 12A, DPA 2018 s54)', () => {
   // Received Mon 1 Jun 2026 in London; the base month ends Wed 1 Jul.
   const received = '2026-06-01T09:00:00Z';
@@ -131,9 +130,9 @@ describe('computeClock: extensions', () => {
   it('more than the maximum, or a second extension where one is allowed, is refused', () => {
     expect(violationOf(() => clockOf('US-CA', '2026-03-01T20:00:00Z', [extension('2026-03-10T18:00:00Z', { additionalDays: 46 })]))).toBe('EXTENSION_EXCEEDS_MAXIMUM');
     expect(violationOf(() => clockOf('EU', '2025-01-31T10:00:00Z', [extension('2025-02-01T10:00:00Z', { additionalMonths: 3 })]))).toBe('EXTENSION_EXCEEDS_MAXIMUM');
-    expect(
-      violationOf(() => clockOf('US-CA', '2026-03-01T20:00:00Z', [extension('2026-03-10T18:00:00Z', { additionalDays: 20 }), extension('2026-03-11T18:00:00Z', { additionalDays: 20 })])),
-    ).toBe('EXTENSION_EXCEEDS_MAXIMUM');
+    expect(violationOf(() => clockOf('US-CA', '2026-03-01T20:00:00Z', [extension('2026-03-10T18:00:00Z', { additionalDays: 20 }), extension('2026-03-11T18:00:00Z', { additionalDays: 20 })]))).toBe(
+      'EXTENSION_EXCEEDS_MAXIMUM',
+    );
   });
 
   it('a pack without extensions, the wrong unit and a missing reason are refused', () => {
@@ -216,7 +215,7 @@ describe('computeClock: a request reopened on appeal runs on the appeal clock', 
     expect(defaultExtension({ ...inputOf('US-CO', '2026-01-05T15:00:00Z'), events })).toEqual({ additionalDays: 60 });
   });
 
-  it('EU (DE) has no appeal period: the request type\'s month runs again from Wed 10 Jun -> Fri 10 Jul, and its extension is available again', () => {
+  it("EU (DE) has no appeal period: the request type's month runs again from Wed 10 Jun -> Fri 10 Jul, and its extension is available again", () => {
     const events = [extension('2026-03-20T10:00:00Z', { additionalMonths: 2 }), reopen('2026-06-10T10:00:00Z')];
     const clock = clockOf('DE', '2026-03-03T10:00:00Z', events);
     expect(clock.lastDay).toBe('2026-07-10');

@@ -255,7 +255,9 @@ class ClockReplay {
       `Base period: ${describePeriod(this.rule.period)} → it ends ${this.show(base.periodEnd)}${this.rollText(base)}; due ${base.dueAt.toISOString()}.`,
     );
     if (this.running.startDay < pack.effectiveFrom) {
-      this.steps.push(`Received before ${pack.packId} took effect (${pack.effectiveFrom}): the pack's rules are applied, but the rules in force on the day of receipt may differ (see the pack's notes).`);
+      this.steps.push(
+        `Received before ${pack.packId} took effect (${pack.effectiveFrom}): the pack's rules are applied, but the rules in force on the day of receipt may differ (see the pack's notes).`,
+      );
     }
     let previousAt = receivedAt;
     for (const event of this.input.events) {
@@ -344,7 +346,7 @@ class ClockReplay {
     this.segmentStart = { at: event.at, reason: 'reopen', actor: event.actor };
     const after = this.deadline(this.running);
     this.steps.push(
-      `Reopened on appeal ${this.show(day)}: ${this.input.pack.appeal ? 'the pack\'s appeal period' : 'the pack has no appeal period, so the request type\'s own period'} (${describePeriod(this.rule.period)}) runs from then → it ends ${this.show(after.periodEnd)}${this.rollText(after)}.`,
+      `Reopened on appeal ${this.show(day)}: ${this.input.pack.appeal ? "the pack's appeal period" : "the pack has no appeal period, so the request type's own period"} (${describePeriod(this.rule.period)}) runs from then → it ends ${this.show(after.periodEnd)}${this.rollText(after)}.`,
     );
   }
 
@@ -353,9 +355,13 @@ class ClockReplay {
     const months = event.additionalMonths ?? 0;
     const days = event.additionalDays ?? 0;
     const wantedUnit = ext.maxTotal?.unit ?? (this.rule.period.unit === 'months' ? 'months' : 'calendar_days');
-    if ((months > 0) === (days > 0) || (wantedUnit === 'months' ? months <= 0 : days <= 0)) {
+    if (months > 0 === days > 0 || (wantedUnit === 'months' ? months <= 0 : days <= 0)) {
       const field = wantedUnit === 'months' ? 'additionalMonths' : 'additionalDays';
-      throw new ClockRuleError('EXTENSION_UNIT_MISMATCH', `${this.input.pack.packId} extends in ${wantedUnit === 'months' ? 'months' : 'days'}: give ${field} (a positive whole number) and nothing else.`, { field });
+      throw new ClockRuleError(
+        'EXTENSION_UNIT_MISMATCH',
+        `${this.input.pack.packId} extends in ${wantedUnit === 'months' ? 'months' : 'days'}: give ${field} (a positive whole number) and nothing else.`,
+        { field },
+      );
     }
     if (ext.reasonRequired && !event.reason?.trim()) {
       throw new ClockRuleError('EXTENSION_REASON_REQUIRED', `${this.input.pack.packId} requires the reasons for the delay to be given with the extension.`, { field: 'reason' });
@@ -407,14 +413,23 @@ class ClockReplay {
     const final = this.deadline(this.running);
     const open = this.openPause;
     if (open) {
-      this.segments.push({ reason: open.reason, from: open.at, to: null, countsTowardDeadline: open.rule === 'ignore' || open.afterDeadline, actor: open.actor, policyVersion: this.version, rule: open.rule });
+      this.segments.push({
+        reason: open.reason,
+        from: open.at,
+        to: null,
+        countsTowardDeadline: open.rule === 'ignore' || open.afterDeadline,
+        actor: open.actor,
+        policyVersion: this.version,
+        rule: open.rule,
+      });
       this.pauses.push({ reason: open.reason, rule: open.rule, from: open.at, to: null, excludedDays: 0, effect: 'pending', actor: open.actor });
       this.steps.push(`The clock is paused for ${open.reason} since ${open.at.toISOString()}; the due date shown is the earliest it can be and moves when the pause ends.`);
     } else {
       this.closeFinalSegments(final);
     }
     const ext = this.rule.extension;
-    const extensionLeft = ext && this.running.extensionCount < ext.maxCount && (!ext.maxTotal || (ext.maxTotal.unit === 'months' ? this.running.extensionMonths : this.running.extensionDays) < ext.maxTotal.amount);
+    const extensionLeft =
+      ext && this.running.extensionCount < ext.maxCount && (!ext.maxTotal || (ext.maxTotal.unit === 'months' ? this.running.extensionMonths : this.running.extensionDays) < ext.maxTotal.amount);
     const receiptDay = localDateOf(this.input.receivedAt, this.zone);
     const acknowledgementDueAt = this.rule.acknowledgement ? this.simpleDeadline(this.rule.acknowledgement, receiptDay) : null;
     const refusalNoticeDueAt = this.rule.refusalNotice ? this.stretched(this.rule.refusalNotice).dueAt : final.dueAt;

@@ -44,7 +44,6 @@ const extension = (day: string, amount: Amount, reason: string | null = 'complex
   ...amount,
 });
 
-
 /** The local day and time of an instant in the binding's zone. */
 function localOf(code: string, at: Date | null): string | null {
   if (!at) return null;
@@ -150,16 +149,13 @@ interface PauseTable {
 
 function pauseCases(code: string, t: PauseTable, title = ''): void {
   const requestType = t.requestType ?? 'access';
-  it.each(Object.entries(t.expected) as Array<[PauseReason, { rule: PauseRule; lastDay: string }]>)(
-    `${title}%s pause ${t.from} - ${t.to} (${requestType}): %j`,
-    (reason, { rule, lastDay }) => {
-      const clock = clockOf(code, noon(t.receivedDay), [pause(reason, t.from), resume(t.to)], requestType);
-      expectLastDay(code, clock, lastDay);
-      const effect = { restart: 'restarted', suspend: 'suspended', ignore: 'ignored' }[rule];
-      expect(clock.pauses).toEqual([expect.objectContaining({ reason, rule, effect, excludedDays: rule === 'suspend' ? t.suspendedDays : 0 })]);
-      if (rule === 'restart') expect(clock.startedAt).toEqual(new Date(noon(t.to)));
-    },
-  );
+  it.each(Object.entries(t.expected) as Array<[PauseReason, { rule: PauseRule; lastDay: string }]>)(`${title}%s pause ${t.from} - ${t.to} (${requestType}): %j`, (reason, { rule, lastDay }) => {
+    const clock = clockOf(code, noon(t.receivedDay), [pause(reason, t.from), resume(t.to)], requestType);
+    expectLastDay(code, clock, lastDay);
+    const effect = { restart: 'restarted', suspend: 'suspended', ignore: 'ignored' }[rule];
+    expect(clock.pauses).toEqual([expect.objectContaining({ reason, rule, effect, excludedDays: rule === 'suspend' ? t.suspendedDays : 0 })]);
+    if (rule === 'restart') expect(clock.startedAt).toEqual(new Date(noon(t.to)));
+  });
 }
 
 // ------------------------------------------------------ appeals, acknowledgement
@@ -300,9 +296,7 @@ describe('uk-gdpr (GB: Europe/London, England and Wales bank holidays)', () => {
     // Received 2 Mar 2026 (first window ends 2 Apr); identity arrives 9 Mar.
     const verification = [pause('verification', '2026-03-04'), resume('2026-03-09')];
     expectLastDay('GB', clockOf('GB', noon('2026-03-02'), [...verification, extension('2026-04-05', { additionalMonths: 2 })]), '2026-06-09');
-    expect(violationOf(() => clockOf('GB', noon('2026-03-02'), [...verification, extension('2026-04-10', { additionalMonths: 2 })]))).toBe(
-      'EXTENSION_NOTICE_PERIOD_ELAPSED',
-    );
+    expect(violationOf(() => clockOf('GB', noon('2026-03-02'), [...verification, extension('2026-04-10', { additionalMonths: 2 })]))).toBe('EXTENSION_NOTICE_PERIOD_ELAPSED');
   });
 
   describe('Scotland and England differ after a pause', () => {

@@ -33,7 +33,6 @@ function subject(code: string): Subject {
   };
 }
 
-
 const run = (_title: string, rule: PeriodRule, binding: JurisdictionBinding, receivedAt: string, expected: Expected) => {
   expectDeadline(rule, binding, receivedAt, expected);
 };
@@ -104,7 +103,7 @@ describe('UK GDPR: one calendar month, weekend and bank holiday roll (ICO)', () 
     ['WLS: Easter Monday 6 Apr 2026 -> Tue 7 Apr', month, wls.binding, '2026-03-06T10:00:00Z', dates('2026-03-06', '2026-04-06', '2026-04-07')],
     ['SCT: Easter Monday is not a Scottish bank holiday', month, sct.binding, '2026-03-06T10:00:00Z', dates('2026-03-06', '2026-04-06')],
     ["NIR: St Patrick's Day Tue 17 Mar 2026 -> Wed 18 Mar", month, nir.binding, '2026-02-17T10:00:00Z', dates('2026-02-17', '2026-03-17', '2026-03-18')],
-    ["ENG: 17 Mar 2026 is a working day", month, eng.binding, '2026-02-17T10:00:00Z', dates('2026-02-17', '2026-03-17')],
+    ['ENG: 17 Mar 2026 is a working day', month, eng.binding, '2026-02-17T10:00:00Z', dates('2026-02-17', '2026-03-17')],
     ['ENG: summer bank holiday Mon 31 Aug 2026 -> Tue 1 Sep', month, eng.binding, '2026-07-31T10:00:00Z', dates('2026-07-31', '2026-08-31', '2026-09-01')],
     ['SCT: 31 Aug 2026 is a working day (summer bank holiday was 3 Aug)', month, sct.binding, '2026-07-31T10:00:00Z', dates('2026-07-31', '2026-08-31')],
   ])('%s', run);

@@ -31,7 +31,7 @@ describe('ProblemError status', () => {
   // The filter logs a 503 as a warning; not in the test's output.
   beforeAll(() => Logger.overrideLogger(false));
 
-  it('is the catalog entry\'s status by default', () => {
+  it("is the catalog entry's status by default", () => {
     expect(new ProblemError('MANIFEST_ARTIFACT_UPLOAD_FAILED').status).toBe(400);
   });
 
@@ -42,7 +42,7 @@ describe('ProblemError status', () => {
     expect(() => new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', 'x', undefined, {}, {}, 400)).toThrow();
   });
 
-  it('is the status of the problem+json answer, with the code, the headers and the body\'s status member', () => {
+  it("is the status of the problem+json answer, with the code, the headers and the body's status member", () => {
     const { host, sent } = httpHost();
     new ProblemJsonFilter().catch(new ProblemError('MANIFEST_ARTIFACT_UPLOAD_FAILED', 'Artifact storage is not available right now.', undefined, {}, { 'Retry-After': '5' }, 503), host);
     expect(sent.status).toBe(503);

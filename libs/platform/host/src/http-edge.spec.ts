@@ -109,7 +109,9 @@ describe('signed internal identity', () => {
   const alice: Principal = { id: 'key:0123456789abcdef', tenantId: 'acme', roles: ['operator'] };
 
   it('gives the handler the caller of a call signed with the key', async () => {
-    const res = await http().get('/whoami').set(signedIdentityHeaders(key, 'GET', '/whoami', alice));
+    const res = await http()
+      .get('/whoami')
+      .set(signedIdentityHeaders(key, 'GET', '/whoami', alice));
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: alice.id, tenantId: 'acme', roles: ['operator'] });
   });

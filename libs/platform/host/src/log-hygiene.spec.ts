@@ -64,7 +64,10 @@ describe('the logs of a failing request', () => {
     expect(res.text).not.toContain(EMAIL);
     const requestId = res.headers['x-request-id'];
     const text = chunks.join('');
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, any>);
     const failed = lines.find((l) => l.msg === 'request failed');
     expect(failed).toMatchObject({ requestId, level: 50, err: { type: 'QueryFailedError', code: '22P02' } });
     expect(lines.some((l) => l.req?.url?.startsWith('/store?email=') && l.res?.statusCode === 500)).toBe(true);

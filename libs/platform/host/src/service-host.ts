@@ -60,7 +60,7 @@ class HealthModule {}
 /** The key that signs and checks internal identity; without one a service does not start. */
 export function internalAuthKeyOf(config: HostConfig): InternalAuthKey {
   const text = internalAuthKeyFrom(config);
-  if (!text) throw new Error('INTERNAL_AUTH_KEY (or INTERNAL_AUTH_KEY_FILE) is required: the key that signs the caller\'s identity between the services');
+  if (!text) throw new Error("INTERNAL_AUTH_KEY (or INTERNAL_AUTH_KEY_FILE) is required: the key that signs the caller's identity between the services");
   return InternalAuthKey.from(text);
 }
 
@@ -135,11 +135,7 @@ export function rootModuleFor(definition: ServiceDefinition, config: HostConfig,
  * Builds and starts one service: HTTP first (health answers while the rest
  * comes up), then, when the caller says so, consumers and the relay.
  */
-export async function hostService(
-  definition: ServiceDefinition,
-  config: HostConfig,
-  options: HostOptions = {},
-): Promise<HostedService> {
+export async function hostService(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): Promise<HostedService> {
   const app = await NestFactory.create(rootModuleFor(definition, config, options), {
     bufferLogs: true,
     bodyParser: false,

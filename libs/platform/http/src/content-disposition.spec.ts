@@ -12,15 +12,13 @@ describe('contentDisposition', () => {
   });
 
   it('adds filename* with the UTF-8 bytes percent-encoded when the name is not ASCII, one _ per character in the fallback', () => {
-    expect(contentDisposition('Auskunft – Müller.pdf')).toBe(
-      'attachment; filename="Auskunft _ M_ller.pdf"; filename*=UTF-8\'\'Auskunft%20%E2%80%93%20M%C3%BCller.pdf',
-    );
+    expect(contentDisposition('Auskunft – Müller.pdf')).toBe('attachment; filename="Auskunft _ M_ller.pdf"; filename*=UTF-8\'\'Auskunft%20%E2%80%93%20M%C3%BCller.pdf');
     // A character outside the BMP is one character: one `_`, four bytes.
     expect(contentDisposition('😀.txt')).toBe('attachment; filename="_.txt"; filename*=UTF-8\'\'%F0%9F%98%80.txt');
   });
 
   it('encodes what attr-char does not allow, which encodeURIComponent leaves alone', () => {
-    expect(contentDisposition("é(1)*'.txt")).toBe('attachment; filename="_(1)*\'.txt"; filename*=UTF-8\'\'%C3%A9%281%29%2A%27.txt');
+    expect(contentDisposition("é(1)*'.txt")).toBe("attachment; filename=\"_(1)*'.txt\"; filename*=UTF-8''%C3%A9%281%29%2A%27.txt");
   });
 
   it('never lets a control character into the header', () => {

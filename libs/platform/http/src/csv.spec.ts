@@ -16,9 +16,16 @@ describe('csvText', () => {
   });
 
   it('leaves every other cell as RFC 4180 has it', () => {
-    expect(csvText([['sequence', 'actor'], ['1', 'key:0a1b'], ['2', 'a,b'], ['3', 'say "hi"'], ['4', 'a=1'], ['5', '']])).toBe(
-      'sequence,actor\r\n1,key:0a1b\r\n2,"a,b"\r\n3,"say ""hi"""\r\n4,a=1\r\n5,\r\n',
-    );
+    expect(
+      csvText([
+        ['sequence', 'actor'],
+        ['1', 'key:0a1b'],
+        ['2', 'a,b'],
+        ['3', 'say "hi"'],
+        ['4', 'a=1'],
+        ['5', ''],
+      ]),
+    ).toBe('sequence,actor\r\n1,key:0a1b\r\n2,"a,b"\r\n3,"say ""hi"""\r\n4,a=1\r\n5,\r\n');
   });
 
   it('keeps every value readable: a cell that starts with a quote held the rest', () => {

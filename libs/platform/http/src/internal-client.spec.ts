@@ -33,7 +33,9 @@ async function listen(server: Server, transport: Transport): Promise<{ url: stri
 
 describe.each(TRANSPORTS)('the internal client %s', (transport) => {
   /** A service on a loopback port answering with `handle`; the requests it saw, body included. */
-  async function service(handle: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<{ url: string; seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[]; close: () => Promise<void>; server: Server }> {
+  async function service(
+    handle: (req: IncomingMessage, res: ServerResponse, body: string) => void,
+  ): Promise<{ url: string; seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[]; close: () => Promise<void>; server: Server }> {
     const seen: { method?: string; url?: string; headers: IncomingMessage['headers']; body: string }[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -96,7 +98,11 @@ describe.each(TRANSPORTS)('the internal client %s', (transport) => {
       const svc = await service(() => undefined);
       try {
         const problem = await problemOf(callService('verification', svc.url, { method: 'GET', path: '/slow', timeoutMs: 100 }));
-        expect({ name: problem.definition.name, status: problem.status, detail: problem.detail }).toEqual({ name: 'UPSTREAM_TIMEOUT', status: 504, detail: 'The verification service did not answer in time.' });
+        expect({ name: problem.definition.name, status: problem.status, detail: problem.detail }).toEqual({
+          name: 'UPSTREAM_TIMEOUT',
+          status: 504,
+          detail: 'The verification service did not answer in time.',
+        });
       } finally {
         await svc.close();
       }

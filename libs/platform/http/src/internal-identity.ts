@@ -149,7 +149,10 @@ export function verifyIdentity(key: InternalAuthKey, method: string, pathAndQuer
     id: principal.trim(),
     tenantId: tenant.trim(),
     workspaceId: workspace.trim() || undefined,
-    roles: roles.split(',').map((r) => r.trim()).filter(Boolean),
+    roles: roles
+      .split(',')
+      .map((r) => r.trim())
+      .filter(Boolean),
   };
 }
 

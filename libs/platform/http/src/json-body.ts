@@ -76,8 +76,7 @@ export function contentCodingOf(header: string | string[] | undefined): string |
     .map((c) => c.trim().toLowerCase())
     .filter((c) => c !== '' && c !== 'identity');
   if (codings.length === 0) return undefined;
-  const unsupported = (detail: string) =>
-    new ProblemError('CONTENT_ENCODING_UNSUPPORTED', detail, undefined, {}, { 'Accept-Encoding': ACCEPTED_CONTENT_CODINGS });
+  const unsupported = (detail: string) => new ProblemError('CONTENT_ENCODING_UNSUPPORTED', detail, undefined, {}, { 'Accept-Encoding': ACCEPTED_CONTENT_CODINGS });
   if (codings.length > 1) throw unsupported('The body may be encoded once, with gzip or deflate; it names several codings.');
   const coding = codings[0];
   if (!DECODERS[coding]) {

@@ -10,7 +10,16 @@ describe('upstreamProblem', () => {
       'lifecycle-clock',
       answer(
         409,
-        { type: 'x', title: 't', status: 409, code: 'SVC-BE-1401', name: 'LIFECYCLE_TRANSITION_DISALLOWED', detail: 'Request r is closed.', currentStatus: 'closed', errors: [{ field: 'a', message: 'b' }] },
+        {
+          type: 'x',
+          title: 't',
+          status: 409,
+          code: 'SVC-BE-1401',
+          name: 'LIFECYCLE_TRANSITION_DISALLOWED',
+          detail: 'Request r is closed.',
+          currentStatus: 'closed',
+          errors: [{ field: 'a', message: 'b' }],
+        },
         { 'retry-after': '3' },
       ),
     );
@@ -21,7 +30,7 @@ describe('upstreamProblem', () => {
     expect(problem.headers).toEqual({ 'retry-after': '3' });
   });
 
-  it('keeps another status the catalog lists for the code, and the code\'s own status otherwise', () => {
+  it("keeps another status the catalog lists for the code, and the code's own status otherwise", () => {
     const unavailable = upstreamProblem('fulfilment-delivery', answer(503, { name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED', code: 'SVC-BE-1206', status: 503 }));
     expect(unavailable.status).toBe(503);
     expect(upstreamProblem('x', answer(400, { name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED' })).status).toBe(400);

@@ -53,7 +53,7 @@ describe('parseInput messages that tell the caller what to send', () => {
     expect(problemOf(null).errors).toEqual([{ field: '(body)', message: 'must be an object' }]);
   });
 
-  it('passes on the contract\'s own message for a pattern, and names the pattern otherwise', () => {
+  it("passes on the contract's own message for a pattern, and names the pattern otherwise", () => {
     const hash = z.strictObject({ hash: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: followed by 64 lowercase hex digits') });
     const bare = z.strictObject({ code: z.string().regex(/^[A-Z]{2}$/) });
     const problem = (schema: z.ZodType, value: unknown) => {

@@ -4,7 +4,10 @@ import { type FieldProblem, listedFieldProblems, MAX_LISTED_FIELD_PROBLEMS, Prob
 type Issue = z.core.$ZodIssue;
 
 function fieldOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** What a well-formed value of each string format looks like. */
@@ -20,7 +23,9 @@ const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
 function messageOf(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return !('input' in issue) || issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'an array' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
+      return !('input' in issue) || issue.input === undefined
+        ? 'is required'
+        : `must be ${issue.expected === 'array' ? 'an array' : `a${/^[aeiou]/.test(issue.expected) ? 'n' : ''} ${issue.expected}`}`;
     case 'invalid_value':
       return `must be one of: ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
@@ -28,7 +33,13 @@ function messageOf(issue: Issue): string {
       if (!/^Invalid\b/.test(issue.message)) return issue.message;
       return FORMAT_MESSAGES[issue.format] ?? (issue.format === 'regex' && 'pattern' in issue ? `must match the pattern ${String(issue.pattern)}` : `must be a valid ${issue.format}`);
     case 'too_small':
-      return issue.origin === 'string' ? (Number(issue.minimum) <= 1 ? 'must not be empty' : `must have at least ${issue.minimum} characters`) : issue.origin === 'array' ? `must have at least ${issue.minimum} items` : `must be at least ${issue.minimum}`;
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? 'must not be empty'
+          : `must have at least ${issue.minimum} characters`
+        : issue.origin === 'array'
+          ? `must have at least ${issue.minimum} items`
+          : `must be at least ${issue.minimum}`;
     case 'too_big':
       return issue.origin === 'string' ? `must have at most ${issue.maximum} characters` : issue.origin === 'array' ? `must have at most ${issue.maximum} items` : `must be at most ${issue.maximum}`;
     default:

@@ -39,7 +39,25 @@ describe('requestFingerprint', () => {
 
 describe('the published Idempotency-Key pattern', () => {
   it('admits exactly the keys the gateway takes', () => {
-    const samples = ['order-42', '"order-42"', 'a', 'x'.repeat(255), `"${'x'.repeat(255)}"`, '!#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~', '', '""', '"', 'x'.repeat(256), 'has space', 'tab\there', 'quote"inside', '"open', 'close"', 'naïve', 'nul\u0000'];
+    const samples = [
+      'order-42',
+      '"order-42"',
+      'a',
+      'x'.repeat(255),
+      `"${'x'.repeat(255)}"`,
+      "!#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+      '',
+      '""',
+      '"',
+      'x'.repeat(256),
+      'has space',
+      'tab\there',
+      'quote"inside',
+      '"open',
+      'close"',
+      'naïve',
+      'nul\u0000',
+    ];
     for (const value of samples) {
       let accepted = true;
       try {

@@ -103,15 +103,14 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
 
   /** Frees the key after a failed execution: nothing changed, so the same key may be retried. */
   async release(scope: IdempotencyScope): Promise<void> {
-    await this.uow.dataSource.query(
-      `DELETE FROM ${this.table} WHERE tenant_id = $1 AND principal = $2 AND key = $3 AND state = 'processing'`,
-      [scope.tenantId, scope.principal, scope.key],
-    );
+    await this.uow.dataSource.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND principal = $2 AND key = $3 AND state = 'processing'`, [scope.tenantId, scope.principal, scope.key]);
   }
 
   async purgeExpired(): Promise<number> {
     // Counted in SQL: a bare DELETE … RETURNING answers [rows, count] through TypeORM, whose length is always 2.
-    const [{ count }]: Array<{ count: number }> = await this.uow.dataSource.query(`WITH deleted AS (DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS count FROM deleted`);
+    const [{ count }]: Array<{ count: number }> = await this.uow.dataSource.query(
+      `WITH deleted AS (DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS count FROM deleted`,
+    );
     return count;
   }
 }

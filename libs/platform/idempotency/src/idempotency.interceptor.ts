@@ -43,7 +43,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     try {
       // The claim's lease is short, so that a retry after a crash is not blocked for long: keep it while we run.
-      return await whileRenewingLease(() => this.store.renew(scope), CLAIM_RENEW_MS, () => this.handleAndRecord(scope, status, next, options));
+      return await whileRenewingLease(
+        () => this.store.renew(scope),
+        CLAIM_RENEW_MS,
+        () => this.handleAndRecord(scope, status, next, options),
+      );
     } catch (e) {
       await this.store.release(scope).catch(() => undefined);
       throw e;

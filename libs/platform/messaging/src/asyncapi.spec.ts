@@ -21,8 +21,14 @@ describe('AsyncAPI document', () => {
   });
 
   it('has a channel for every topic of deploy/kafka/topics.yaml, and no other', () => {
-    const addresses = Object.values(asyncapi.channels).map((c) => c.address).sort();
-    expect(addresses).toEqual(readTopicCatalog().map((t) => t.name).sort());
+    const addresses = Object.values(asyncapi.channels)
+      .map((c) => c.address)
+      .sort();
+    expect(addresses).toEqual(
+      readTopicCatalog()
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
   it('describes every event type of the catalog as a message, on the channel of its topic', () => {
@@ -31,14 +37,16 @@ describe('AsyncAPI document', () => {
       expect(messageNames).toContain(definition.type);
       const channel = Object.values(asyncapi.channels).find((c) => c.address === definition.topic);
       expect(channel).toBeDefined();
-      expect(JSON.stringify(channel?.messages ?? {})).toContain(
-        Object.entries(asyncapi.components.messages).find(([key, m]) => (m.name ?? key) === definition.type)?.[0],
-      );
+      expect(JSON.stringify(channel?.messages ?? {})).toContain(Object.entries(asyncapi.components.messages).find(([key, m]) => (m.name ?? key) === definition.type)?.[0]);
     }
   });
 
   it('lists no event type the catalog does not have', () => {
-    const known = new Set(domainEventCatalog().types().map((d) => d.type));
+    const known = new Set(
+      domainEventCatalog()
+        .types()
+        .map((d) => d.type),
+    );
     const documented = Object.entries(asyncapi.components.messages)
       .map(([key, m]) => m.name ?? key)
       .filter((name) => name.startsWith('dsar.') && !Object.values(Topics).some((t) => name.startsWith(`${t}.dlq`)));

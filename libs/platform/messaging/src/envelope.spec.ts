@@ -47,9 +47,7 @@ describe('buildEvent validation', () => {
   });
 
   it('rejects a type the catalog does not know', () => {
-    expect(() => buildEvent(catalog, source, { ...draft(), type: 'dsar.request.vanished.v1' })).toThrow(
-      /Unknown event type dsar\.request\.vanished\.v1/,
-    );
+    expect(() => buildEvent(catalog, source, { ...draft(), type: 'dsar.request.vanished.v1' })).toThrow(/Unknown event type dsar\.request\.vanished\.v1/);
   });
 });
 

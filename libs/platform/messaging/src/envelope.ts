@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  CLOUDEVENTS_CONTENT_TYPE,
-  CloudEventHeaders,
-  type CloudEventEnvelope,
-  cloudEventEnvelopeSchema,
-  type EventCatalog,
-} from '@dsar/contracts';
+import { CLOUDEVENTS_CONTENT_TYPE, CloudEventHeaders, type CloudEventEnvelope, cloudEventEnvelopeSchema, type EventCatalog } from '@dsar/contracts';
 import type { BusMessage } from './bus.port';
 
 export interface EventDraft<TData = Record<string, unknown>> {
@@ -34,7 +28,10 @@ export function buildEvent(catalog: EventCatalog, source: string, draft: EventDr
   const definition = catalog.require(draft.type);
   const parsed = definition.schema.safeParse(draft.data);
   if (!parsed.success) {
-    throw new InvalidEventError(draft.type, parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`));
+    throw new InvalidEventError(
+      draft.type,
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`),
+    );
   }
   const envelope: CloudEventEnvelope = {
     specversion: '1.0',

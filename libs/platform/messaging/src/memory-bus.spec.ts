@@ -19,11 +19,7 @@ describe('MemoryBus delivery order', () => {
     });
     await bus.subscribe('group-other', ['dsar.policy.v1'], async (m) => void seen.other.push(m.value));
 
-    await Promise.all([
-      bus.publish([message('1'), message('2')]),
-      bus.publish([message('3')]),
-      bus.publish([message('4', 'dsar.intake.v1'), message('5')]),
-    ]);
+    await Promise.all([bus.publish([message('1'), message('2')]), bus.publish([message('3')]), bus.publish([message('4', 'dsar.intake.v1'), message('5')])]);
 
     expect(seen.a).toEqual(['1', '2', '3', '5']);
     expect(seen.b).toEqual(['1', '2', '3', '4', '5']);
@@ -116,9 +112,7 @@ describe('MemoryBus consumer groups', () => {
   it('refuses a second subscription of the same group id', async () => {
     const bus = new MemoryBus();
     await bus.subscribe('group-a', [TOPIC], async () => undefined);
-    await expect(bus.subscribe('group-a', ['dsar.intake.v1'], async () => undefined)).rejects.toThrow(
-      'Consumer group group-a is already subscribed on the in-memory bus',
-    );
+    await expect(bus.subscribe('group-a', ['dsar.intake.v1'], async () => undefined)).rejects.toThrow('Consumer group group-a is already subscribed on the in-memory bus');
   });
 
   it('accepts the group again after its subscription closed', async () => {

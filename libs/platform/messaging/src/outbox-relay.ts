@@ -192,9 +192,7 @@ export class OutboxRelay {
 
   private async markProcessed(tx: EntityManager, rows: OutboxRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await tx.query(`UPDATE ${this.table} SET processed_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [
-      rows.map((r) => r.id),
-    ]);
+    await tx.query(`UPDATE ${this.table} SET processed_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
   }
 
   private async recordFailure(error: Error): Promise<void> {

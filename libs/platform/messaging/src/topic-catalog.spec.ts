@@ -24,13 +24,14 @@ describe('deploy/kafka/topics.yaml', () => {
     expect(names).toContain(dlqTopicOf(topic));
   });
 
-  it.each(domainEventCatalog().types().map((d) => [d.type, d.topic]))(
-    'has the topic of event type %s (%s) and its .dlq twin',
-    (_type, topic) => {
-      expect(names).toContain(topic);
-      expect(names).toContain(dlqTopicOf(topic));
-    },
-  );
+  it.each(
+    domainEventCatalog()
+      .types()
+      .map((d) => [d.type, d.topic]),
+  )('has the topic of event type %s (%s) and its .dlq twin', (_type, topic) => {
+    expect(names).toContain(topic);
+    expect(names).toContain(dlqTopicOf(topic));
+  });
 
   it('lists nothing but the Topics values and their .dlq twins', () => {
     const expected = new Set(topicValues.flatMap((t) => [t, dlqTopicOf(t)]));

@@ -45,10 +45,7 @@ export function readTopicCatalog(file = defaultTopicsFile(), replicationFactor?:
  * partition count that differs is reported, since changing it would move
  * keys between partitions and break per-request order).
  */
-export async function ensureTopics(
-  admin: Admin,
-  topics: TopicDefinition[],
-): Promise<{ created: string[]; existing: string[]; mismatched: string[] }> {
+export async function ensureTopics(admin: Admin, topics: TopicDefinition[]): Promise<{ created: string[]; existing: string[]; mismatched: string[] }> {
   await admin.connect();
   try {
     const present = new Set(await admin.listTopics());
@@ -65,7 +62,10 @@ export async function ensureTopics(
           configEntries: Object.entries(t.config).map(([name, value]) => ({ name, value })),
         })),
       });
-      await waitForLeaders(admin, missing.map((t) => t.name));
+      await waitForLeaders(
+        admin,
+        missing.map((t) => t.name),
+      );
     }
     const existing = topics.filter((t) => present.has(t.name));
     const mismatched: string[] = [];

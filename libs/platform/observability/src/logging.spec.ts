@@ -27,7 +27,16 @@ function capture(): { log: pino.Logger; text: () => string; lines: () => Array<R
   });
   const [options] = loggerParams('test', 'trace', stream).pinoHttp as [Options, unknown];
   const log = pino(options as pino.LoggerOptions, stream);
-  return { log, text: () => chunks.join(''), lines: () => chunks.join('').trim().split('\n').map((l) => JSON.parse(l)) };
+  return {
+    log,
+    text: () => chunks.join(''),
+    lines: () =>
+      chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+  };
 }
 
 function expectNoMarker(text: string): void {
@@ -81,7 +90,14 @@ describe('log hygiene of the pino configuration', () => {
     log.info({
       body: { requestor: { name: NAME, email: EMAIL } },
       request: {
-        headers: { authorization: `Bearer ${TOKEN}`, cookie: `session=${TOKEN}`, 'x-dsar-principal': `key:${TOKEN}`, 'x-dsar-tenant-id': 'MARKERTOKEN-tenant', 'x-dsar-identity-signature': `v1=${TOKEN}`, 'x-api-key': TOKEN },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          cookie: `session=${TOKEN}`,
+          'x-dsar-principal': `key:${TOKEN}`,
+          'x-dsar-tenant-id': 'MARKERTOKEN-tenant',
+          'x-dsar-identity-signature': `v1=${TOKEN}`,
+          'x-api-key': TOKEN,
+        },
         rawBody: Buffer.from(RAW_TEXT),
       },
       intakeSource: { rawText: RAW_TEXT, contact: CONTACT },
@@ -188,7 +204,7 @@ describe('the cost of scrubbing what a client sends', () => {
     expect(textForLog(`invalid input syntax for type uuid: "${'z'.repeat(MAX_LOGGED_TEXT)}`)).toBe(`invalid input syntax for type uuid: "${REDACTED}"`);
   });
 
-  it('scrubs a stack\'s lines and the keys of logged objects like any text', () => {
+  it("scrubs a stack's lines and the keys of logged objects like any text", () => {
     const error = new Error(`failed\n    at ${EMAIL}`);
     expect(JSON.stringify(errorForLog(error))).not.toContain(EMAIL);
     expect(JSON.stringify(redactDeep({ [EMAIL]: 1 }))).not.toContain(EMAIL);

@@ -82,7 +82,13 @@ export const SENSITIVE_KEYS: ReadonlySet<string> = new Set(
 
 /** The top-level event fields the event catalog marks as personal data. */
 export function personalDataFields(): string[] {
-  return [...new Set(domainEventCatalog().types().flatMap((d) => d.personalData ?? []))];
+  return [
+    ...new Set(
+      domainEventCatalog()
+        .types()
+        .flatMap((d) => d.personalData ?? []),
+    ),
+  ];
 }
 
 /** Paths pino redacts on top of the walk (fixed places, kept as a second net). */

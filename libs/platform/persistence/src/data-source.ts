@@ -46,10 +46,7 @@ export async function dataSourceOptions(settings: DatabaseSettings): Promise<Dat
 
 export class PendingMigrationsError extends Error {
   constructor(schema: string) {
-    super(
-      `Schema "${schema}" has migrations that are not applied. Run \`npm run migrate\` ` +
-        '(or start with DB_MIGRATIONS=run) before starting the service.',
-    );
+    super(`Schema "${schema}" has migrations that are not applied. Run \`npm run migrate\` ` + '(or start with DB_MIGRATIONS=run) before starting the service.');
     this.name = 'PendingMigrationsError';
   }
 }
@@ -78,10 +75,7 @@ export async function openDataSource(options: DataSourceOptions, policy: Migrati
 }
 
 async function hasPendingMigrations(ds: DataSource, schema: string): Promise<boolean> {
-  const [{ exists }] = await ds.query(
-    `SELECT EXISTS (SELECT 1 FROM information_schema.schemata WHERE schema_name = $1) AS exists`,
-    [schema],
-  );
+  const [{ exists }] = await ds.query(`SELECT EXISTS (SELECT 1 FROM information_schema.schemata WHERE schema_name = $1) AS exists`, [schema]);
   return !exists || (await ds.showMigrations());
 }
 

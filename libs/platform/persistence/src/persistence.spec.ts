@@ -3,13 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Column, type DataSource, Entity, type MigrationInterface, PrimaryGeneratedColumn, type QueryRunner } from 'typeorm';
-import {
-  dataSourceOptions,
-  type DatabaseSettings,
-  openDataSource,
-  PendingMigrationsError,
-  schemaOf,
-} from './data-source';
+import { dataSourceOptions, type DatabaseSettings, openDataSource, PendingMigrationsError, schemaOf } from './data-source';
 import { PgliteHost, pgliteDirectory } from './pglite-driver';
 import { clusterTemplateFile } from './pglite-template';
 import { UnitOfWork } from './unit-of-work';
@@ -74,10 +68,7 @@ const SHARED_DB = 'memory://persistence-spec';
 let schemas = 0;
 const nextSchema = () => `widget_service_${++schemas}`;
 
-function settings(
-  schema: string,
-  { dataDir = SHARED_DB, migrations = [Widgets1700000000001] }: { dataDir?: string; migrations?: DatabaseSettings['migrations'] } = {},
-): DatabaseSettings {
+function settings(schema: string, { dataDir = SHARED_DB, migrations = [Widgets1700000000001] }: { dataDir?: string; migrations?: DatabaseSettings['migrations'] } = {}): DatabaseSettings {
   return { driver: 'pglite', dataDir, poolSize: 10, schema, entities: [Widget], migrations, applicationName: 'persistence-spec' };
 }
 
@@ -88,8 +79,7 @@ async function freshService(): Promise<{ ds: DataSource; schema: string; table: 
   return { ds, schema, table: `"${schema}".widgets` };
 }
 
-const names = async (ds: DataSource, table: string): Promise<string[]> =>
-  (await ds.query(`SELECT name FROM ${table} ORDER BY id`)).map((r: { name: string }) => r.name);
+const names = async (ds: DataSource, table: string): Promise<string[]> => (await ds.query(`SELECT name FROM ${table} ORDER BY id`)).map((r: { name: string }) => r.name);
 
 const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -138,10 +128,7 @@ describe('migrations', () => {
   it("'run' applies only what is pending and records each migration once", async () => {
     const schema = nextSchema();
     await (await openDataSource(await dataSourceOptions(settings(schema)), 'run')).destroy();
-    const ds = await openDataSource(
-      await dataSourceOptions(settings(schema, { migrations: [Widgets1700000000001, WidgetColour1700000000002] })),
-      'run',
-    );
+    const ds = await openDataSource(await dataSourceOptions(settings(schema, { migrations: [Widgets1700000000001, WidgetColour1700000000002] })), 'run');
     try {
       const applied = await ds.query(`SELECT name FROM "${schema}".schema_migrations ORDER BY id`);
       expect(applied).toEqual([{ name: 'Widgets1700000000001' }, { name: 'WidgetColour1700000000002' }]);

@@ -97,7 +97,13 @@ function openDatabase(dataDir: string): Promise<PGlite> {
   }
   const fresh = inMemory || !existsSync(join(dataDir, 'PG_VERSION'));
   const template = fresh ? readClusterTemplate() : undefined;
-  const unpacking = template && !inMemory ? unpackClusterTemplate(template, dataDir).then(() => undefined, (e: unknown) => e ?? new Error('unpacking failed')) : undefined;
+  const unpacking =
+    template && !inMemory
+      ? unpackClusterTemplate(template, dataDir).then(
+          () => undefined,
+          (e: unknown) => e ?? new Error('unpacking failed'),
+        )
+      : undefined;
   return (async () => {
     const { PGlite, types } = await import('@electric-sql/pglite');
     const options: PGliteOptions = {
@@ -166,7 +172,11 @@ class PgliteClient extends EventEmitter {
       return toPgResult(sql, last);
     };
     const p = run();
-    if (callback) p.then((r) => callback(null, r), (e: Error) => callback(e));
+    if (callback)
+      p.then(
+        (r) => callback(null, r),
+        (e: Error) => callback(e),
+      );
     return p;
   }
 }
@@ -194,7 +204,10 @@ export class PglitePool extends EventEmitter {
     });
     const leased = p.then(({ client }) => client);
     if (cb) {
-      p.then(({ client, done }) => cb(null, client, done), (e: Error) => cb(e));
+      p.then(
+        ({ client, done }) => cb(null, client, done),
+        (e: Error) => cb(e),
+      );
       // Like node-postgres, a caller with a callback (TypeORM) gets the error there
       // only: the unused promise must not become an unhandled rejection.
       leased.catch(() => undefined);

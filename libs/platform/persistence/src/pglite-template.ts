@@ -109,10 +109,14 @@ function untar(tar: Buffer, dir: string): TarFile[] {
     made.add(path);
   };
   makeDir(dir);
-  for (let at = 0; at + BLOCK <= tar.length; ) {
+  for (let at = 0; at + BLOCK <= tar.length;) {
     const header = tar.subarray(at, at + BLOCK);
     if (header.every((b) => b === 0)) break;
-    const field = (offset: number, length: number): string => header.subarray(offset, offset + length).toString('utf8').replace(/\0[\s\S]*$/, '');
+    const field = (offset: number, length: number): string =>
+      header
+        .subarray(offset, offset + length)
+        .toString('utf8')
+        .replace(/\0[\s\S]*$/, '');
     const path = [field(345, 155), field(0, 100)].filter(Boolean).join('/');
     const parts = path.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.length === 0 || parts.includes('..')) throw new Error(`unexpected path in the cluster template: ${JSON.stringify(path)}`);

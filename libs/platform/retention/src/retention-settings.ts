@@ -3,7 +3,12 @@ import { z } from 'zod';
 /** The retention sweep of a service that owns a class (README configuration; docs/retention.md). */
 export const retentionFields = {
   /** How often the service sweeps its classes for records past their retention; 0 turns the sweep off. */
-  RETENTION_SWEEP_INTERVAL_MS: z.coerce.number().int().min(0).max(7 * 86_400_000).default(3_600_000),
+  RETENTION_SWEEP_INTERVAL_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(7 * 86_400_000)
+    .default(3_600_000),
   /** Groups of records (a request's, one class) purged per page of a sweep. */
   RETENTION_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(100),
 };

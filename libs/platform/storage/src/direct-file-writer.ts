@@ -56,7 +56,7 @@ export class DirectFileWriter {
   async write(piece: Uint8Array): Promise<void> {
     // After a failed write the file is unusable: every later call fails with that write's error.
     if (this.failure !== undefined) throw this.failure;
-    for (let offset = 0; offset < piece.length; ) {
+    for (let offset = 0; offset < piece.length;) {
       const taken = Math.min(this.current.length - this.filled, piece.length - offset);
       this.current.set(piece.subarray(offset, offset + taken), this.filled);
       this.filled += taken;

@@ -197,7 +197,7 @@ export class EncryptedStorage extends FileStorage {
           const bytes = asBuffer(piece);
           size += bytes.length;
           if (size > maxBytes) throw (failure = new PayloadTooLargeError(maxBytes));
-          for (let offset = 0; offset < bytes.length; ) {
+          for (let offset = 0; offset < bytes.length;) {
             // A full chunk is sealed only once a byte beyond it arrived: the last chunk must carry the final flag.
             if (filled === chunkSize) {
               if (index >= MAX_CHUNKS - 1) throw (failure = new PayloadTooLargeError(maxBytes));

@@ -221,7 +221,7 @@ describe('S3BlobStore on moto', () => {
     expect(await keysOf(store)).toEqual(['other/kept']);
   });
 
-  describe('compare-and-swap, on the server\'s If-Match', () => {
+  describe("compare-and-swap, on the server's If-Match", () => {
     /** Runs `meanwhile` once, after the swap's GetObject answered and before its conditional PutObject. */
     const between = (swapping: S3BlobStore, meanwhile: () => Promise<unknown>) => {
       let pending: (() => Promise<unknown>) | undefined = meanwhile;

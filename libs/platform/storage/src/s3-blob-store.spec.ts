@@ -120,9 +120,14 @@ describe('S3BlobStore', () => {
   it('swaps with If-Match on the ETag of the bytes it compared, taking 412 and 404 as "changed" and retrying a 409', async () => {
     const object = (text: string, etag = '"e1"') => ({ Body: Readable.from([Buffer.from(text)]), ContentLength: Buffer.byteLength(text), ETag: etag });
     const answers: unknown[] = [
-      object('wrapped'), s3Error('ConditionalRequestConflict', 409), object('wrapped', '"e2"'), {}, // swapped after a conflict
-      object('wrapped'), s3Error('PreconditionFailed', 412), // changed between the read and the put
-      object('wrapped'), s3Error('NoSuchKey', 404), // deleted between the read and the put
+      object('wrapped'),
+      s3Error('ConditionalRequestConflict', 409),
+      object('wrapped', '"e2"'),
+      {}, // swapped after a conflict
+      object('wrapped'),
+      s3Error('PreconditionFailed', 412), // changed between the read and the put
+      object('wrapped'),
+      s3Error('NoSuchKey', 404), // deleted between the read and the put
       object('other!!'), // other bytes of the same length: no put
       object('longer bytes'), // another length: no put
       s3Error('NoSuchKey', 404), // absent: no put

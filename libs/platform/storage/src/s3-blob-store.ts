@@ -188,9 +188,7 @@ export class S3BlobStore implements BlobStore {
     let contentRange: string | undefined;
     let length: number | undefined;
     try {
-      const out = await this.client.send(
-        new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
-      );
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
       body = out.Body as Readable;
       contentRange = out.ContentRange;
       length = out.ContentLength;
@@ -297,9 +295,7 @@ export class S3BlobStore implements BlobStore {
   }
 
   private async deleteObjects(objectKeys: string[]): Promise<void> {
-    const out = await this.client.send(
-      new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objectKeys.map((Key) => ({ Key })), Quiet: true } }),
-    );
+    const out = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: objectKeys.map((Key) => ({ Key })), Quiet: true } }));
     const failed = out.Errors ?? [];
     if (failed.length > 0) {
       const first = failed[0];

@@ -97,9 +97,7 @@ describe('storage configuration', () => {
       expect.stringMatching(/^STORAGE_DRIVER: /),
       `STORAGE_MASTER_KEY_FILE: ${join(dir, 'absent')} cannot be read: ENOENT`,
     ]);
-    expect(problemsOf({ DATA_DIR: dir, STORAGE_MASTER_KEY_FILE: bad })).toEqual([
-      `STORAGE_MASTER_KEY_FILE: ${bad} must be the base64 of exactly 32 bytes; make one with: openssl rand -base64 32`,
-    ]);
+    expect(problemsOf({ DATA_DIR: dir, STORAGE_MASTER_KEY_FILE: bad })).toEqual([`STORAGE_MASTER_KEY_FILE: ${bad} must be the base64 of exactly 32 bytes; make one with: openssl rand -base64 32`]);
   });
 
   it('prefers the variable to the file', async () => {

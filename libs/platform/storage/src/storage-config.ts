@@ -108,7 +108,10 @@ export const storageFields = {
   STORAGE_PREVIOUS_MASTER_KEYS: refined(previousKeysProblem).optional(),
   STORAGE_PREVIOUS_MASTER_KEYS_FILE: secretFileField(previousKeysProblem),
   S3_BUCKET: z.string().regex(S3_BUCKET_NAME, 'an S3 bucket name: 3 to 63 of a-z, 0-9, "." and "-"').optional(),
-  S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'an AWS region such as eu-central-1').default('us-east-1'),
+  S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'an AWS region such as eu-central-1')
+    .default('us-east-1'),
   /** An S3-compatible server (MinIO, Ceph, ...); unset for AWS S3. */
   S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),

@@ -32,7 +32,9 @@ async function storageOf(options: StorageModuleOptions): Promise<FileStorage> {
   const { config, ...rest } = options;
   const logger = new Logger('storage');
   const onRewrapFailure = (tenantId: string, e: unknown) =>
-    logger.warn(`The data key of tenant ${tenantId} was read with a previous master key but could not be rewrapped under the current one (the next use tries again): ${e instanceof Error ? e.message : String(e)}`);
+    logger.warn(
+      `The data key of tenant ${tenantId} was read with a previous master key but could not be rewrapped under the current one (the next use tries again): ${e instanceof Error ? e.message : String(e)}`,
+    );
   const storage = await storageFromConfig(config, { onRewrapFailure, ...rest });
   if (!storage.available) logger.warn(`File storage is not available: ${storage.unavailableReason}; requests that need files answer 503`);
   return storage;

@@ -4,11 +4,7 @@ import { type HostConfig, quietHostConfig } from '@dsar/platform/host';
 export { quietHostConfig as testHostConfig };
 
 /** Settings for a service on the real PostgreSQL database and Kafka topics a test created. */
-export function distributedTestConfig(
-  databaseUrl: string,
-  topicPrefix: string,
-  overrides: Partial<HostConfig> = {},
-): HostConfig {
+export function distributedTestConfig(databaseUrl: string, topicPrefix: string, overrides: Partial<HostConfig> = {}): HostConfig {
   return quietHostConfig({
     DB_DRIVER: 'postgres',
     DATABASE_URL: databaseUrl,

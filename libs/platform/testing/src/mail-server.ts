@@ -89,7 +89,10 @@ export async function startMailServer(options: MailServerOptions = {}): Promise<
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', (e) => callback(e));
       stream.on('end', () => {
-        const failure = takeFailure('data', session.envelope.rcptTo.map((a: SMTPServerAddress) => a.address));
+        const failure = takeFailure(
+          'data',
+          session.envelope.rcptTo.map((a: SMTPServerAddress) => a.address),
+        );
         if (failure) return callback(smtpError(failure));
         const raw = Buffer.concat(chunks);
         const mailFrom = session.envelope.mailFrom;

@@ -22,11 +22,7 @@ describe('outbox → Kafka → consumer, on PostgreSQL and Kafka', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     prefix = await createTestTopics();
-    service = await hostService(
-      stepService,
-      distributedTestConfig(db.url, prefix, { CONSUMER_MAX_ATTEMPTS: 3, CONSUMER_RETRY_BACKOFF_MS: 50 }),
-      { catalog: stepCatalog() },
-    );
+    service = await hostService(stepService, distributedTestConfig(db.url, prefix, { CONSUMER_MAX_ATTEMPTS: 3, CONSUMER_RETRY_BACKOFF_MS: 50 }), { catalog: stepCatalog() });
     await service.startConsuming();
     service.startPublishing();
     steps = service.app.get(StepLog);

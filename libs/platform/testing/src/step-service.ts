@@ -18,9 +18,7 @@ export const stepSchema = z.object({ key: z.string(), seq: z.number().int(), fai
 export type Step = z.infer<typeof stepSchema>;
 
 export function stepCatalog(): EventCatalog {
-  return domainEventCatalog().extend([
-    { type: STEP_EVENT, topic: Topics.request, schema: stepSchema, producer: 'step-service', description: 'test step' },
-  ]);
+  return domainEventCatalog().extend([{ type: STEP_EVENT, topic: Topics.request, schema: stepSchema, producer: 'step-service', description: 'test step' }]);
 }
 
 class StepEffects1763700009000 implements MigrationInterface {
@@ -43,9 +41,7 @@ export class StepLog {
 
   /** Commits one step event in its own transaction. */
   async emit(step: Step): Promise<string> {
-    const envelope = await this.uow.run((tx) =>
-      this.outbox.record(tx, { type: STEP_EVENT, subject: step.key, tenantId: 'test', data: step }),
-    );
+    const envelope = await this.uow.run((tx) => this.outbox.record(tx, { type: STEP_EVENT, subject: step.key, tenantId: 'test', data: step }));
     return envelope.id;
   }
 
@@ -61,13 +57,7 @@ class StepHandler {
   @EventPattern(STEP_EVENT)
   async onStep(@Payload() event: CloudEvent<Step>): Promise<void> {
     if (event.data.fail) throw new Error(`step ${event.data.key}/${event.data.seq} refuses to be handled`);
-    await this.uow.run((tx) =>
-      tx.query(`INSERT INTO step_service.step_effects (key, seq, event_id) VALUES ($1, $2, $3)`, [
-        event.data.key,
-        event.data.seq,
-        event.id,
-      ]),
-    );
+    await this.uow.run((tx) => tx.query(`INSERT INTO step_service.step_effects (key, seq, event_id) VALUES ($1, $2, $3)`, [event.data.key, event.data.seq, event.id]));
   }
 }
 

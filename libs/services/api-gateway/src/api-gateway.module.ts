@@ -27,9 +27,7 @@ export class ApiGatewayModule {
         Forwarder,
         {
           provide: READINESS_CHECKS,
-          useValue: Object.entries(upstreams).map(
-            ([name, url]): ReadinessCheck => ({ name, check: () => upstreamReady(url) }),
-          ),
+          useValue: Object.entries(upstreams).map(([name, url]): ReadinessCheck => ({ name, check: () => upstreamReady(url) })),
         },
       ],
       exports: [UPSTREAMS, READINESS_CHECKS],

@@ -12,7 +12,7 @@ export const APPEAL_ROUTES: readonly GatewayRoute[] = [
     operationId: 'fileAppeal',
     summary: 'Appeal the outcome of a request',
     description:
-      'Only for a `refused`, `fulfilled` or `closed` request, one open appeal at a time. Only `message` and `grounds` are accepted; anything else is a 400. The appeal must be decided by its `dueAt`, on the pack\'s appeal clock (docs/lifecycle.md).',
+      "Only for a `refused`, `fulfilled` or `closed` request, one open appeal at a time. Only `message` and `grounds` are accepted; anything else is a 400. The appeal must be decided by its `dueAt`, on the pack's appeal clock (docs/lifecycle.md).",
     tag: 'Appeals',
     body: appealCommand,
     response: { status: 202, schema: appealAccepted, description: 'The appeal was filed.' },
@@ -37,7 +37,7 @@ export const APPEAL_ROUTES: readonly GatewayRoute[] = [
     operationId: 'decideAppeal',
     summary: 'Decide an appeal',
     description:
-      '`approve` and `partial` reopen the request (`in_progress`) on the pack\'s appeal clock; `deny` leaves it as it is. A decision is final: deciding again answers 409 `APPEAL_ALREADY_DECIDED`.',
+      "`approve` and `partial` reopen the request (`in_progress`) on the pack's appeal clock; `deny` leaves it as it is. A decision is final: deciding again answers 409 `APPEAL_ALREADY_DECIDED`.",
     tag: 'Appeals',
     body: appealDecisionCommand,
     response: { status: 202, schema: appealDecided, description: 'The appeal was decided.' },

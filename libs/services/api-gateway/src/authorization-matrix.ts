@@ -25,8 +25,6 @@ export function authorizationCases(routes: readonly GatewayRoute[]): Authorizati
     if (permission === PUBLIC) return [];
     const path = `/api/v1${route.path.replace(/:(\w+)/g, 'x-$1')}`;
     const lacksQuery = route.query !== undefined && !route.query.safeParse({}).success;
-    return ROLES.flatMap((role) =>
-      [false, true].map((confined) => ({ route, role, confined, path, refused: !rolesAllow([role], permission) || (route.tenantWide === true && confined), lacksQuery })),
-    );
+    return ROLES.flatMap((role) => [false, true].map((confined) => ({ route, role, confined, path, refused: !rolesAllow([role], permission) || (route.tenantWide === true && confined), lacksQuery })));
   });
 }

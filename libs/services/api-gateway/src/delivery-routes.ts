@@ -43,9 +43,9 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     service: 'fulfilment-delivery',
     permission: 'requests:act',
     operationId: 'verifyDeliveryAddress',
-    summary: 'Check an address against the requestor\'s known one',
+    summary: "Check an address against the requestor's known one",
     description:
-      'Whether `email` is the requestor\'s known address (`requestor.email`, else `intakeSource.contact` when it is an email address), compared after trimming, Unicode NFC and lower-casing, in constant time; plus tags and dots are not folded (`jane+x@` is another address). Without `email`: whether a known address exists, answered masked (`j***@example.org`). Reads only; records nothing.',
+      "Whether `email` is the requestor's known address (`requestor.email`, else `intakeSource.contact` when it is an email address), compared after trimming, Unicode NFC and lower-casing, in constant time; plus tags and dots are not folded (`jane+x@` is another address). Without `email`: whether a known address exists, answered masked (`j***@example.org`). Reads only; records nothing.",
     tag: 'Delivery',
     body: addressVerifyCommand,
     bodyOptional: true,
@@ -86,17 +86,16 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     permission: 'artifacts:read',
     operationId: 'downloadDeliveredArtifact',
     summary: 'Download a delivered artifact through the step-up gate',
-    description:
-      `Only for a caller that may download artifacts (\`artifacts:read\`: operators and admins; an auditor or intake key is refused with 403 whatever token it holds), and only with \`${DELIVERY_TOKEN_HEADER}\`: the token of the request's current step-up challenge, completed and unexpired. Without it, or with any other token (wrong, of another request, replaced, not completed, expired): 401 \`SVC-BE-1214\`; with the token of a locked challenge: 403 \`SVC-BE-1215\`; nothing is served. Past DOWNLOAD_REFUSALS_PER_HOUR (default 10) refused downloads of the request in an hour, the caller's refused downloads are 429 \`SVC-BE-1004\` with \`Retry-After\` (the right token is still served). By default the artifact's metadata (JSON) with a \`download\` hint; with \`Accept: application/octet-stream\` its bytes, decrypted as they stream, with \`Content-Disposition\` (RFC 6266), \`ETag\` (its sha256), \`Range\`, \`If-Range\` and \`If-None-Match\` (304). Every download that serves something is recorded in the delivery log and as \`dsar.delivery.artifact_delivered.v1\`; a refusal as \`dsar.delivery.step_up_failed.v1\`, and the same refusal repeated by the same caller only counts in its log entry.`,
+    description: `Only for a caller that may download artifacts (\`artifacts:read\`: operators and admins; an auditor or intake key is refused with 403 whatever token it holds), and only with \`${DELIVERY_TOKEN_HEADER}\`: the token of the request's current step-up challenge, completed and unexpired. Without it, or with any other token (wrong, of another request, replaced, not completed, expired): 401 \`SVC-BE-1214\`; with the token of a locked challenge: 403 \`SVC-BE-1215\`; nothing is served. Past DOWNLOAD_REFUSALS_PER_HOUR (default 10) refused downloads of the request in an hour, the caller's refused downloads are 429 \`SVC-BE-1004\` with \`Retry-After\` (the right token is still served). By default the artifact's metadata (JSON) with a \`download\` hint; with \`Accept: application/octet-stream\` its bytes, decrypted as they stream, with \`Content-Disposition\` (RFC 6266), \`ETag\` (its sha256), \`Range\`, \`If-Range\` and \`If-None-Match\` (304). Every download that serves something is recorded in the delivery log and as \`dsar.delivery.artifact_delivered.v1\`; a refusal as \`dsar.delivery.step_up_failed.v1\`, and the same refusal repeated by the same caller only counts in its log entry.`,
     tag: 'Delivery',
     passHeaders: {
       [DELIVERY_TOKEN_HEADER]: { required: true, description: 'The completed step-up token of this request (`POST …/delivery/step-up/challenge`, then `…/complete`).' },
     },
-    response: { status: 200, schema: deliveredArtifact, description: 'The artifact\'s metadata, as JSON (the default).' },
+    response: { status: 200, schema: deliveredArtifact, description: "The artifact's metadata, as JSON (the default)." },
     file: {
       status: 200,
       mediaTypes: ['application/octet-stream'],
-      description: 'The artifact\'s bytes (the whole file, or with `Range` one part, 206); its own media type is `contentType` of the metadata.',
+      description: "The artifact's bytes (the whole file, or with `Range` one part, 206); its own media type is `contentType` of the metadata.",
       headers: {},
       ranges: true,
     },

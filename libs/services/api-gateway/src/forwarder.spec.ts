@@ -7,10 +7,7 @@ describe('publicProblem', () => {
 
   it('rewrites the internal prefix in instance and detail', () => {
     const out = read(
-      publicProblem(
-        'application/problem+json; charset=utf-8',
-        problem({ status: 404, instance: '/internal/v1/timeline', detail: 'Cannot GET /internal/v1/timeline', code: 'SVC-BE-1002' }),
-      ),
+      publicProblem('application/problem+json; charset=utf-8', problem({ status: 404, instance: '/internal/v1/timeline', detail: 'Cannot GET /internal/v1/timeline', code: 'SVC-BE-1002' })),
     );
     expect(out).toEqual({ status: 404, instance: '/api/v1/timeline', detail: 'Cannot GET /api/v1/timeline', code: 'SVC-BE-1002' });
     expect(JSON.stringify(out)).not.toContain('/internal/');

@@ -1,14 +1,6 @@
 import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  AWAIT_EVENT_HEADER,
-  IDEMPOTENCY_FINGERPRINT_HEADER,
-  IDEMPOTENCY_KEY_HEADER,
-  INTERNAL_API_PREFIX,
-  LAST_EVENT_HEADER,
-  type Principal,
-  PUBLIC_API_PREFIX,
-} from '@dsar/contracts';
+import { AWAIT_EVENT_HEADER, IDEMPOTENCY_FINGERPRINT_HEADER, IDEMPOTENCY_KEY_HEADER, INTERNAL_API_PREFIX, LAST_EVENT_HEADER, type Principal, PUBLIC_API_PREFIX } from '@dsar/contracts';
 import { callService, DEFAULT_BODY_IDLE_TIMEOUT_MS, INTERNAL_AUTH, type InternalAuthKey, type InternalResponse, openServiceStream, readStreamedBody, type StreamedResponse } from '@dsar/platform/http';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import type { GatewaySettings } from './gateway-settings';

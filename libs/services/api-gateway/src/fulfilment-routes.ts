@@ -18,27 +18,35 @@ import { LIFECYCLE_ERRORS } from './route-errors';
 import type { GatewayRoute, UploadHeader } from './route-types';
 
 /** Errors of an artifact upload or replacement, besides its own code. */
-const ARTIFACT_WRITE_ERRORS: ErrorName[] = ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'];
+const ARTIFACT_WRITE_ERRORS: ErrorName[] = [
+  'REQUEST_VALIDATION_FAILED',
+  'RESOURCE_NOT_FOUND',
+  'LIFECYCLE_TRANSITION_DISALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'CONTENT_ENCODING_UNSUPPORTED',
+];
 
 /** The headers of an upload; a replacement takes the same, its title and type defaulting to the artifact's. */
 function artifactHeaders(replacement: boolean): Record<string, UploadHeader> {
   return {
     [ARTIFACT_UPLOAD_HEADERS.filename]: {
       required: true,
-      description: 'The file\'s name, URL-encoded (UTF-8); directories are dropped, control characters and bidirectional overrides refused, at most 255 bytes. Shown to reviewers and in the download\'s `Content-Disposition`.',
+      description:
+        "The file's name, URL-encoded (UTF-8); directories are dropped, control characters and bidirectional overrides refused, at most 255 bytes. Shown to reviewers and in the download's `Content-Disposition`.",
     },
     [ARTIFACT_UPLOAD_HEADERS.contentType]: {
       required: true,
-      description: 'The file\'s media type, e.g. `application/json` or `application/pdf` (a `charset` parameter is kept); served with the download. The body itself goes as `application/octet-stream`.',
+      description: "The file's media type, e.g. `application/json` or `application/pdf` (a `charset` parameter is kept); served with the download. The body itself goes as `application/octet-stream`.",
       schema: z.string().regex(MEDIA_TYPE_HEADER_PATTERN, 'must be a media type, e.g. application/json'),
     },
     [ARTIFACT_UPLOAD_HEADERS.title]: {
       required: false,
-      description: `A title for reviewers and the data subject, URL-encoded (UTF-8), at most 300 characters. Default: ${replacement ? 'the artifact\'s title' : 'the filename'}.`,
+      description: `A title for reviewers and the data subject, URL-encoded (UTF-8), at most 300 characters. Default: ${replacement ? "the artifact's title" : 'the filename'}.`,
     },
     [ARTIFACT_UPLOAD_HEADERS.type]: {
       required: false,
-      description: `What the artifact holds: ${ARTIFACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Default: ${replacement ? 'the artifact\'s type' : '`other`'}.`,
+      description: `What the artifact holds: ${ARTIFACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Default: ${replacement ? "the artifact's type" : '`other`'}.`,
       schema: z.enum(ARTIFACT_TYPES),
     },
   };
@@ -52,7 +60,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     service: 'fulfilment-delivery',
     permission: 'requests:read',
     operationId: 'getManifest',
-    summary: 'The request\'s fulfilment manifest',
+    summary: "The request's fulfilment manifest",
     description:
       'The current manifest: its artifacts (metadata, never bytes, with the versions replacements superseded), data categories, redactions, third-party exclusions, supplementary information, `validationState` and latest review, and the history of every change. A request without a manifest answers 200 with `version` 0, empty lists and `validationState` null.',
     tag: 'Fulfilment',
@@ -70,7 +78,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     description:
       'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as `application/octet-stream` (a JSON `Content-Type` is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
     tag: 'Fulfilment',
-    upload: { description: 'The artifact\'s bytes.', headers: artifactHeaders(false) },
+    upload: { description: "The artifact's bytes.", headers: artifactHeaders(false) },
     response: { status: 202, schema: artifactUploaded, description: 'The file was stored as a new artifact.' },
     errors: [...ARTIFACT_WRITE_ERRORS, 'MANIFEST_ARTIFACT_UPLOAD_FAILED'],
   },
@@ -82,10 +90,10 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'downloadManifestArtifact',
     summary: 'Download an artifact for review',
     description:
-      'The current version\'s bytes (or, with `version`, a replaced version still held), decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256), `Range` (206, 416), `If-Range` (the whole file when the tag names other bytes) and `If-None-Match` (304). Never cached. Only operators and admins.',
+      "The current version's bytes (or, with `version`, a replaced version still held), decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256), `Range` (206, 416), `If-Range` (the whole file when the tag names other bytes) and `If-None-Match` (304). Never cached. Only operators and admins.",
     tag: 'Fulfilment',
     query: artifactDownloadQuery,
-    download: { status: 200, description: 'The artifact\'s file.', headers: {} },
+    download: { status: 200, description: "The artifact's file.", headers: {} },
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'MANIFEST_ARTIFACT_DOWNLOAD_FAILED'],
     readYourWrites: true,
   },
@@ -95,11 +103,11 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     service: 'fulfilment-delivery',
     permission: 'requests:act',
     operationId: 'replaceManifestArtifact',
-    summary: 'Replace an artifact\'s file (e.g. redacted)',
+    summary: "Replace an artifact's file (e.g. redacted)",
     description:
       'Same headers and body as the upload. The artifact keeps its id and gets a new version with a new `artifactKey` and hash; the manifest is pending review again. The replaced version can still be downloaded for review (`version`) until the request is fulfilled, when its bytes are purged. An unknown artifact id is a 404 `SVC-BE-1208`.',
     tag: 'Fulfilment',
-    upload: { description: 'The new version\'s bytes.', headers: artifactHeaders(true) },
+    upload: { description: "The new version's bytes.", headers: artifactHeaders(true) },
     response: { status: 202, schema: artifactReplaced, description: 'The new version was stored.' },
     errors: [...ARTIFACT_WRITE_ERRORS, 'MANIFEST_ARTIFACT_REPLACE_FAILED'],
   },
@@ -111,7 +119,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'recordFulfilmentCallback',
     summary: 'Record the manifest an upstream system produced',
     description:
-      'Creates or updates the manifest: each element of `manifest.artifacts` names an artifact uploaded to this request (an unknown id is a 422 listing them) with the data categories it holds and optionally a better title; the other fields replace the manifest\'s when given. The manifest gets a new version, pending review. The request is not finalized.',
+      "Creates or updates the manifest: each element of `manifest.artifacts` names an artifact uploaded to this request (an unknown id is a 422 listing them) with the data categories it holds and optionally a better title; the other fields replace the manifest's when given. The manifest gets a new version, pending review. The request is not finalized.",
     tag: 'Fulfilment',
     body: fulfilmentCallbackCommand,
     response: { status: 202, schema: callbackRecorded, description: 'The manifest was recorded, pending review.' },

@@ -38,7 +38,9 @@ describe('gateway: who may call each route', () => {
   let app: INestApplication;
   let base: string;
   const settings: GatewaySettings = {
-    auth: { apiKeys: ROLES.flatMap((role) => [false, true].map((confined) => ({ token: tokenOf(role, confined), tenantId: 'tenant-a', ...(confined ? { workspaceId: WORKSPACE } : {}), roles: [role] }))) },
+    auth: {
+      apiKeys: ROLES.flatMap((role) => [false, true].map((confined) => ({ token: tokenOf(role, confined), tenantId: 'tenant-a', ...(confined ? { workspaceId: WORKSPACE } : {}), roles: [role] }))),
+    },
     rateLimitPerMinute: 0,
     upstreamTimeoutMs: 2000,
     bodyLimit: '1mb',
@@ -87,10 +89,12 @@ describe('gateway: who may call each route', () => {
         ? { status: 403, code: 'SVC-BE-1302', forwarded: false }
         : lacksQuery
           ? { status: 400, code: undefined, forwarded: false }
-          // An upload without its declared headers stops at the gateway (400) after authorization; anything else reaches the service.
-          : { status: route.upload ? seen.status : 200, code: undefined, forwarded: !route.upload || seen.forwarded };
-      if (JSON.stringify(seen) !== JSON.stringify(expected)) wrong.push(`${route.method} ${route.path} as ${role}${confined ? ` of ${WORKSPACE}` : ''}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
-      if (!refused && seen.forwarded && reached.some((r) => r.workspace !== (confined ? WORKSPACE : undefined))) wrong.push(`${route.method} ${route.path} as ${role}: forwarded without the caller's workspace`);
+          : // An upload without its declared headers stops at the gateway (400) after authorization; anything else reaches the service.
+            { status: route.upload ? seen.status : 200, code: undefined, forwarded: !route.upload || seen.forwarded };
+      if (JSON.stringify(seen) !== JSON.stringify(expected))
+        wrong.push(`${route.method} ${route.path} as ${role}${confined ? ` of ${WORKSPACE}` : ''}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
+      if (!refused && seen.forwarded && reached.some((r) => r.workspace !== (confined ? WORKSPACE : undefined)))
+        wrong.push(`${route.method} ${route.path} as ${role}: forwarded without the caller's workspace`);
       if (!refused && !route.upload && !lacksQuery && seen.status !== 200) wrong.push(`${route.method} ${route.path} as ${role}: ${seen.status}`);
     }
     expect(wrong).toEqual([]);

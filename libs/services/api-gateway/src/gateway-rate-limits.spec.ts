@@ -143,7 +143,7 @@ describe('gateway: rate limits per client address', () => {
     expect((await call('198.51.100.5', '/webhooks/inbound/mail', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
   });
 
-  it('believes X-Forwarded-For only from a trusted proxy: without one, every forged address is the peer\'s', async () => {
+  it("believes X-Forwarded-For only from a trusted proxy: without one, every forged address is the peer's", async () => {
     const direct = (client: string) => fetch(`${urlOf(untrusting)}/api/v1/things`, { headers: { 'x-forwarded-for': client } });
     for (let i = 0; i < UNAUTHENTICATED_BUDGET; i++) expect((await direct(`192.0.2.${i + 1}`)).status).toBe(401);
     expect((await direct('192.0.2.200')).status).toBe(429);
@@ -181,7 +181,7 @@ describe('the budgets per address in the configuration', () => {
     });
   });
 
-  it('take TRUSTED_PROXIES as addresses, CIDR ranges and Express\'s range names, and nothing else', () => {
+  it("take TRUSTED_PROXIES as addresses, CIDR ranges and Express's range names, and nothing else", () => {
     expect(parse({ TRUSTED_PROXIES: ' 10.0.0.0/8, loopback,fd00::/8 ,192.0.2.1' }).TRUSTED_PROXIES).toEqual(['10.0.0.0/8', 'loopback', 'fd00::/8', '192.0.2.1']);
     for (const bad of ['10.0.0.0/33', 'proxy.internal', '10.0.0.0/8/1', '*']) expect(() => parse({ TRUSTED_PROXIES: bad })).toThrow(/CIDR/);
   });

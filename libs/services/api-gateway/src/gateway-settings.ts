@@ -65,7 +65,14 @@ export const gatewayFields = {
   /** A comma list of the proxies whose X-Forwarded-For tells the client's address (see GatewaySettings.trustedProxies). */
   TRUSTED_PROXIES: z
     .string()
-    .transform((s) => [...new Set(s.split(',').map((p) => p.trim()).filter(Boolean))])
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+      ),
+    ])
     .refine((entries) => entries.every(isProxyEntry), 'a comma list of IP addresses, CIDR ranges (10.0.0.0/8), loopback, linklocal or uniquelocal')
     .optional(),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(DEFAULT_UPSTREAM_TIMEOUT_MS),
@@ -106,7 +113,9 @@ export function gatewaySettingsFrom(config: GatewayConfig): GatewaySettings {
  * per-caller limit is off (RATE_LIMIT_PER_MINUTE=0 turns rate limiting off as a
  * whole, as benchmarks and a gateway behind a limiting proxy want).
  */
-export function addressRateLimitsFrom(config: Pick<GatewayConfig, 'RATE_LIMIT_PER_MINUTE' | 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE' | 'WEBHOOK_RATE_LIMIT_PER_MINUTE'>): Pick<GatewaySettings, 'unauthenticatedRateLimitPerMinute' | 'webhookRateLimitPerMinute'> {
+export function addressRateLimitsFrom(
+  config: Pick<GatewayConfig, 'RATE_LIMIT_PER_MINUTE' | 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE' | 'WEBHOOK_RATE_LIMIT_PER_MINUTE'>,
+): Pick<GatewaySettings, 'unauthenticatedRateLimitPerMinute' | 'webhookRateLimitPerMinute'> {
   const off = config.RATE_LIMIT_PER_MINUTE === 0;
   return {
     unauthenticatedRateLimitPerMinute: config.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE),
@@ -125,4 +134,3 @@ export function requireGatewaySettings(value: AuthConfig, ctx: z.RefinementCtx):
     ctx.addIssue({ code: 'custom', path: ['DSAR_API_KEYS'], message: 'set DSAR_API_KEYS, AUTH_JWT_SECRET or AUTH_JWKS_URL: the gateway has no way to authenticate callers' });
   }
 }
-

@@ -57,7 +57,7 @@ const DOWNLOAD_ROUTE: GatewayRoute = {
   operationId: 'downloadSpecFile',
   summary: 'Download a file',
   tag: 'Requests',
-  download: { status: 200, description: 'The file.', headers: { 'x-file-sha256': 'The file\'s SHA-256.' } },
+  download: { status: 200, description: 'The file.', headers: { 'x-file-sha256': "The file's SHA-256." } },
   errors: ['RESOURCE_NOT_FOUND'],
 };
 
@@ -71,8 +71,8 @@ const NEGOTIATED_ROUTE: GatewayRoute = {
   summary: 'A paper, as metadata or bytes',
   tag: 'Requests',
   passHeaders: { 'x-paper-token': { required: true, description: 'The token that opens the paper.' } },
-  response: { status: 200, schema: z.object({ headers: z.record(z.string(), z.string()) }), description: 'The paper\'s metadata.' },
-  file: { status: 200, mediaTypes: ['application/octet-stream'], description: 'The paper\'s bytes.', headers: { 'x-file-sha256': 'The file\'s SHA-256.' }, ranges: true },
+  response: { status: 200, schema: z.object({ headers: z.record(z.string(), z.string()) }), description: "The paper's metadata." },
+  file: { status: 200, mediaTypes: ['application/octet-stream'], description: "The paper's bytes.", headers: { 'x-file-sha256': "The file's SHA-256." }, ranges: true },
   errors: ['RESOURCE_NOT_FOUND'],
 };
 
@@ -436,7 +436,7 @@ describe('gateway streaming: uploads and downloads', () => {
       expect(new Set([a, c, d]).size).toBe(3);
     });
 
-    it('returns the service\'s early 413 to a client still sending, and stops the upload', async () => {
+    it("returns the service's early 413 to a client still sending, and stops the upload", async () => {
       // A size check as a service makes it: count, and answer as soon as the limit is passed. (Node then reads and
       // drops the rest of the body on the connection; the gateway cuts it short. A service that closes the
       // connection with the body unread resets it, and its answer may be lost on the way: 503.)
@@ -538,7 +538,7 @@ describe('gateway streaming: uploads and downloads', () => {
       await unsatisfiable.arrayBuffer();
     });
 
-    it('answers HEAD with the GET\'s headers and no body', async () => {
+    it("answers HEAD with the GET's headers and no body", async () => {
       const res = await fetch(fileUrl(), { method: 'HEAD', headers: { ...auth, range: 'bytes=0-9' } });
       expect(res.status).toBe(206);
       expect(res.headers.get('content-length')).toBe('10');
@@ -548,7 +548,9 @@ describe('gateway streaming: uploads and downloads', () => {
     });
 
     it('a negotiated route: JSON by default, with its passed header and no other client header', async () => {
-      const res = await fetch(`${base}/api/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/papers/3`, { headers: { ...auth, 'x-paper-token': 'open-sesame', 'x-other': 'kept-out', range: 'bytes=0-9' } });
+      const res = await fetch(`${base}/api/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/papers/3`, {
+        headers: { ...auth, 'x-paper-token': 'open-sesame', 'x-other': 'kept-out', range: 'bytes=0-9' },
+      });
       expect(res.status).toBe(200);
       const seen = ((await res.json()) as { headers: Record<string, string> }).headers;
       expect(seen['x-paper-token']).toBe('open-sesame');
@@ -562,10 +564,21 @@ describe('gateway streaming: uploads and downloads', () => {
       const url = `${base}/api/v1/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e/papers/3`;
       const part = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', 'x-paper-token': 'open-sesame', range: 'bytes=100-199', 'if-range': FILE_ETAG } });
       expect(part.status).toBe(206);
-      expect(Object.fromEntries(part.headers)).toMatchObject({ 'content-range': `bytes 100-199/${FILE.length}`, 'content-length': '100', etag: FILE_ETAG, 'x-file-sha256': FILE_ETAG.slice(1, -1), 'x-content-type-options': 'nosniff' });
+      expect(Object.fromEntries(part.headers)).toMatchObject({
+        'content-range': `bytes 100-199/${FILE.length}`,
+        'content-length': '100',
+        etag: FILE_ETAG,
+        'x-file-sha256': FILE_ETAG.slice(1, -1),
+        'x-content-type-options': 'nosniff',
+      });
       expect(Buffer.from(await part.arrayBuffer()).equals(FILE.subarray(100, 200))).toBe(true);
       // fetch itself adds another `identity` to a ranged call (Fetch standard, HTTP-network fetch): the service sees "identity, identity".
-      expect(upstream.calls[0].headers).toMatchObject({ 'x-paper-token': 'open-sesame', range: 'bytes=100-199', 'if-range': FILE_ETAG, 'accept-encoding': expect.stringMatching(/^identity(, identity)?$/) });
+      expect(upstream.calls[0].headers).toMatchObject({
+        'x-paper-token': 'open-sesame',
+        range: 'bytes=100-199',
+        'if-range': FILE_ETAG,
+        'accept-encoding': expect.stringMatching(/^identity(, identity)?$/),
+      });
       const notModified = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', 'if-none-match': FILE_ETAG } });
       expect(notModified.status).toBe(304);
       const unsatisfiable = await fetch(url, { headers: { ...auth, accept: 'application/octet-stream', range: `bytes=${FILE.length}-` } });
@@ -591,7 +604,7 @@ describe('routeTableProblems', () => {
     expect(routeTableProblems([UPLOAD_ROUTE, DOWNLOAD_ROUTE, NEGOTIATED_ROUTE])).toEqual([]);
   });
 
-  it('refuses passed headers that are not lower-case X- headers of the route\'s own', () => {
+  it("refuses passed headers that are not lower-case X- headers of the route's own", () => {
     const bad: GatewayRoute = {
       ...NEGOTIATED_ROUTE,
       passHeaders: { authorization: { required: false, description: 'x' }, 'X-Paper-Token': { required: false, description: 'x' }, 'x-dsar-tenant-id': { required: false, description: 'x' } },
@@ -603,7 +616,7 @@ describe('routeTableProblems', () => {
     ]);
   });
 
-  it('refuses upload headers that are not a route\'s own X- headers, and streamed routes of the wrong method', () => {
+  it("refuses upload headers that are not a route's own X- headers, and streamed routes of the wrong method", () => {
     const badUpload: GatewayRoute = {
       ...UPLOAD_ROUTE,
       method: 'GET',
@@ -629,7 +642,7 @@ describe('the OpenAPI document of streamed routes', () => {
   // A downloaded file keeps the media type it was stored with: any.
   const anyFile = { '*/*': { schema: { type: 'string', format: 'binary' } } };
 
-  it('documents an upload\'s body as binary, its headers as parameters, and its 413 and 415', () => {
+  it("documents an upload's body as binary, its headers as parameters, and its 413 and 415", () => {
     expect(uploadOp.requestBody).toMatchObject({ required: true, content: binary });
     expect(uploadOp.parameters).toEqual(
       expect.arrayContaining([
@@ -662,10 +675,10 @@ describe('the OpenAPI document of streamed routes', () => {
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['304', '416']));
   });
 
-  it('documents a download\'s 200 and 206 as binary with their headers, and its Range parameter', () => {
+  it("documents a download's 200 and 206 as binary with their headers, and its Range parameter", () => {
     expect(downloadOp.requestBody).toBeUndefined();
     expect(downloadOp.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Range', in: 'header', required: false })]));
-    expect(downloadOp.responses['200']).toMatchObject({ content: anyFile, headers: { 'x-file-sha256': { description: 'The file\'s SHA-256.', schema: { type: 'string' } } } });
+    expect(downloadOp.responses['200']).toMatchObject({ content: anyFile, headers: { 'x-file-sha256': { description: "The file's SHA-256.", schema: { type: 'string' } } } });
     expect(Object.keys(downloadOp.responses['200'].headers as object)).toEqual(expect.arrayContaining(['Content-Length', 'Content-Disposition', 'ETag', 'Accept-Ranges', 'Cache-Control']));
     expect(downloadOp.responses['206']).toMatchObject({ content: anyFile, headers: { 'Content-Range': expect.any(Object) } });
     expect(downloadOp.responses['416'].headers).toHaveProperty('Content-Range');

@@ -41,7 +41,12 @@ describe('gateway: public webhook routes', () => {
   });
   let app: INestApplication;
   let base: string;
-  const settings: GatewaySettings = { auth: { apiKeys: [{ token: 'webhook-spec-token-0123456789abcdef', tenantId: 'tenant-a', roles: ['admin'] }] }, rateLimitPerMinute: 1, upstreamTimeoutMs: 2000, bodyLimit: '1mb' };
+  const settings: GatewaySettings = {
+    auth: { apiKeys: [{ token: 'webhook-spec-token-0123456789abcdef', tenantId: 'tenant-a', roles: ['admin'] }] },
+    rateLimitPerMinute: 1,
+    upstreamTimeoutMs: 2000,
+    bodyLimit: '1mb',
+  };
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -93,11 +98,18 @@ describe('gateway: public webhook routes', () => {
     const [call] = received;
     expect(call.url).toBe('/internal/v1/webhooks/inbound/mail');
     expect(call.body.equals(bytes)).toBe(true);
-    expect(call.headers).toMatchObject({ 'content-type': 'application/octet-stream', 'content-length': String(bytes.length), 'webhook-id': 'msg_1', 'webhook-timestamp': '1700000000', 'webhook-signature': 'v1,abc', 'svix-id': 'msg_1' });
+    expect(call.headers).toMatchObject({
+      'content-type': 'application/octet-stream',
+      'content-length': String(bytes.length),
+      'webhook-id': 'msg_1',
+      'webhook-timestamp': '1700000000',
+      'webhook-signature': 'v1,abc',
+      'svix-id': 'msg_1',
+    });
     for (const name of ['cookie', 'x-something-else', 'authorization', ...Object.values(IdentityHeaders), ...Object.values(IdentitySignatureHeaders)]) expect(call.headers[name]).toBeUndefined();
   });
 
-  it('passes Slack\'s signature and retry headers on the chat route, and applies no caller rate limit', async () => {
+  it("passes Slack's signature and retry headers on the chat route, and applies no caller rate limit", async () => {
     for (let i = 0; i < 3; i++) {
       const res = await post('/webhooks/inbound/chat', '{"type":"url_verification","challenge":"x"}', {
         'content-type': 'application/json',
@@ -131,15 +143,21 @@ describe('routeTableProblems of webhook routes', () => {
       { ...webhook, permission: 'requests:create' },
       { ...notWebhook, operationId: 'x', permission: 'public' } as GatewayRoute,
       { ...webhook, method: 'PUT' },
-      { ...webhook, webhook: { ...webhook.webhook!, headers: { authorization: { required: false, description: 'no' }, 'x-dsar-tenant-id': { required: false, description: 'no' }, 'Webhook-Id': { required: false, description: 'no' } } } },
+      {
+        ...webhook,
+        webhook: {
+          ...webhook.webhook!,
+          headers: { authorization: { required: false, description: 'no' }, 'x-dsar-tenant-id': { required: false, description: 'no' }, 'Webhook-Id': { required: false, description: 'no' } },
+        },
+      },
     ];
     expect(routeTableProblems(routes)).toEqual([
-      'POST /webhooks/inbound/mail: a route is public exactly when it is a provider\'s webhook',
-      'POST /webhooks/inbound/mail: a route is public exactly when it is a provider\'s webhook',
+      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook",
+      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook",
       'PUT /webhooks/inbound/mail: a webhook is a POST',
-      'POST /webhooks/inbound/mail: authorization is not a lower-case header of the webhook\'s own',
-      'POST /webhooks/inbound/mail: x-dsar-tenant-id is not a lower-case header of the webhook\'s own',
-      'POST /webhooks/inbound/mail: Webhook-Id is not a lower-case header of the webhook\'s own',
+      "POST /webhooks/inbound/mail: authorization is not a lower-case header of the webhook's own",
+      "POST /webhooks/inbound/mail: x-dsar-tenant-id is not a lower-case header of the webhook's own",
+      "POST /webhooks/inbound/mail: Webhook-Id is not a lower-case header of the webhook's own",
     ]);
   });
 });
@@ -147,7 +165,7 @@ describe('routeTableProblems of webhook routes', () => {
 describe('the OpenAPI document of the webhook routes', () => {
   const doc = buildOpenApiDocument(WEBHOOK_ROUTES) as { paths: Record<string, Record<string, any>> };
 
-  it('publishes them without a security requirement, with their body, headers and signature errors, and no caller errors but the 429 of the address\'s budget', () => {
+  it("publishes them without a security requirement, with their body, headers and signature errors, and no caller errors but the 429 of the address's budget", () => {
     for (const path of ['/webhooks/inbound/mail', '/webhooks/inbound/chat']) {
       const op = doc.paths[path].post;
       expect(op.security).toEqual([]);
@@ -163,7 +181,14 @@ describe('the OpenAPI document of the webhook routes', () => {
       expect(op.responses['415']).toBeDefined();
       expect(op.responses['422'].description).toContain('SVC-BE-1603');
     }
-    expect(doc.paths['/webhooks/inbound/mail'].post.parameters.map((p: { name: string }) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'svix-id', 'svix-timestamp', 'svix-signature']);
+    expect(doc.paths['/webhooks/inbound/mail'].post.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+      'svix-id',
+      'svix-timestamp',
+      'svix-signature',
+    ]);
     expect(Object.keys(doc.paths['/webhooks/inbound/mail'].post.responses)).toContain('202');
     expect(Object.keys(doc.paths['/webhooks/inbound/chat'].post.responses)).toContain('200');
   });

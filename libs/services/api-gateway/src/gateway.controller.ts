@@ -154,7 +154,10 @@ export class GatewayController {
     // command sent here by mistake. Refused before a byte is read, rather than stored as an artifact or evidence.
     const contentType = req.headers['content-type'] || 'application/octet-stream';
     if (JSON_TYPE.test(contentType)) {
-      throw new ProblemError('UNSUPPORTED_MEDIA_TYPE', `An upload's body is the file, sent as application/octet-stream; its own media type goes in the route's content-type header, not in Content-Type (${contentType.split(';')[0]}).`);
+      throw new ProblemError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `An upload's body is the file, sent as application/octet-stream; its own media type goes in the route's content-type header, not in Content-Type (${contentType.split(';')[0]}).`,
+      );
     }
     const declared = declaredHeaders(req, upload);
     const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
@@ -163,8 +166,7 @@ export class GatewayController {
     // the Content-Type, the Content-Length and the route's declared headers instead. A retry with the same key and
     // another body of the same length is replayed; a route that must tell such bodies apart declares a digest
     // header (say `X-Content-SHA256`), which is then part of the fingerprint.
-    const fingerprint =
-      idempotencyKey !== undefined ? requestFingerprint(call.route.method, apiPath, { upload: { contentType, contentLength: length ?? null, headers: declared } }) : undefined;
+    const fingerprint = idempotencyKey !== undefined ? requestFingerprint(call.route.method, apiPath, { upload: { contentType, contentLength: length ?? null, headers: declared } }) : undefined;
     return this.stream(req, res, { ...call, idempotencyKey, fingerprint }, declared);
   }
 

@@ -14,15 +14,7 @@ export { RouteMatcher } from './route-matcher';
 export { type AuthorizationCase, authorizationCases } from './authorization-matrix';
 
 /** The services behind the gateway, in the order the embedded runner starts them. */
-export const UPSTREAM_SERVICES = [
-  'intake-gateway',
-  'lifecycle-clock',
-  'verification',
-  'fulfilment-delivery',
-  'audit-ledger',
-  'policy-registry',
-  'notifier',
-] as const;
+export const UPSTREAM_SERVICES = ['intake-gateway', 'lifecycle-clock', 'verification', 'fulfilment-delivery', 'audit-ledger', 'policy-registry', 'notifier'] as const;
 
 /** Lets Express take the client's address from X-Forwarded-For behind these proxies only (req.ip, clientKeyOf). */
 function trustProxies(app: INestApplication, proxies: readonly string[]): void {

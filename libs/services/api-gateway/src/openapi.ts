@@ -27,7 +27,7 @@ function schemaOf(schema: z.ZodType, io: 'input' | 'output', components: Record<
 
 const problemSchema: JsonSchema = {
   type: 'object',
-  description: 'RFC 9457 problem details with the product\'s code, name and request id (docs/errors.md).',
+  description: "RFC 9457 problem details with the product's code, name and request id (docs/errors.md).",
   required: ['type', 'title', 'status', 'code', 'name'],
   properties: {
     type: { type: 'string', format: 'uri' },
@@ -97,9 +97,7 @@ export const TENANT_WIDE_EXTENSION = 'x-dsar-tenant-wide';
 
 /** What a caller confined to a workspace may do on the route, in words. */
 function scopeOf(route: GatewayRoute): string {
-  return route.tenantWide
-    ? 'Tenant-wide: a caller confined to a workspace is refused (403 `SVC-BE-1302`).'
-    : 'A caller confined to a workspace acts within that workspace only.';
+  return route.tenantWide ? 'Tenant-wide: a caller confined to a workspace is refused (403 `SVC-BE-1302`).' : 'A caller confined to a workspace acts within that workspace only.';
 }
 
 /** Headers of a response, documented like a file's: name → description, as strings. */
@@ -129,7 +127,7 @@ function fileResponses(file: NonNullable<GatewayRoute['file']>, json: Record<str
 /** The headers every answer of a download route may carry, before the route's own. */
 const DOWNLOAD_HEADERS: Readonly<Record<string, string>> = {
   'Content-Length': 'The number of bytes sent: the whole file, or the range.',
-  'Content-Disposition': 'The file\'s name (RFC 6266), with `filename*` (RFC 8187) when it is not plain ASCII.',
+  'Content-Disposition': "The file's name (RFC 6266), with `filename*` (RFC 8187) when it is not plain ASCII.",
   ETag: 'The version of the file; send it back in `If-None-Match` or `If-Range`.',
   'Accept-Ranges': '`bytes` when a part of the file can be asked for with `Range`.',
   'Cache-Control': 'Whether and how long the file may be kept.',
@@ -148,13 +146,13 @@ function downloadResponses(download: NonNullable<GatewayRoute['download']>): Rec
     },
     '206': {
       description: 'The one byte range asked for with `Range` (several ranges are answered with the whole file, 200).',
-      headers: headersOf({ 'Content-Range': 'The range sent and the file\'s size: `bytes 0-1023/4096`.', ...DOWNLOAD_HEADERS, ...download.headers }),
+      headers: headersOf({ 'Content-Range': "The range sent and the file's size: `bytes 0-1023/4096`.", ...DOWNLOAD_HEADERS, ...download.headers }),
       content: binary,
     },
     '304': { description: 'The file has not changed since the version named in `If-None-Match`: no body.', headers: headersOf({ ETag: DOWNLOAD_HEADERS.ETag }) },
     '416': {
       description: 'The range asked for starts past the end of the file.',
-      headers: headersOf({ 'Content-Range': 'The file\'s size: `bytes */4096`.' }),
+      headers: headersOf({ 'Content-Range': "The file's size: `bytes */4096`." }),
     },
   };
 }
@@ -165,7 +163,8 @@ const DOWNLOAD_PARAMETERS = [
     name: 'Range',
     in: 'header',
     required: false,
-    description: 'One byte range of the file (RFC 9110 §14.2): `bytes=0-1023`, `bytes=1024-` or `bytes=-512` (the last 512). Answered with 206, or 416 when it starts past the end; several ranges get the whole file.',
+    description:
+      'One byte range of the file (RFC 9110 §14.2): `bytes=0-1023`, `bytes=1024-` or `bytes=-512` (the last 512). Answered with 206, or 416 when it starts past the end; several ranges get the whole file.',
     schema: { type: 'string', pattern: '^bytes=' },
   },
   { name: 'If-None-Match', in: 'header', required: false, description: 'The `ETag` of the copy held: 304 without a body when the file is unchanged.', schema: { type: 'string' } },
@@ -204,9 +203,7 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
   // A webhook's repetitions are told apart by the provider's delivery id, not an Idempotency-Key.
   if ((route.method === 'POST' || route.method === 'PUT') && !route.webhook) {
     // An upload's body is not held, so not hashed: what a replay is matched on is said instead.
-    const same = route.upload
-      ? 'the same key, `Content-Type`, `Content-Length` and headers of the route (the file itself is not compared)'
-      : 'the same key and body';
+    const same = route.upload ? 'the same key, `Content-Type`, `Content-Length` and headers of the route (the file itself is not compared)' : 'the same key and body';
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
@@ -217,16 +214,14 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
-  const json = route.response
-    ? { description: route.response.description, content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } } }
-    : undefined;
+  const json = route.response ? { description: route.response.description, content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } } } : undefined;
   return {
     operationId: route.operationId,
     summary: route.summary,
     description: [
       route.description,
       route.permission === PUBLIC
-        ? 'Public: no bearer token; the provider\'s signature authenticates each delivery (docs/webhooks.md).'
+        ? "Public: no bearer token; the provider's signature authenticates each delivery (docs/webhooks.md)."
         : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}. ${scopeOf(route)}`,
     ]
       .filter(Boolean)
@@ -279,7 +274,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       description:
         'The REST API of the data subject request service. `{base_url}` is `http(s)://host:port/api/v1`. ' +
         'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md), except the inbound ' +
-        'webhooks, which the providers\' signatures authenticate (docs/webhooks.md). Errors are ' +
+        "webhooks, which the providers' signatures authenticate (docs/webhooks.md). Errors are " +
         '`application/problem+json` with a stable `code` (docs/errors.md).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
@@ -288,7 +283,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
     tags: [
       { name: 'Requests', description: 'Intake, queue, detail and timeline of data subject requests.' },
       { name: 'Lifecycle', description: 'The request workflow: acknowledgement, clarification, refusal, closure, requestor and authority (docs/lifecycle.md).' },
-      { name: 'Appeals', description: 'Appeals against a request\'s outcome and their decisions (docs/lifecycle.md).' },
+      { name: 'Appeals', description: "Appeals against a request's outcome and their decisions (docs/lifecycle.md)." },
       { name: 'Verification', description: 'Identity verification cases: evidence and its encrypted files, decisions, reminders and expiry (docs/verification.md).' },
       { name: 'Fulfilment', description: 'Fulfilment manifests: artifacts (encrypted files), their review, the fulfilment callback and the fulfilment (docs/fulfilment.md).' },
       { name: 'Delivery', description: 'Delivery of the fulfilled data: preparation, address check, the step-up gate, gated downloads and the delivery log (docs/fulfilment.md#delivery).' },
@@ -296,14 +291,14 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Retention', description: 'Retention policies per tenant and class of records, enforced by the services that own them, with legal hold and a purge report (docs/retention.md).' },
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
-      { name: 'Policies', description: 'The policy packs that hold each jurisdiction\'s deadline rules (docs/policy-packs/README.md).' },
+      { name: 'Policies', description: "The policy packs that hold each jurisdiction's deadline rules (docs/policy-packs/README.md)." },
       { name: 'Webhooks', description: 'Public endpoints the email provider and Slack call, authenticated by their signatures instead of a token (docs/webhooks.md).' },
     ],
     paths,
     components: {
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A static API key (DSAR_API_KEYS) or a JWT (HS256 or the OIDC issuer\'s keys) with `tenant_id`, `workspace_id` and `roles` claims.' },
+        bearerAuth: { type: 'http', scheme: 'bearer', description: "A static API key (DSAR_API_KEYS) or a JWT (HS256 or the OIDC issuer's keys) with `tenant_id`, `workspace_id` and `roles` claims." },
       },
     } as OpenApiDocument['components'],
   };

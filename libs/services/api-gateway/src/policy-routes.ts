@@ -19,7 +19,7 @@ import {
 } from '@dsar/contracts';
 import type { GatewayRoute } from './route-types';
 
-const PROPOSAL_FLOW = 'Proposal steps: `pending_approval` → approve → `approved` → apply → `applied`; a step out of order is a 409 `SVC-BE-1512`. Another tenant\'s proposal is a 404.';
+const PROPOSAL_FLOW = "Proposal steps: `pending_approval` → approve → `approved` → apply → `applied`; a step out of order is a 409 `SVC-BE-1512`. Another tenant's proposal is a 404.";
 
 /** Public routes of policy-registry's packs: their administration (upgrade proposals, custom packs), then the packs a caller may use (docs/policy-packs/README.md). */
 export const POLICY_ROUTES: readonly GatewayRoute[] = [
@@ -30,7 +30,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     permission: 'policies:read',
     operationId: 'listPolicyUpgrades',
     tenantWide: true,
-    summary: 'The upgrade proposals of the caller\'s tenant',
+    summary: "The upgrade proposals of the caller's tenant",
     description: 'Newest first, optionally only those in one state.',
     tag: 'Policies',
     query: upgradeProposalListQuery,
@@ -57,9 +57,9 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     permission: 'policies:manage',
     operationId: 'proposePolicyUpgrade',
     tenantWide: true,
-    summary: 'Propose upgrading the tenant\'s packs to their newest releases',
+    summary: "Propose upgrading the tenant's packs to their newest releases",
     description:
-      'Compares the tenant\'s pack set (the built-in release it is on for each pack, and each custom pack activation) with the newest releases (for a custom pack under four eyes, its newest approved version) and records a proposal of every difference. No body is needed; `repinOpenRequests: true` makes apply move open requests too. Nothing to upgrade: 409 `SVC-BE-1511`. 503 when lifecycle-clock, which counts the open requests, cannot be reached. Emits `dsar.policy.upgrade_proposed.v1`.',
+      "Compares the tenant's pack set (the built-in release it is on for each pack, and each custom pack activation) with the newest releases (for a custom pack under four eyes, its newest approved version) and records a proposal of every difference. No body is needed; `repinOpenRequests: true` makes apply move open requests too. Nothing to upgrade: 409 `SVC-BE-1511`. 503 when lifecycle-clock, which counts the open requests, cannot be reached. Emits `dsar.policy.upgrade_proposed.v1`.",
     tag: 'Policies',
     body: upgradeProposalCommand,
     bodyOptional: true,
@@ -116,7 +116,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     tenantWide: true,
     summary: 'Approve a registered version of a custom policy pack',
     description:
-      'Four eyes by default: under it a registered version can be activated, or offered by an upgrade proposal, only once a principal other than its registrant approved it; the registrant may not approve (403 `SVC-BE-1522`). Read the document first with `GET /policies/{name}?version=`. Unknown version of the caller\'s tenant: 404 `SVC-BE-1518`. Approving an approved version records nothing and answers with the approval on record (`approvedBy`, `approvedAt`), so of two approvals at once one is recorded. A tenant may turn four eyes off (POLICY_TENANT_SETTINGS): then activation needs no approval. Emits `dsar.policy.custom_approved.v1`.',
+      "Four eyes by default: under it a registered version can be activated, or offered by an upgrade proposal, only once a principal other than its registrant approved it; the registrant may not approve (403 `SVC-BE-1522`). Read the document first with `GET /policies/{name}?version=`. Unknown version of the caller's tenant: 404 `SVC-BE-1518`. Approving an approved version records nothing and answers with the approval on record (`approvedBy`, `approvedAt`), so of two approvals at once one is recorded. A tenant may turn four eyes off (POLICY_TENANT_SETTINGS): then activation needs no approval. Emits `dsar.policy.custom_approved.v1`.",
     tag: 'Policies',
     body: customPackApproval,
     response: { status: 202, schema: customPackApproved, description: '`approved`, with the registrant and the approval on record.' },
@@ -130,7 +130,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'activateCustomPolicyPack',
     summary: 'Activate a custom pack for the tenant or one workspace',
     description:
-      'New requests of the tenant (or of `workspaceId`, which wins over the tenant) in `jurisdiction` pin this custom pack version from now on; open requests keep theirs. `tenantId` must be the caller\'s own (else 404), and a token bound to a workspace acts on that workspace only. Unknown version: 404 `SVC-BE-1518`; two names match: 409 `SVC-BE-1519` (give `name`). Under four eyes (the default) a version no principal other than its registrant has approved (`POST /policies/custom/approve`) is refused, changing nothing: 409 `SVC-BE-1521`. Activating what is active again changes nothing. Emits `dsar.policy.custom_activated.v1` and `dsar.policy.pack_set_changed.v1`.',
+      "New requests of the tenant (or of `workspaceId`, which wins over the tenant) in `jurisdiction` pin this custom pack version from now on; open requests keep theirs. `tenantId` must be the caller's own (else 404), and a token bound to a workspace acts on that workspace only. Unknown version: 404 `SVC-BE-1518`; two names match: 409 `SVC-BE-1519` (give `name`). Under four eyes (the default) a version no principal other than its registrant has approved (`POST /policies/custom/approve`) is refused, changing nothing: 409 `SVC-BE-1521`. Activating what is active again changes nothing. Emits `dsar.policy.custom_activated.v1` and `dsar.policy.pack_set_changed.v1`.",
     tag: 'Policies',
     body: customPackActivation,
     response: { status: 202, schema: customPackActivated, description: '`activated`.' },
@@ -144,7 +144,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'deactivateCustomPolicyPack',
     summary: 'End the custom pack activations of the tenant or one workspace',
     description:
-      'Every activation of the scope (the tenant-wide ones, or those of `workspaceId`), or only `jurisdiction`\'s: new requests there use the built-in pack again (a workspace falls back to a tenant-wide activation if there is one). Nothing active: 409 `SVC-BE-1520`. Another tenant: 404. One admin may deactivate even under four eyes, since the scope falls back to rules already reviewed. Emits `dsar.policy.custom_deactivated.v1` and `dsar.policy.pack_set_changed.v1`.',
+      "Every activation of the scope (the tenant-wide ones, or those of `workspaceId`), or only `jurisdiction`'s: new requests there use the built-in pack again (a workspace falls back to a tenant-wide activation if there is one). Nothing active: 409 `SVC-BE-1520`. Another tenant: 404. One admin may deactivate even under four eyes, since the scope falls back to rules already reviewed. Emits `dsar.policy.custom_deactivated.v1` and `dsar.policy.pack_set_changed.v1`.",
     tag: 'Policies',
     body: customPackDeactivation,
     response: { status: 202, schema: customPackDeactivated, description: '`deactivated`, with the jurisdictions concerned.' },
@@ -158,7 +158,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'listPolicies',
     summary: 'The policy packs the caller may use',
     description:
-      'What the caller\'s new requests use today, sorted by `packId`: each built-in pack at the version in force today among the releases the tenant is on, and each custom pack activated for the caller\'s tenant or workspace (`source: custom`, `activatedFor`). A request pins the version in force on its own day of receipt (docs/policy-packs/README.md). Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id.',
+      "What the caller's new requests use today, sorted by `packId`: each built-in pack at the version in force today among the releases the tenant is on, and each custom pack activated for the caller's tenant or workspace (`source: custom`, `activatedFor`). A request pins the version in force on its own day of receipt (docs/policy-packs/README.md). Filter by a jurisdiction code (any code a pack covers, case-insensitive) or a pack id.",
     tag: 'Policies',
     query: policyListQuery,
     response: { status: 200, schema: policyPackList, description: 'The matching packs; empty when none matches.' },
@@ -172,7 +172,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'getPolicyPack',
     summary: 'A policy pack document',
     description:
-      'The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The version in force today unless `version` names a published one (a request pins `policyPack` and `policyVersion`). A custom pack of the caller\'s tenant is found by its name.',
+      "The full pack: its jurisdictions, deadline rules per request type, appeal rule, citations and notes. The version in force today unless `version` names a published one (a request pins `policyPack` and `policyVersion`). A custom pack of the caller's tenant is found by its name.",
     tag: 'Policies',
     query: policyPackQuery,
     response: { status: 200, schema: policyPackSchema, description: 'The pack document (JSON Schema: docs/policy-packs/policy-pack.schema.json).' },

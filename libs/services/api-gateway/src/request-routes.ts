@@ -40,7 +40,8 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     permission: 'requests:read',
     operationId: 'listRequests',
     summary: 'The request queue',
-    description: 'Pages through the caller\'s requests with filters and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (only for a large at-risk result).',
+    description:
+      "Pages through the caller's requests with filters and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (only for a large at-risk result).",
     tag: 'Requests',
     query: queueQuery,
     response: { status: 200, schema: queuePage, description: 'A page of the queue.' },

@@ -10,11 +10,11 @@ export const RETENTION_ROUTES: readonly GatewayRoute[] = [
     permission: 'retention:read',
     operationId: 'listRetentionPolicies',
     tenantWide: true,
-    summary: 'The retention policies of the caller\'s tenant',
+    summary: "The retention policies of the caller's tenant",
     description:
-      'All six classes (`request_record`, `audit_event`, `verification_evidence`, `fulfilment_artifact`, `delivery_log`, `notification_log`), each with its stored policy or the defaults (`minDays` 30, `maxDays` 365, `purgeEnabled` false, `legalHoldEnabled` false, `updatedAt` null). Only the caller\'s own tenant: another tenant is a 404.',
+      "All six classes (`request_record`, `audit_event`, `verification_evidence`, `fulfilment_artifact`, `delivery_log`, `notification_log`), each with its stored policy or the defaults (`minDays` 30, `maxDays` 365, `purgeEnabled` false, `legalHoldEnabled` false, `updatedAt` null). Only the caller's own tenant: another tenant is a 404.",
     tag: 'Retention',
-    response: { status: 200, schema: retentionPolicyList, description: 'One policy per class, in the classes\' order.' },
+    response: { status: 200, schema: retentionPolicyList, description: "One policy per class, in the classes' order." },
     errors: ['RESOURCE_NOT_FOUND'],
   },
   {

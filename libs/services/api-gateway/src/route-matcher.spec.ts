@@ -18,7 +18,7 @@ describe('RouteMatcher', () => {
     expect(matcher.resolve('GET', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e').params).toEqual({ id: '2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e' });
   });
 
-  it('a literal path is not a parameter value: GET /requests/capture is 405 with only the literal route\'s method', () => {
+  it("a literal path is not a parameter value: GET /requests/capture is 405 with only the literal route's method", () => {
     const problem = problemOf(() => matcher.resolve('GET', '/requests/capture'));
     expect(problem.definition.name).toBe('METHOD_NOT_ALLOWED');
     expect(problem.headers).toEqual({ Allow: 'POST' });

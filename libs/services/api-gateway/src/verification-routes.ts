@@ -55,22 +55,40 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadVerificationEvidence',
     summary: 'Upload an identity evidence file',
     description:
-      'The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type\'s signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.',
+      "The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type's signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.",
     tag: 'Verification',
     upload: {
-      description: 'The evidence file\'s bytes.',
+      description: "The evidence file's bytes.",
       headers: {
-        [EVIDENCE_UPLOAD_HEADERS.filename]: { required: false, description: 'The file\'s name, URL-encoded (UTF-8); directories and control characters are removed, at most 255 bytes. Default `evidence`.' },
+        [EVIDENCE_UPLOAD_HEADERS.filename]: {
+          required: false,
+          description: "The file's name, URL-encoded (UTF-8); directories and control characters are removed, at most 255 bytes. Default `evidence`.",
+        },
         [EVIDENCE_UPLOAD_HEADERS.contentType]: {
           required: false,
-          description: 'The file\'s media type, e.g. `application/pdf`; recognized from its first bytes when absent. It must be on the allow-list (EVIDENCE_CONTENT_TYPES), else 415, and the file\'s first bytes must be of that type, else 422.',
+          description:
+            "The file's media type, e.g. `application/pdf`; recognized from its first bytes when absent. It must be on the allow-list (EVIDENCE_CONTENT_TYPES), else 415, and the file's first bytes must be of that type, else 422.",
           schema: z.string().regex(MEDIA_TYPE_HEADER_PATTERN, 'must be a media type, e.g. application/pdf'),
         },
-        [EVIDENCE_UPLOAD_HEADERS.level]: { required: false, description: 'The assurance level the evidence is for: `reasonable` or `enhanced`; default the case\'s.', schema: z.enum(VERIFICATION_LEVELS) },
+        [EVIDENCE_UPLOAD_HEADERS.level]: {
+          required: false,
+          description: "The assurance level the evidence is for: `reasonable` or `enhanced`; default the case's.",
+          schema: z.enum(VERIFICATION_LEVELS),
+        },
       },
     },
     response: { status: 202, schema: evidenceUploaded, description: 'The file was stored as a new piece of evidence.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'LIFECYCLE_TRANSITION_DISALLOWED', 'EVIDENCE_UPLOAD_EMPTY', 'PAYLOAD_TOO_LARGE', 'EVIDENCE_CONTENT_TYPE_NOT_ALLOWED', 'EVIDENCE_CONTENT_MISMATCH', 'UNSUPPORTED_MEDIA_TYPE', 'CONTENT_ENCODING_UNSUPPORTED'],
+    errors: [
+      'REQUEST_VALIDATION_FAILED',
+      'RESOURCE_NOT_FOUND',
+      'LIFECYCLE_TRANSITION_DISALLOWED',
+      'EVIDENCE_UPLOAD_EMPTY',
+      'PAYLOAD_TOO_LARGE',
+      'EVIDENCE_CONTENT_TYPE_NOT_ALLOWED',
+      'EVIDENCE_CONTENT_MISMATCH',
+      'UNSUPPORTED_MEDIA_TYPE',
+      'CONTENT_ENCODING_UNSUPPORTED',
+    ],
   },
   {
     method: 'POST',
@@ -106,7 +124,7 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     service: 'verification',
     permission: 'requests:read',
     operationId: 'getVerificationCase',
-    summary: 'The request\'s verification case',
+    summary: "The request's verification case",
     description: 'The newest case with its evidence (metadata, never bytes), reminders and decision.',
     tag: 'Verification',
     response: { status: 200, schema: verificationCaseView, description: 'The case.' },
@@ -121,7 +139,7 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'downloadVerificationEvidence',
     summary: 'Download an identity evidence file',
     description:
-      'The file\'s bytes, decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support: `If-None-Match` with the current ETag answers 304 without a body, and a `Range` whose `If-Range` is not the current ETag gets the whole file (200). Never cached. Only operators and admins.',
+      "The file's bytes, decrypted as they stream, with `Content-Disposition: attachment` (RFC 6266), `ETag` (its sha256) and `Range` support: `If-None-Match` with the current ETag answers 304 without a body, and a `Range` whose `If-Range` is not the current ETag gets the whole file (200). Never cached. Only operators and admins.",
     tag: 'Verification',
     download: { status: 200, description: 'The evidence file.', headers: {} },
     errors: ['RESOURCE_NOT_FOUND', 'EVIDENCE_FILE_SHREDDED'],

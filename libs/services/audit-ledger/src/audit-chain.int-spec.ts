@@ -119,9 +119,7 @@ describe('audit chain on PostgreSQL', () => {
     const result = await verify(requestId, { hash: head.hash, sequence: 5 });
     expect(result.verified).toBe(false);
     expect(result.status).toBe('tampered');
-    expect(result.mismatches).toEqual([
-      { eventId: events[2].id, sequence: 3, kind: 'content', expectedHash: before[2].hash, actualHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
-    ]);
+    expect(result.mismatches).toEqual([{ eventId: events[2].id, sequence: 3, kind: 'content', expectedHash: before[2].hash, actualHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
     expect(result.mismatches[0].actualHash).not.toBe(before[2].hash);
     // Verifying up to an entry before the edit still succeeds.
     await expect(verify(requestId, { hash: before[1].hash, sequence: 2 })).resolves.toMatchObject({ verified: true });

@@ -19,7 +19,18 @@ export {
   fulfilmentSettingsProviders,
   Manifests,
 } from './fulfilment';
-export { ArtifactDelivery, DeliveryLog, DeliveryPreparations, DELIVERY_SETTINGS, type DeliveryConfig, deliveryFields, type DeliverySettings, deliverySettingsFrom, deliverySettingsProvider, StepUp } from './delivery';
+export {
+  ArtifactDelivery,
+  DeliveryLog,
+  DeliveryPreparations,
+  DELIVERY_SETTINGS,
+  type DeliveryConfig,
+  deliveryFields,
+  type DeliverySettings,
+  deliverySettingsFrom,
+  deliverySettingsProvider,
+  StepUp,
+} from './delivery';
 
 /** fulfilment-delivery on the given settings providers, storage module and retention sweep (the app and the embedded runner pass their configuration). */
 export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: DynamicModule, retention: RetentionSettings = retentionSettingsFrom({})): ServiceDefinition {
@@ -35,4 +46,7 @@ export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: Dyn
 }
 
 /** fulfilment-delivery without storage (uploads answer 503) on default settings: the definition for migrations and tooling. */
-export const fulfilmentDeliveryService: ServiceDefinition = fulfilmentDeliveryServiceWith([...fulfilmentSettingsProviders({}), deliverySettingsProvider({})], StorageModule.forRoot({ storage: new UnavailableStorage(NO_MASTER_KEY) }));
+export const fulfilmentDeliveryService: ServiceDefinition = fulfilmentDeliveryServiceWith(
+  [...fulfilmentSettingsProviders({}), deliverySettingsProvider({})],
+  StorageModule.forRoot({ storage: new UnavailableStorage(NO_MASTER_KEY) }),
+);

@@ -6,15 +6,7 @@ import { type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 export { IntakeGatewayModule } from './intake-gateway.module';
 /** How the email provider signs a delivery (tests and relays sign with it). */
 export { signDelivery, webhookSecretKey } from './domain/standard-webhooks';
-export {
-  type InboundRoute,
-  inboundRoutes,
-  requireWebhookSettings,
-  type WebhookConfig,
-  webhookFields,
-  type WebhookSettings,
-  webhookSettingsFrom,
-} from './webhook-settings';
+export { type InboundRoute, inboundRoutes, requireWebhookSettings, type WebhookConfig, webhookFields, type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 
 /**
  * intake-gateway receives requests from every channel (the API, and email and chat through their providers' signed

@@ -52,7 +52,10 @@ describe('webhook settings at start-up', () => {
       'INBOUND_ROUTES.1: mailbox privacy@acme.example is routed twice',
     ]);
     expect(
-      problems({ INBOUND_ROUTES: JSON.stringify([SLACK_ROUTE, { ...SLACK_ROUTE, slackChannelId: 'C01' }, { ...SLACK_ROUTE, tenantId: 'other' }]), SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5' }),
+      problems({
+        INBOUND_ROUTES: JSON.stringify([SLACK_ROUTE, { ...SLACK_ROUTE, slackChannelId: 'C01' }, { ...SLACK_ROUTE, tenantId: 'other' }]),
+        SLACK_SIGNING_SECRET: '8f742231b10e8888abcd99yyyzzz85a5',
+      }),
     ).toEqual(['INBOUND_ROUTES.2: Slack team T0ACME is routed twice']);
   });
 });

@@ -41,7 +41,10 @@ export const slackRoute = z.strictObject({
   /** The workspace's team id (`T…`; `E…` for an Enterprise Grid organization). */
   slackTeamId: z.string().regex(/^[TE][A-Z0-9]{2,31}$/, 'a Slack team id such as T0123ABCD'),
   /** One channel of the team (`C…`, `G…` private, `D…` direct); without it the route covers every channel of the team. */
-  slackChannelId: z.string().regex(/^[CGD][A-Z0-9]{2,31}$/, 'a Slack channel id such as C0123ABCD').optional(),
+  slackChannelId: z
+    .string()
+    .regex(/^[CGD][A-Z0-9]{2,31}$/, 'a Slack channel id such as C0123ABCD')
+    .optional(),
   tenantId,
   workspaceId: workspaceId.optional(),
   jurisdiction,
@@ -82,7 +85,12 @@ export const inboundRoutes = z
 /** `whsec_` secrets, comma-separated: every one of them is accepted, so a new one can be added before the old is retired. */
 const mailSecrets = z
   .string()
-  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean),
+  )
   .superRefine((secrets, ctx) => {
     secrets.forEach((secret, i) => {
       try {
@@ -111,8 +119,7 @@ export interface WebhookConfig extends RequestReferenceKeyConfig {
   HTTP_BODY_LIMIT?: string;
 }
 
-const secretsOf = (config: Partial<WebhookConfig>): string[] =>
-  typeof config.MAIL_WEBHOOK_SECRET === 'string' ? mailSecrets.parse(config.MAIL_WEBHOOK_SECRET) : (config.MAIL_WEBHOOK_SECRET ?? []);
+const secretsOf = (config: Partial<WebhookConfig>): string[] => (typeof config.MAIL_WEBHOOK_SECRET === 'string' ? mailSecrets.parse(config.MAIL_WEBHOOK_SECRET) : (config.MAIL_WEBHOOK_SECRET ?? []));
 
 /** Why the routes cannot start: a route of a provider whose secret is not configured. */
 function unsignedRoutes(config: Partial<WebhookConfig>): { path: keyof WebhookConfig; message: string }[] {

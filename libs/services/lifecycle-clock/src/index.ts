@@ -32,7 +32,17 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
     module: LifecycleClockModule.withMonitor(monitor, retention),
     persistence: true,
     entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity, RetentionRuleEntity],
-    migrations: [...retentionMigrations, Requests1763700000100, RequestIntake1763700000110, RequestClock1763700000120, RequestLifecycle1763700000130, RequestLocale1763700000140, PolicyCopy1763700000150, RequestCounts1763700000160, QueueOpenReceived1763700000170],
+    migrations: [
+      ...retentionMigrations,
+      Requests1763700000100,
+      RequestIntake1763700000110,
+      RequestClock1763700000120,
+      RequestLifecycle1763700000130,
+      RequestLocale1763700000140,
+      PolicyCopy1763700000150,
+      RequestCounts1763700000160,
+      QueueOpenReceived1763700000170,
+    ],
   };
 }
 

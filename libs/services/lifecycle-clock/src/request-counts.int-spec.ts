@@ -225,7 +225,7 @@ describe.each([
       expect(page.rows).toHaveLength(5);
     });
 
-    it('reads inside the caller\'s unit of work as well', async () => {
+    it("reads inside the caller's unit of work as well", async () => {
       const uow = service.app.get(UnitOfWork);
       await expect(uow.run(() => totalOf(scope, { atRiskDays: 7 }, 3))).resolves.toEqual(exactly(5));
       await expect(uow.run(() => totalOf(scope, { atRiskDays: 7 }, 2))).resolves.toMatchObject({ totalExact: false });

@@ -18,7 +18,14 @@ const timeZone = z.string().refine((tz) => {
 
 const emailList = z
   .string()
-  .transform((s) => [...new Set(s.split(',').map((a) => a.trim()).filter(Boolean))])
+  .transform((s) => [
+    ...new Set(
+      s
+        .split(',')
+        .map((a) => a.trim())
+        .filter(Boolean),
+    ),
+  ])
   .pipe(z.array(z.email('each must be an email address')));
 
 /** One tenant's notification settings (NOTIFIER_TENANT_SETTINGS); every member is optional and falls back to the service-wide setting. */
@@ -159,7 +166,10 @@ export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierS
   return {
     smtpUrl: secret(config.SMTP_URL, config.SMTP_URL_FILE),
     sender: config.NOTIFIER_SENDER ?? 'Privacy Team <privacy@localhost>',
-    dkim: config.NOTIFIER_DKIM_DOMAIN && config.NOTIFIER_DKIM_SELECTOR && dkimKey ? { domainName: config.NOTIFIER_DKIM_DOMAIN, keySelector: config.NOTIFIER_DKIM_SELECTOR, privateKey: dkimKey } : undefined,
+    dkim:
+      config.NOTIFIER_DKIM_DOMAIN && config.NOTIFIER_DKIM_SELECTOR && dkimKey
+        ? { domainName: config.NOTIFIER_DKIM_DOMAIN, keySelector: config.NOTIFIER_DKIM_SELECTOR, privateKey: dkimKey }
+        : undefined,
     slack: slackToken ? { token: slackToken, apiUrl: config.SLACK_API_URL ?? 'https://slack.com/api/' } : undefined,
     mailDir: `${(config.DATA_DIR ?? './.data').replace(/\/$/, '')}/mail`,
     defaults: {

@@ -56,7 +56,10 @@ describe.each([
       [tenantId, version, version.split('.').map(Number), registrant.id],
     );
   const approvalOf = async (tenantId: string, version: string) =>
-    (await ds.query(`SELECT approved_by, approved_at FROM ${qualifiedTable(ds, 'custom_packs')} WHERE tenant_id = $1 AND version = $2`, [tenantId, version]))[0] as { approved_by: string | null; approved_at: Date | null };
+    (await ds.query(`SELECT approved_by, approved_at FROM ${qualifiedTable(ds, 'custom_packs')} WHERE tenant_id = $1 AND version = $2`, [tenantId, version]))[0] as {
+      approved_by: string | null;
+      approved_at: Date | null;
+    };
   /** A transaction of the test's own that locks a version's row until it commits. */
   const holdRow = async (tenantId: string, version: string) => {
     const runner = ds.createQueryRunner();
@@ -67,7 +70,11 @@ describe.each([
   };
   const waitingOnLocks = async (): Promise<number> =>
     (await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`))[0].n as number;
-  const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => (e instanceof ProblemError ? { name: e.definition.name, extensions: e.extensions } : e));
+  const refusal = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (e: unknown) => (e instanceof ProblemError ? { name: e.definition.name, extensions: e.extensions } : e),
+    );
   const activation = (version: string, workspaceId?: string) => ({ jurisdiction: 'GB', tenantId: tenant, version, ...(workspaceId ? { workspaceId } : {}) });
 
   it('the migration counts a version in force as approved by its first activator; one never activated waits', async () => {
@@ -77,8 +84,16 @@ describe.each([
     await insertVersion(tenant, '1.0.0');
     await insertVersion(tenant, '1.1.0');
     const activations = qualifiedTable(ds, 'custom_pack_activations');
-    for (const [workspace, by, at] of [['', 'key:activator', firstActivation], ['north', 'key:later', new Date('2026-02-01T09:00:00Z')]] as const) {
-      await ds.query(`INSERT INTO ${activations} (tenant_id, workspace_id, jurisdiction, name, version, activated_at, activated_by) VALUES ($1, $2, 'GB', 'acme-uk', '1.0.0', $3, $4)`, [tenant, workspace, at, by]);
+    for (const [workspace, by, at] of [
+      ['', 'key:activator', firstActivation],
+      ['north', 'key:later', new Date('2026-02-01T09:00:00Z')],
+    ] as const) {
+      await ds.query(`INSERT INTO ${activations} (tenant_id, workspace_id, jurisdiction, name, version, activated_at, activated_by) VALUES ($1, $2, 'GB', 'acme-uk', '1.0.0', $3, $4)`, [
+        tenant,
+        workspace,
+        at,
+        by,
+      ]);
     }
     await ds.runMigrations({ transaction: 'each' });
 

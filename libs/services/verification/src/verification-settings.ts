@@ -35,12 +35,24 @@ export const verificationFields = {
   /** How often the reminder and expiry sweep runs, in milliseconds; 0 turns it off. */
   VERIFICATION_MONITOR_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   /** The largest evidence file accepted, in bytes (default 20 MiB). */
-  EVIDENCE_MAX_BYTES: z.coerce.number().int().min(1).max(1024 ** 3).default(20 * 1024 ** 2),
+  EVIDENCE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024 ** 3)
+    .default(20 * 1024 ** 2),
   /** The media types evidence may have: a comma list. */
   EVIDENCE_CONTENT_TYPES: z
     .string()
     .default(DEFAULT_EVIDENCE_CONTENT_TYPES.join(','))
-    .transform((s) => [...new Set(s.split(',').map((t) => t.trim().toLowerCase()).filter(Boolean))])
+    .transform((s) => [
+      ...new Set(
+        s
+          .split(',')
+          .map((t) => t.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+    ])
     .refine((types) => types.length > 0 && types.every((t) => MEDIA_TYPE.test(t)), 'a comma list of media types, e.g. application/pdf,image/jpeg'),
 };
 

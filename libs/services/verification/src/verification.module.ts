@@ -19,15 +19,7 @@ export class VerificationModule {
       module: VerificationModule,
       imports: [storage],
       controllers: [VerificationController, RequestOutcomeHandler, ...retention.controllers],
-      providers: [
-        { provide: VERIFICATION_SETTINGS, useValue: settings },
-        LifecycleClient,
-        VerificationCases,
-        VerificationEvidence,
-        VerificationMonitor,
-        RequestClosures,
-        ...retention.providers,
-      ],
+      providers: [{ provide: VERIFICATION_SETTINGS, useValue: settings }, LifecycleClient, VerificationCases, VerificationEvidence, VerificationMonitor, RequestClosures, ...retention.providers],
       exports: [VerificationCases, VerificationEvidence, VerificationMonitor],
     };
   }

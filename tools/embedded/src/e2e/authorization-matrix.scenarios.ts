@@ -117,10 +117,19 @@ const CALLS: Readonly<Record<string, (r: Resources) => CallInput>> = {
   fileAppeal: () => ({ json: { message: 'I disagree.' } }),
   decideAppeal: () => ({ json: { decision: 'deny' } }),
   recordVerificationEvidence: () => ({ json: { level: 'reasonable', evidenceArtifacts: [{ type: 'external', system: 'crm', reference: 'case-1' }], methodsAllowed: ['document'] } }),
-  uploadVerificationEvidence: () => ({ raw: '%PDF-1.7 matrix evidence', headers: { 'content-type': 'application/octet-stream', 'x-evidence-filename': 'id.pdf', 'x-evidence-content-type': 'application/pdf' } }),
-  uploadManifestArtifact: () => ({ raw: '{"matrix":true}', headers: { 'content-type': 'application/octet-stream', 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' } }),
+  uploadVerificationEvidence: () => ({
+    raw: '%PDF-1.7 matrix evidence',
+    headers: { 'content-type': 'application/octet-stream', 'x-evidence-filename': 'id.pdf', 'x-evidence-content-type': 'application/pdf' },
+  }),
+  uploadManifestArtifact: () => ({
+    raw: '{"matrix":true}',
+    headers: { 'content-type': 'application/octet-stream', 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' },
+  }),
   downloadManifestArtifact: (r) => ({ query: `artifactId=${r.artifactId}` }),
-  replaceManifestArtifact: () => ({ raw: '{"matrix":2}', headers: { 'content-type': 'application/octet-stream', 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' } }),
+  replaceManifestArtifact: () => ({
+    raw: '{"matrix":2}',
+    headers: { 'content-type': 'application/octet-stream', 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' },
+  }),
   recordFulfilmentCallback: (r) => ({ json: { manifest: { artifacts: [{ artifactId: r.artifactId }] } } }),
   validateManifest: () => ({ json: { action: 'approved' } }),
   prepareDelivery: () => ({ json: { channel: 'portal', securityLevel: 'token' } }),
@@ -183,7 +192,9 @@ export function authorizationMatrixScenarios(getSystem: () => TestSystem): void 
     expect2xx(await maker.post(`/requests/${id}/verification/request`, { method: 'document' }), 'verification');
     const evidence = expect2xx(await maker.call('POST', `/api/v1/requests/${id}/verification/evidence/upload`, CALLS.uploadVerificationEvidence({} as Resources)), 'evidence upload');
     const artifact = expect2xx(await maker.call('POST', `/api/v1/requests/${id}/manifest/artifact/upload`, CALLS.uploadManifestArtifact({} as Resources)), 'artifact upload');
-    const eventId = await waitFor(`a notification of ${id}`, async () => ((await maker.get(`/requests/${id}/notifications`)).body.events as Array<{ eventId: string }> | undefined)?.[0]?.eventId, { timeoutMs: 20_000 });
+    const eventId = await waitFor(`a notification of ${id}`, async () => ((await maker.get(`/requests/${id}/notifications`)).body.events as Array<{ eventId: string }> | undefined)?.[0]?.eventId, {
+      timeoutMs: 20_000,
+    });
     const appealRequestId = expect2xx(await maker.post('/requests', intake()), 'intake').id as string;
     expect2xx(await maker.post(`/requests/${appealRequestId}/closures`, {}), 'closure');
     const appeal = expect2xx(await maker.post(`/requests/${appealRequestId}/appeals`, { message: 'Please look again.' }), 'appeal');
@@ -228,7 +239,11 @@ export function authorizationMatrixScenarios(getSystem: () => TestSystem): void 
   const authenticated = ROUTES.filter((r) => r.permission !== 'public');
 
   it('has a resource for every path parameter of the table', () => {
-    const unknown = authenticated.flatMap((r) => paramsOf(r).filter((p) => !REQUEST_PARAMS.has(p) && !TENANT_PARAMS.has(p)).map((p) => `${r.method} ${r.path}: :${p}`));
+    const unknown = authenticated.flatMap((r) =>
+      paramsOf(r)
+        .filter((p) => !REQUEST_PARAMS.has(p) && !TENANT_PARAMS.has(p))
+        .map((p) => `${r.method} ${r.path}: :${p}`),
+    );
     expect(unknown).toEqual([]);
   });
 

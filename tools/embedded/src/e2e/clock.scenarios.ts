@@ -90,7 +90,7 @@ export function clockScenarios(getSystem: () => TestSystem): void {
       expect(explained.body.deadlines.refusalNoticeDueAt).toBe(explained.body.finalDueAt);
     });
 
-    it('answers 404 for an unknown request and for another tenant\'s', async () => {
+    it("answers 404 for an unknown request and for another tenant's", async () => {
       const { id } = await capture('DE', 'access', '2026-03-03T10:00:00Z');
       expect((await api.get('/requests/7d0e4c1a-5f7b-4c39-9d0a-2b1f3c4d5e6f/clock/explain')).status).toBe(404);
       const other = await api.as(KEYS.operatorB.token).get(`/requests/${id}/clock/explain`);
@@ -107,7 +107,13 @@ export function clockScenarios(getSystem: () => TestSystem): void {
       expect(paused.body).toMatchObject({ id, clockState: 'paused', dueAt: endOfLocalDay('2026-07-01', 'Europe/London') });
       const resumed = await api.post(`/requests/${id}/clock/resume`, { at: '2026-06-08T15:00:00Z' });
       expect(resumed.status).toBe(202);
-      expect(resumed.body).toMatchObject({ id, status: 'received', clockState: 'running', previousDueAt: endOfLocalDay('2026-07-01', 'Europe/London'), dueAt: endOfLocalDay('2026-07-07', 'Europe/London') });
+      expect(resumed.body).toMatchObject({
+        id,
+        status: 'received',
+        clockState: 'running',
+        previousDueAt: endOfLocalDay('2026-07-01', 'Europe/London'),
+        dueAt: endOfLocalDay('2026-07-07', 'Europe/London'),
+      });
       const explained = await api.get(`/requests/${id}/clock/explain`);
       expect(explained.body.pauses).toEqual([
         expect.objectContaining({ duration: 'P5DT5H', reason: 'clarification', rule: 'suspend', effect: 'suspended', excludedDays: 6, note: 'asked which account', resumeNote: null }),
@@ -198,27 +204,28 @@ export function clockScenarios(getSystem: () => TestSystem): void {
 
     // EU without a Member State: Europe/Brussels, weekends only. Received Wed 3 Jun 2026, due Fri 3 Jul; extended on
     // Mon 8 Jun by two months added to the end of the first (period_end): Thu 3 Sep.
-    it('GDPR: two further months (Fri 3 Jul -> Thu 3 Sep 2026); days are refused for a pack that extends in months; reasons are required', () => getSystem().clock.runAt('2026-06-08T10:00:00Z', async () => {
-      const { id, dueAt } = await capture('EU', 'access', '2026-06-03T09:00:00Z');
-      expect(dueAt).toBe('2026-07-03T21:59:59.999Z');
-      const inDays = await api.post(`/requests/${id}/extensions`, { additionalDays: 30, reason: 'complex' });
-      // Well-formed bodies the pack does not accept: its rules, 422 naming the field to give.
-      expect(inDays.status).toBe(422);
-      expect(inDays.body).toMatchObject({ code: 'SVC-BE-1509', errors: [expect.objectContaining({ field: 'additionalMonths' })] });
-      const noReason = await api.post(`/requests/${id}/extensions`, { additionalMonths: 2 });
-      expect(noReason.status).toBe(422);
-      expect(noReason.body).toMatchObject({ code: 'SVC-BE-1509', errors: [expect.objectContaining({ field: 'reason' })] });
-      const both = await api.post(`/requests/${id}/extensions`, { additionalMonths: 1, additionalDays: 1, reason: 'x' });
-      expect(both.status).toBe(400);
-      const tooMuch = await api.post(`/requests/${id}/extensions`, { additionalMonths: 3, reason: 'complex' });
-      expect(tooMuch.status).toBe(422);
-      expect(tooMuch.body).toMatchObject({ code: 'SVC-BE-1504', maximum: { amount: 2, unit: 'months' } });
-      const extended = await api.post(`/requests/${id}/extensions`, { additionalMonths: 2, reason: 'Many requests at once.', justification: 'number_of_requests' });
-      expect(extended.status).toBe(202);
-      expect(extended.body.dueAt).toBe('2026-09-03T21:59:59.999Z');
-      const explained = await api.get(`/requests/${id}/clock/explain`);
-      expect(explained.body.extensions[0]).toMatchObject({ additionalMonths: 2, justification: 'number_of_requests', previousDueAt: dueAt, dueAt: '2026-09-03T21:59:59.999Z' });
-    }));
+    it('GDPR: two further months (Fri 3 Jul -> Thu 3 Sep 2026); days are refused for a pack that extends in months; reasons are required', () =>
+      getSystem().clock.runAt('2026-06-08T10:00:00Z', async () => {
+        const { id, dueAt } = await capture('EU', 'access', '2026-06-03T09:00:00Z');
+        expect(dueAt).toBe('2026-07-03T21:59:59.999Z');
+        const inDays = await api.post(`/requests/${id}/extensions`, { additionalDays: 30, reason: 'complex' });
+        // Well-formed bodies the pack does not accept: its rules, 422 naming the field to give.
+        expect(inDays.status).toBe(422);
+        expect(inDays.body).toMatchObject({ code: 'SVC-BE-1509', errors: [expect.objectContaining({ field: 'additionalMonths' })] });
+        const noReason = await api.post(`/requests/${id}/extensions`, { additionalMonths: 2 });
+        expect(noReason.status).toBe(422);
+        expect(noReason.body).toMatchObject({ code: 'SVC-BE-1509', errors: [expect.objectContaining({ field: 'reason' })] });
+        const both = await api.post(`/requests/${id}/extensions`, { additionalMonths: 1, additionalDays: 1, reason: 'x' });
+        expect(both.status).toBe(400);
+        const tooMuch = await api.post(`/requests/${id}/extensions`, { additionalMonths: 3, reason: 'complex' });
+        expect(tooMuch.status).toBe(422);
+        expect(tooMuch.body).toMatchObject({ code: 'SVC-BE-1504', maximum: { amount: 2, unit: 'months' } });
+        const extended = await api.post(`/requests/${id}/extensions`, { additionalMonths: 2, reason: 'Many requests at once.', justification: 'number_of_requests' });
+        expect(extended.status).toBe(202);
+        expect(extended.body.dueAt).toBe('2026-09-03T21:59:59.999Z');
+        const explained = await api.get(`/requests/${id}/clock/explain`);
+        expect(explained.body.extensions[0]).toMatchObject({ additionalMonths: 2, justification: 'number_of_requests', previousDueAt: dueAt, dueAt: '2026-09-03T21:59:59.999Z' });
+      }));
 
     it('past the notice window: 409 with its own code; a pack without extensions: 422', async () => {
       const late = await capture('US-CA', 'access', getSystem().clock.daysAgo(50));

@@ -70,7 +70,11 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
   }
 
   /** A fulfilled access request with one artifact per file (uploaded by the operator, approved and fulfilled by the admin). */
-  async function fulfilledRequest(files: Array<{ bytes: Buffer; filename: string }>, overrides: Record<string, unknown> = {}, source: Record<string, unknown> = {}): Promise<{ id: string; artifactIds: string[] }> {
+  async function fulfilledRequest(
+    files: Array<{ bytes: Buffer; filename: string }>,
+    overrides: Record<string, unknown> = {},
+    source: Record<string, unknown> = {},
+  ): Promise<{ id: string; artifactIds: string[] }> {
     const id = await openRequest(overrides, source);
     const artifactIds: string[] = [];
     for (const f of files) artifactIds.push(await uploadArtifact(id, f.bytes, f.filename));
@@ -497,12 +501,16 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expectProblem(await metadata(id, artifactIds[0], 'w'.repeat(43), admin.as(KEYS.operatorA.token)), 401, 'SVC-BE-1214');
       const again = await metadata(id, artifactIds[0], 'w'.repeat(43));
       expectProblem(again, 429, 'SVC-BE-1004');
-      expect((await failedEntries()).slice(8).map((e) => [e.outcome, e.repeats])).toEqual([['throttled', 20], ['wrong_token', 1], ['throttled', 1]]);
+      expect((await failedEntries()).slice(8).map((e) => [e.outcome, e.repeats])).toEqual([
+        ['throttled', 20],
+        ['wrong_token', 1],
+        ['throttled', 1],
+      ]);
     });
   });
 
   describe('retention', () => {
-    it('purges a request\'s delivery log: entries gone, one dsar.delivery.logs_purged.v1', async () => {
+    it("purges a request's delivery log: entries gone, one dsar.delivery.logs_purged.v1", async () => {
       getSystem().clock.set(DELIVERY_START);
       const { id, artifactIds } = await fulfilledRequest([{ bytes: fileB, filename: 'b.pdf' }]);
       expect((await prepare(id)).status).toBe(202);

@@ -149,7 +149,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(onDisk.includes(Buffer.from('CUSTOMER-IBAN'))).toBe(false);
     });
 
-    it('reads the manifest: the artifact\'s metadata, version 1, pending review', async () => {
+    it("reads the manifest: the artifact's metadata, version 1, pending review", async () => {
       const res = await api.get(`/requests/${id}/manifest`);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ requestId: id, version: 1, validationState: 'pending', review: null });
@@ -211,7 +211,20 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
         version: 2,
         size: redacted.length,
         sha256: sha256(redacted),
-        previousVersions: [{ version: 1, artifactKey: firstKey, filename, sha256: sha256(file), size: file.length, replacedAt: '2026-06-03T10:00:00.000Z', purged: false, contentType: 'application/json', createdAt: '2026-06-02T10:00:00.000Z', createdBy: expect.any(String) }],
+        previousVersions: [
+          {
+            version: 1,
+            artifactKey: firstKey,
+            filename,
+            sha256: sha256(file),
+            size: file.length,
+            replacedAt: '2026-06-03T10:00:00.000Z',
+            purged: false,
+            contentType: 'application/json',
+            createdAt: '2026-06-02T10:00:00.000Z',
+            createdBy: expect.any(String),
+          },
+        ],
       });
       expect(Buffer.from(await (await download(id, artifactId)).arrayBuffer()).equals(redacted)).toBe(true);
       const old = await download(id, artifactId, { version: 1 });
@@ -250,7 +263,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(Buffer.from(await changed.arrayBuffer()).equals(redacted)).toBe(true);
     });
 
-    it('the callback records the data categories and the manifest\'s fields; the request is not finalized', async () => {
+    it("the callback records the data categories and the manifest's fields; the request is not finalized", async () => {
       getSystem().clock.set('2026-06-04T10:00:00Z');
       const res = await api.post(`/requests/${id}/fulfilment/callback`, {
         manifest: {
@@ -309,13 +322,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect((await download(id, artifactId)).status).toBe(200);
       const manifest = (await api.get(`/requests/${id}/manifest`)).body;
       expect(manifest.artifacts[0].previousVersions[0]).toMatchObject({ version: 1, purged: true });
-      await expectTimeline(id, [
-        'fulfilment_artifact_uploaded',
-        'fulfilment_artifact_replaced',
-        'fulfilment_manifest_recorded',
-        'fulfilment_manifest_reviewed',
-        'fulfilment_fulfilment_recorded',
-      ]);
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_artifact_replaced', 'fulfilment_manifest_recorded', 'fulfilment_manifest_reviewed', 'fulfilment_fulfilment_recorded']);
       const events = (await api.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
       expect(events.find((e) => e.eventType === 'fulfilment_fulfilment_recorded')?.payload).toMatchObject({ manifestVersion: 3, artifactCount: 1, purgedVersions: 1 });
       expect(events.find((e) => e.eventType === 'fulfilment_artifact_replaced')?.payload).toMatchObject({ artifactId, version: 2, previousSha256: sha256(file), sha256: sha256(redacted) });
@@ -516,7 +523,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(storedFiles().every((p) => p.startsWith(join(options.storageDir, 'data')))).toBe(true);
     });
 
-    it('an empty body is a 400 with the upload\'s (or the replacement\'s) code', async () => {
+    it("an empty body is a 400 with the upload's (or the replacement's) code", async () => {
       expectProblem(await upload(id, Buffer.alloc(0)), 400, 'SVC-BE-1206');
       expectProblem(await replace(id, artifactId, Buffer.alloc(0)), 400, 'SVC-BE-1208');
     });
@@ -581,7 +588,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expectProblem(await approve(fresh), 404, 'SVC-BE-1212');
     });
 
-    it('storage that fails: 503 with the operation\'s code and Retry-After, and nothing recorded', async () => {
+    it("storage that fails: 503 with the operation's code and Retry-After, and nothing recorded", async () => {
       const version = (await api.get(`/requests/${id}/manifest`)).body.version;
       const down = new StorageUnavailableError('the test took it away');
       const put = jest.spyOn(storage(), 'put').mockRejectedValue(down);
@@ -679,8 +686,8 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
     });
   });
 
-  describe('a caller that dies after lifecycle-clock\'s answer (ADR 0022)', () => {
-    it('the fulfilment is recorded from the request\'s event, once, and a retry does not fulfil twice', async () => {
+  describe("a caller that dies after lifecycle-clock's answer (ADR 0022)", () => {
+    it("the fulfilment is recorded from the request's event, once, and a retry does not fulfil twice", async () => {
       getSystem().clock.set('2026-06-01T09:00:00Z');
       const id = await request();
       const up = await upload(id, profileBytes(3000));
@@ -706,7 +713,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
   });
 
   describe('retention', () => {
-    it('purges a request\'s artifacts: every version\'s bytes gone, metadata kept, one event', async () => {
+    it("purges a request's artifacts: every version's bytes gone, metadata kept, one event", async () => {
       getSystem().clock.set('2026-06-01T09:00:00Z');
       const id = await request();
       const up = await upload(id, profileBytes(3000));

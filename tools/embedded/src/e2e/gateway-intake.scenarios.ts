@@ -76,10 +76,7 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
     });
 
     it('capture answers with dueAt counted from the channel receipt time', async () => {
-      const captured = await api.post(
-        '/requests/capture',
-        intake({ jurisdiction: 'us-ca', requestType: 'deletion' }, { receivedAt: '2026-10-01T17:00:00Z' }),
-      );
+      const captured = await api.post('/requests/capture', intake({ jurisdiction: 'us-ca', requestType: 'deletion' }, { receivedAt: '2026-10-01T17:00:00Z' }));
       expect(captured.status).toBe(202);
       expect(Object.keys(captured.body).sort()).toEqual(['dueAt', 'id', 'receivedAt', 'status']);
       // 45 calendar days with 1 October as day one (11 CCR 7021(b)) is Saturday 14 November, not rolled; end of day PST.
@@ -122,13 +119,13 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
     });
   });
 
-  describe('the requester\'s language', () => {
+  describe("the requester's language", () => {
     const GERMAN = 'Ich möchte gemäß Art. 15 DSGVO Auskunft über meine Daten';
 
     it.each([
       ['inferred type', '/requests', undefined],
-      ['the client\'s type', '/requests', 'access'],
-      ['the client\'s other type, on capture', '/requests/capture', 'deletion'],
+      ["the client's type", '/requests', 'access'],
+      ["the client's other type, on capture", '/requests/capture', 'deletion'],
     ])('German words give locale `de` (%s)', async (_case, path, requestType) => {
       const created = await api.post(path, intake({ requestType }, { rawText: GERMAN }));
       expect(created.status).toBe(202);

@@ -220,7 +220,13 @@ export function httpEdgeScenarios(getSystem: () => TestSystem): void {
 
     it('a POST with a dot segment is refused the same way, and creates nothing', async () => {
       const before = (await api.get('/requests?limit=1')).body.total as number;
-      const res = await raw(getSystem().gatewayUrl, 'POST', '/api/v1/requests/%2e%2e/requests', { authorization: `Bearer ${KEYS.adminA.token}`, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(intake())));
+      const res = await raw(
+        getSystem().gatewayUrl,
+        'POST',
+        '/api/v1/requests/%2e%2e/requests',
+        { authorization: `Bearer ${KEYS.adminA.token}`, 'content-type': 'application/json' },
+        Buffer.from(JSON.stringify(intake())),
+      );
       expect(res.status).toBe(400);
       expect((await api.get('/requests?limit=1')).body.total).toBe(before);
     });
@@ -300,7 +306,7 @@ export function httpEdgeScenarios(getSystem: () => TestSystem): void {
       expect(routed.json).toMatchObject({ code: 'SVC-BE-1301' });
     });
 
-    it('every service\'s own port refuses a target over the limit the same way', async () => {
+    it("every service's own port refuses a target over the limit the same way", async () => {
       for (const [name, service] of getSystem().services) {
         const res = await raw(service.url, 'GET', `${INTERNAL_API_PREFIX}/${'a'.repeat(9_000)}`);
         expect({ name, status: res.status, code: res.json?.code }).toEqual({ name, status: 414, code: 'SVC-BE-1007' });

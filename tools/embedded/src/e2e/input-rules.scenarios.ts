@@ -164,13 +164,20 @@ export function inputRulesScenarios(getSystem: () => RunningSystem): void {
       ['a note', (p: PolicyPack) => (p.notes = ['A note.', `note${NUL}`]), 'pack.notes[1]'],
       ['a citation', (p: PolicyPack) => (p.citations[0].title = `Art${NUL}`), 'pack.citations[0].title'],
       ['a citation url', (p: PolicyPack) => (p.citations[0].url = `https://example.org/${NUL}`), 'pack.citations[0].url'],
-      ['a jurisdiction\'s time zone', (p: PolicyPack) => (p.jurisdictions[0].timeZone = `Europe/London${NUL}`), 'pack.jurisdictions[0].timeZone'],
+      ["a jurisdiction's time zone", (p: PolicyPack) => (p.jurisdictions[0].timeZone = `Europe/London${NUL}`), 'pack.jurisdictions[0].timeZone'],
     ])('NUL in %s → 400 naming the field, not a database error', async (_case, change, field) => {
       expectFieldProblem(await api.post('/policies/custom/register', registration(change)), field, /control characters/);
     });
 
     it('nothing of them was registered: the same version without NUL is taken', async () => {
-      expect((await api.post('/policies/custom/register', registration(() => undefined))).status).toBe(202);
+      expect(
+        (
+          await api.post(
+            '/policies/custom/register',
+            registration(() => undefined),
+          )
+        ).status,
+      ).toBe(202);
     });
   });
 

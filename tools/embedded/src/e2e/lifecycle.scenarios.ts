@@ -56,7 +56,10 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     const base = getSystem().services.get('lifecycle-clock')!.url;
     const res = await fetch(`${base}/internal/v1/requests/${id}/lifecycle/${step}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', `${base}/internal/v1/requests/${id}/lifecycle/${step}`, servicePrincipal(KEYS.adminA.tenantId)) },
+      headers: {
+        'content-type': 'application/json',
+        ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', `${base}/internal/v1/requests/${id}/lifecycle/${step}`, servicePrincipal(KEYS.adminA.tenantId)),
+      },
       body: JSON.stringify(json),
     });
     return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
@@ -143,7 +146,11 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
 
     it('clock changes on a finished request answer 409 with what is still allowed', async () => {
       const id = await requestIn('refused');
-      for (const [path, body] of [['/extensions', { reason: 'x' }], ['/clock/pauses', { reason: 'fee' }], ['/clock/resume', {}]] as const) {
+      for (const [path, body] of [
+        ['/extensions', { reason: 'x' }],
+        ['/clock/pauses', { reason: 'fee' }],
+        ['/clock/resume', {}],
+      ] as const) {
         const res = await api.post(`/requests/${id}${path}`, body);
         expect(res.status).toBe(409);
         expect(res.body).toMatchObject({ code: 'SVC-BE-1401', currentStatus: 'refused', allowedActions: ['close', 'appeal'] });
@@ -179,26 +186,40 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     // Asked and answered on one day: one suspended local day. Whether it moves the deadline depends on the weekday
     // the deadline falls on, so each case names its dates (UK GDPR: one month, rolled to the next working day).
     it.each([
-      ['a weekday deadline moves by the suspended day: Mon 1 Jun 2026 -> Wed 1 Jul, asked Fri 5 Jun -> Thu 2 Jul', '2026-06-01T09:00:00Z', '2026-06-05T10:00:00Z', '2026-07-01T22:59:59.999Z', '2026-07-02T22:59:59.999Z'],
-      ['a deadline rolled off a weekend absorbs it: Fri 20 Nov 2026 -> Sun 20 Dec -> Mon 21 Dec, asked Wed 25 Nov -> still Mon 21 Dec', '2026-11-20T09:00:00Z', '2026-11-25T10:00:00Z', '2026-12-21T23:59:59.999Z', '2026-12-21T23:59:59.999Z'],
-    ])('UK access: asking pauses the clock, the answer resumes it; %s', (_title, receivedAt, askedAt, dueBefore, dueAfter) => getSystem().clock.runAt(askedAt, async () => {
-      const id = await capture('GB', receivedAt, { requestType: 'access' });
-      expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueBefore);
-      const asked = await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which of your two accounts?', channel: 'email' }));
-      expect(asked.body).toEqual({ id, status: 'clarification_pending', dueAt: dueBefore });
-      const paused = (await api.get(`/requests/${id}/clock/explain`)).body;
-      expect(paused.clock).toMatchObject({ state: 'paused' });
-      expect(paused.pauses).toEqual([expect.objectContaining({ reason: 'clarification', rule: 'suspend', effect: 'pending' })]);
+      [
+        'a weekday deadline moves by the suspended day: Mon 1 Jun 2026 -> Wed 1 Jul, asked Fri 5 Jun -> Thu 2 Jul',
+        '2026-06-01T09:00:00Z',
+        '2026-06-05T10:00:00Z',
+        '2026-07-01T22:59:59.999Z',
+        '2026-07-02T22:59:59.999Z',
+      ],
+      [
+        'a deadline rolled off a weekend absorbs it: Fri 20 Nov 2026 -> Sun 20 Dec -> Mon 21 Dec, asked Wed 25 Nov -> still Mon 21 Dec',
+        '2026-11-20T09:00:00Z',
+        '2026-11-25T10:00:00Z',
+        '2026-12-21T23:59:59.999Z',
+        '2026-12-21T23:59:59.999Z',
+      ],
+    ])('UK access: asking pauses the clock, the answer resumes it; %s', (_title, receivedAt, askedAt, dueBefore, dueAfter) =>
+      getSystem().clock.runAt(askedAt, async () => {
+        const id = await capture('GB', receivedAt, { requestType: 'access' });
+        expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueBefore);
+        const asked = await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which of your two accounts?', channel: 'email' }));
+        expect(asked.body).toEqual({ id, status: 'clarification_pending', dueAt: dueBefore });
+        const paused = (await api.get(`/requests/${id}/clock/explain`)).body;
+        expect(paused.clock).toMatchObject({ state: 'paused' });
+        expect(paused.pauses).toEqual([expect.objectContaining({ reason: 'clarification', rule: 'suspend', effect: 'pending' })]);
 
-      const answered = await ok(await api.post(`/requests/${id}/clarifications/receive`, { message: 'The shop account.' }));
-      expect(answered.body.status).toBe('in_progress');
-      const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
-      expect(explained.clock.state).toBe('running');
-      expect(explained.pauses).toEqual([expect.objectContaining({ reason: 'clarification', effect: 'suspended', excludedDays: 1 })]);
-      expect(answered.body.dueAt).toBe(dueAfter);
-      expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueAfter);
-      expect(explained.finalDueAt).toBe(dueAfter);
-    }));
+        const answered = await ok(await api.post(`/requests/${id}/clarifications/receive`, { message: 'The shop account.' }));
+        expect(answered.body.status).toBe('in_progress');
+        const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
+        expect(explained.clock.state).toBe('running');
+        expect(explained.pauses).toEqual([expect.objectContaining({ reason: 'clarification', effect: 'suspended', excludedDays: 1 })]);
+        expect(answered.body.dueAt).toBe(dueAfter);
+        expect((await api.get(`/requests/${id}`)).body.dueAt).toBe(dueAfter);
+        expect(explained.finalDueAt).toBe(dueAfter);
+      }),
+    );
 
     it('the answer may be dated back, not before the question nor into the future (nothing changes)', async () => {
       const id = await capture('GB', getSystem().clock.daysAgo(5));
@@ -227,7 +248,10 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Which account?' }));
       expect((await ok(await internal(id, 'verification-requested'))).body.status).toBe('verification_pending');
       const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
-      expect(explained.pauses.map((p: { reason: string; effect: string }) => [p.reason, p.effect])).toEqual([['clarification', 'suspended'], ['verification', 'pending']]);
+      expect(explained.pauses.map((p: { reason: string; effect: string }) => [p.reason, p.effect])).toEqual([
+        ['clarification', 'suspended'],
+        ['verification', 'pending'],
+      ]);
       await ok(await internal(id, 'verification-approved'));
       const after = (await api.get(`/requests/${id}/clock/explain`)).body;
       expect(after.pauses[1]).toMatchObject({ reason: 'verification', effect: 'restarted' });
@@ -334,53 +358,69 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
   });
 
   describe('appeals', () => {
-    it('files (Wed 10 Jun 2026), lists and decides an appeal; approval reopens the request on the appeal clock (due Fri 10 Jul)', () => getSystem().clock.runAt('2026-06-10T09:00:00Z', async () => {
-      const id = await requestIn('refused');
-      const filed = await ok(await api.as(KEYS.intakeA.token).post(`/requests/${id}/appeals`, { message: 'I was not given reasons.', grounds: 'Art 12(4)' }));
-      expect(filed.body).toEqual({ appealId: expect.any(String), requestId: id, status: 'appeal_submitted' });
-      const { appealId } = filed.body;
+    it('files (Wed 10 Jun 2026), lists and decides an appeal; approval reopens the request on the appeal clock (due Fri 10 Jul)', () =>
+      getSystem().clock.runAt('2026-06-10T09:00:00Z', async () => {
+        const id = await requestIn('refused');
+        const filed = await ok(await api.as(KEYS.intakeA.token).post(`/requests/${id}/appeals`, { message: 'I was not given reasons.', grounds: 'Art 12(4)' }));
+        expect(filed.body).toEqual({ appealId: expect.any(String), requestId: id, status: 'appeal_submitted' });
+        const { appealId } = filed.body;
 
-      const listed = await ok(await api.get(`/requests/${id}/appeals`), 200);
-      // DE has no statutory appeal period: the request type's month from the appeal's receipt, end of day in Berlin.
-      expect(listed.body).toEqual([
-        { id: appealId, message: 'I was not given reasons.', grounds: 'Art 12(4)', status: 'appeal_submitted', createdAt: expect.stringMatching(/^2026-06-10T09:00/), dueAt: '2026-07-10T21:59:59.999Z' },
-      ]);
+        const listed = await ok(await api.get(`/requests/${id}/appeals`), 200);
+        // DE has no statutory appeal period: the request type's month from the appeal's receipt, end of day in Berlin.
+        expect(listed.body).toEqual([
+          {
+            id: appealId,
+            message: 'I was not given reasons.',
+            grounds: 'Art 12(4)',
+            status: 'appeal_submitted',
+            createdAt: expect.stringMatching(/^2026-06-10T09:00/),
+            dueAt: '2026-07-10T21:59:59.999Z',
+          },
+        ]);
 
-      const second = await api.post(`/requests/${id}/appeals`, { message: 'Again.' });
-      expect(second.status).toBe(409);
-      expect(second.body).toMatchObject({ code: 'SVC-BE-1404', appealId });
+        const second = await api.post(`/requests/${id}/appeals`, { message: 'Again.' });
+        expect(second.status).toBe(409);
+        expect(second.body).toMatchObject({ code: 'SVC-BE-1404', appealId });
 
-      const decided = await ok(await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'approve', explanation: 'Reasons were missing.' }));
-      expect(decided.body).toEqual({ appealId, decision: 'approve', requestId: id, status: 'appeal_decided' });
-      const detail = (await api.get(`/requests/${id}`)).body;
-      expect(detail).toMatchObject({ status: 'in_progress', statusReason: null, dueAt: listed.body[0].dueAt });
-      expect(detail.appeals).toEqual([expect.objectContaining({ id: appealId, status: 'appeal_decided', decision: 'approve', explanation: 'Reasons were missing.', decidedAt: expect.any(String) })]);
-      const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
-      expect(explained.finalDueAt).toBe(detail.dueAt);
-      expect(explained.clock.segments.at(-1)).toMatchObject({ reason: 'reopen', countsTowardDeadline: true });
+        const decided = await ok(await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'approve', explanation: 'Reasons were missing.' }));
+        expect(decided.body).toEqual({ appealId, decision: 'approve', requestId: id, status: 'appeal_decided' });
+        const detail = (await api.get(`/requests/${id}`)).body;
+        expect(detail).toMatchObject({ status: 'in_progress', statusReason: null, dueAt: listed.body[0].dueAt });
+        expect(detail.appeals).toEqual([expect.objectContaining({ id: appealId, status: 'appeal_decided', decision: 'approve', explanation: 'Reasons were missing.', decidedAt: expect.any(String) })]);
+        const explained = (await api.get(`/requests/${id}/clock/explain`)).body;
+        expect(explained.finalDueAt).toBe(detail.dueAt);
+        expect(explained.clock.segments.at(-1)).toMatchObject({ reason: 'reopen', countsTowardDeadline: true });
 
-      const again = await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'deny' });
-      expect(again.status).toBe(409);
-      expect(again.body).toMatchObject({ code: 'SVC-BE-1403', decision: 'approve' });
-      const types = (await api.get(`/requests/${id}/timeline`)).body.events.map((e: { eventType: string }) => e.eventType);
-      expect(types.slice(-3)).toEqual(['request_appeal_submitted', 'request_appeal_decided', 'request_reopened']);
-    }));
+        const again = await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'deny' });
+        expect(again.status).toBe(409);
+        expect(again.body).toMatchObject({ code: 'SVC-BE-1403', decision: 'approve' });
+        const types = (await api.get(`/requests/${id}/timeline`)).body.events.map((e: { eventType: string }) => e.eventType);
+        expect(types.slice(-3)).toEqual(['request_appeal_submitted', 'request_appeal_decided', 'request_reopened']);
+      }));
 
-    it('US-VA: the appeal is due 60 days after it was filed (Mon 7 Sep 2026 -> Fri 6 Nov); a denial leaves the request as it was', () => getSystem().clock.runAt('2026-09-07T15:00:00Z', async () => {
-      const id = await capture('US-VA');
-      await ok(await api.post(`/requests/${id}/refusals`, { ...REFUSAL, reason: 'exemption_applies' }));
-      const { appealId } = (await ok(await api.post(`/requests/${id}/appeals`, { message: 'Please reconsider.' }))).body;
-      const [appeal] = (await api.get(`/requests/${id}/appeals`)).body as unknown as Array<Record<string, string>>;
-      expect(appeal.dueAt).toBe('2026-11-07T04:59:59.999Z');
-      await ok(await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'deny', explanation: 'The exemption applies.' }));
-      expect((await api.get(`/requests/${id}`)).body).toMatchObject({ status: 'refused', statusReason: 'exemption_applies' });
-      // A decided appeal leaves room for a new one.
-      expect((await api.post(`/requests/${id}/appeals`, { message: 'New facts.' })).status).toBe(202);
-    }));
+    it('US-VA: the appeal is due 60 days after it was filed (Mon 7 Sep 2026 -> Fri 6 Nov); a denial leaves the request as it was', () =>
+      getSystem().clock.runAt('2026-09-07T15:00:00Z', async () => {
+        const id = await capture('US-VA');
+        await ok(await api.post(`/requests/${id}/refusals`, { ...REFUSAL, reason: 'exemption_applies' }));
+        const { appealId } = (await ok(await api.post(`/requests/${id}/appeals`, { message: 'Please reconsider.' }))).body;
+        const [appeal] = (await api.get(`/requests/${id}/appeals`)).body as unknown as Array<Record<string, string>>;
+        expect(appeal.dueAt).toBe('2026-11-07T04:59:59.999Z');
+        await ok(await api.post(`/requests/${id}/appeals/${appealId}/decide`, { decision: 'deny', explanation: 'The exemption applies.' }));
+        expect((await api.get(`/requests/${id}`)).body).toMatchObject({ status: 'refused', statusReason: 'exemption_applies' });
+        // A decided appeal leaves room for a new one.
+        expect((await api.post(`/requests/${id}/appeals`, { message: 'New facts.' })).status).toBe(202);
+      }));
 
     it('only client fields on creation: server-managed or unknown fields are a 400 and file nothing', async () => {
       const id = await requestIn('closed');
-      for (const body of [{}, { message: '' }, { message: 'x', status: 'appeal_decided' }, { message: 'x', id: randomUUID() }, { message: 'x', decision: 'approve' }, { message: 'x', createdAt: getSystem().clock.now().toISOString() }]) {
+      for (const body of [
+        {},
+        { message: '' },
+        { message: 'x', status: 'appeal_decided' },
+        { message: 'x', id: randomUUID() },
+        { message: 'x', decision: 'approve' },
+        { message: 'x', createdAt: getSystem().clock.now().toISOString() },
+      ]) {
         const res = await api.post(`/requests/${id}/appeals`, body);
         expect(res.status).toBe(400);
         expect(res.body.code).toBe('SVC-BE-1102');
@@ -447,7 +487,14 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     it('clarify and fulfil, three times each, at once on an in-progress request: one wins, the others get 409, the clock is consistent', async () => {
       const id = await requestIn('in_progress');
       // Each excludes the other and itself: a pending clarification cannot be fulfilled, a fulfilled request not clarified.
-      const results = await Promise.all([ACTIONS.request_clarification(id), ACTIONS.fulfil(id), ACTIONS.request_clarification(id), ACTIONS.fulfil(id), ACTIONS.request_clarification(id), ACTIONS.fulfil(id)]);
+      const results = await Promise.all([
+        ACTIONS.request_clarification(id),
+        ACTIONS.fulfil(id),
+        ACTIONS.request_clarification(id),
+        ACTIONS.fulfil(id),
+        ACTIONS.request_clarification(id),
+        ACTIONS.fulfil(id),
+      ]);
       const won = results.filter((r) => r.status === 202);
       expect(won).toHaveLength(1);
       for (const r of results.filter((x) => x.status !== 202)) expect(r.body.code).toBe('SVC-BE-1401');
@@ -492,7 +539,7 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
   describe('the words of a step, by its event (internal, for the notifier)', () => {
     const ADMIN_A = `key:${createHash('sha256').update(KEYS.adminA.token).digest('hex').slice(0, 16)}`;
 
-    it('a clarification request: its question, channel and statuses, for the request\'s tenant', async () => {
+    it("a clarification request: its question, channel and statuses, for the request's tenant", async () => {
       const id = await capture();
       await ok(await api.post(`/requests/${id}/clarifications/request`, { message: 'Welches Ihrer Konten meinen Sie?', channel: 'email' }));
       const eventId = await eventIdOf(id, 'request_clarification_requested');
@@ -509,7 +556,7 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       });
     });
 
-    it('another tenant, another workspace, an unknown event or another request\'s event: 404 RESOURCE_NOT_FOUND', async () => {
+    it("another tenant, another workspace, an unknown event or another request's event: 404 RESOURCE_NOT_FOUND", async () => {
       const id = await capture();
       await ok(await ACTIONS.request_clarification(id));
       const eventId = await eventIdOf(id, 'request_clarification_requested');

@@ -83,9 +83,7 @@ export function markedPerson() {
 async function failWritesOf(system: RunningSystem, failMarker: string): Promise<() => Promise<void>> {
   const dataSource = system.services.get('lifecycle-clock')!.app.get(DataSource);
   const table = `"${schemaNameFor('lifecycle-clock')}".requests`;
-  await dataSource.query(
-    `ALTER TABLE ${table} ADD CONSTRAINT log_hygiene_probe CHECK (position('${failMarker}' in coalesce(intake_source::text, '') || coalesce(requestor::text, '')) = 0) NOT VALID`,
-  );
+  await dataSource.query(`ALTER TABLE ${table} ADD CONSTRAINT log_hygiene_probe CHECK (position('${failMarker}' in coalesce(intake_source::text, '') || coalesce(requestor::text, '')) = 0) NOT VALID`);
   return async () => {
     await dataSource.query(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS log_hygiene_probe`);
   };
@@ -108,10 +106,7 @@ export function logHygieneScenarios(getSystem: () => TestSystem, capture: LogCap
 
   const receivedAt = () => new Date(now.getTime() - 3 * 86_400_000).toISOString();
   const body = (extra: Record<string, unknown> = {}, source: Record<string, unknown> = {}) =>
-    intake(
-      { requestor: { type: 'subject', name: person.name, email: person.email }, ...extra },
-      { rawText: person.rawText, contact: person.contact, receivedAt: receivedAt(), ...source },
-    );
+    intake({ requestor: { type: 'subject', name: person.name, email: person.email }, ...extra }, { rawText: person.rawText, contact: person.contact, receivedAt: receivedAt(), ...source });
 
   it('drives a request through every step, with failures, at trace level', async () => {
     const statuses: Record<string, number> = {};
@@ -230,8 +225,14 @@ export function logHygieneScenarios(getSystem: () => TestSystem, capture: LogCap
         'path of %41': () => raw(gateway(), 'GET', hostilePath('%41'), { 'x-request-id': nextId() }),
         'query of a.': () => raw(gateway(), 'GET', `/api/v1/requests?${'a.'.repeat(4_000)}=1`, { 'x-request-id': nextId() }),
         headers: () =>
-          raw(gateway(), 'GET', '/api/v1/requests', { 'x-request-id': nextId(), authorization: `Bearer ${'a.'.repeat(3_000)}`, 'content-type': `application/${'a.'.repeat(2_000)}`, range: `bytes=1${' '.repeat(3_000)}x` }),
-        message: () => raw(gateway(), 'POST', '/api/v1/requests', { 'x-request-id': nextId(), 'content-type': 'application/json' }, Buffer.from(JSON.stringify(intake({}, { rawText: 'a.'.repeat(40_000) })))),
+          raw(gateway(), 'GET', '/api/v1/requests', {
+            'x-request-id': nextId(),
+            authorization: `Bearer ${'a.'.repeat(3_000)}`,
+            'content-type': `application/${'a.'.repeat(2_000)}`,
+            range: `bytes=1${' '.repeat(3_000)}x`,
+          }),
+        message: () =>
+          raw(gateway(), 'POST', '/api/v1/requests', { 'x-request-id': nextId(), 'content-type': 'application/json' }, Buffer.from(JSON.stringify(intake({}, { rawText: 'a.'.repeat(40_000) })))),
       };
       const costs: Record<string, number> = {};
       for (const [name, send] of Object.entries(batches)) costs[name] = await cpuMsPerRequest(times(20, () => send));

@@ -139,7 +139,7 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       expect(mailsTo(email)).toEqual([]);
     });
 
-    it('the receipt goes out with the acknowledgement, in German, with the operator\'s words and the due date', async () => {
+    it("the receipt goes out with the acknowledgement, in German, with the operator's words and the due date", async () => {
       const { id, email } = await germanRequest();
       expect((await acknowledge(id, 'Wir haben Ihre Anfrage erhalten und melden uns.')).status).toBe(202);
       const m = await mailTo(email);
@@ -181,7 +181,10 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
 
     it('a refusal in English names the reason and the right to complain', async () => {
       const email = `sam.${randomUUID().slice(0, 8)}@example.org`;
-      const id = await create({ jurisdiction: 'GB', requestType: 'access', requestor: { type: 'subject', name: 'Sam', email } }, { rawText: 'Please send me a copy of my personal data.', contact: email });
+      const id = await create(
+        { jurisdiction: 'GB', requestType: 'access', requestor: { type: 'subject', name: 'Sam', email } },
+        { rawText: 'Please send me a copy of my personal data.', contact: email },
+      );
       await acknowledge(id);
       await mailTo(email);
       expect((await admin.post(`/requests/${id}/refusals`, { reason: 'manifestly_unfounded', message: 'Your request repeats one we answered last week.' })).status).toBe(202);
@@ -243,10 +246,14 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       const res = await tenantC.post('/requests/capture', intake({ jurisdiction: 'DE', requestType: 'access' }, { receivedAt: new Date(now().getTime() - HOUR).toISOString() }));
       expect(res.status).toBe(202);
       const id = res.body.id as string;
-      const created = await waitFor('request_created delivered in tenant C', async () => {
-        const r = await tenantC.get(`/requests/${id}/notifications`);
-        return (r.body.events as NotificationView[] | undefined)?.find((e) => e.eventType === 'request_created' && e.status === 'delivered');
-      }, { timeoutMs: 20_000 });
+      const created = await waitFor(
+        'request_created delivered in tenant C',
+        async () => {
+          const r = await tenantC.get(`/requests/${id}/notifications`);
+          return (r.body.events as NotificationView[] | undefined)?.find((e) => e.eventType === 'request_created' && e.status === 'delivered');
+        },
+        { timeoutMs: 20_000 },
+      );
       const chat = created.attempts.filter((a) => a.channel === 'chat');
       expect(chat.map((a) => a.status)).toEqual(['retrying', 'delivered']);
       expect(chat[0].error).toContain('rate limit');
@@ -307,7 +314,7 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       expect(mailsTo(email)).toHaveLength(2);
     });
 
-    it('an unknown notification, another request\'s, another tenant, a wrong role: 404, 404, 404, 403, and nothing sent', async () => {
+    it("an unknown notification, another request's, another tenant, a wrong role: 404, 404, 404, 403, and nothing sent", async () => {
       const { id, email } = await germanRequest();
       const other = await germanRequest();
       await acknowledge(id);
@@ -339,17 +346,35 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       await notificationOf(id, 'request_acknowledged', 'delivered');
       const timeline = (await admin.get(`/requests/${id}/timeline`)).body.events as Array<{ id: string; eventType: string; createdAt: string; payload: Record<string, unknown> }>;
       const ack = timeline.find((e) => e.eventType === 'request_acknowledged')!;
-      const envelope = { specversion: '1.0', id: ack.id, type: 'dsar.request.acknowledged.v1', source: '/dsar/lifecycle-clock', subject: id, time: ack.createdAt, datacontenttype: 'application/json', tenantid: KEYS.adminA.tenantId, data: ack.payload };
+      const envelope = {
+        specversion: '1.0',
+        id: ack.id,
+        type: 'dsar.request.acknowledged.v1',
+        source: '/dsar/lifecycle-clock',
+        subject: id,
+        time: ack.createdAt,
+        datacontenttype: 'application/json',
+        tenantid: KEYS.adminA.tenantId,
+        data: ack.payload,
+      };
       await publish(getSystem, config, [{ topic: 'dsar.request.v1', key: id, value: JSON.stringify(envelope), headers: {} }]);
       await new Promise((r) => setTimeout(r, 1500));
       expect(mailsTo(email)).toHaveLength(1);
       expect((await history(id)).filter((e) => e.eventType === 'request_acknowledged')).toHaveLength(1);
     });
 
-    it('a message parked in a dead-letter topic alerts the tenant\'s operators', async () => {
+    it("a message parked in a dead-letter topic alerts the tenant's operators", async () => {
       const { id } = await germanRequest();
       const parkedId = randomUUID();
-      const value = JSON.stringify({ specversion: '1.0', id: parkedId, type: 'dsar.request.acknowledged.v1', source: '/dsar/lifecycle-clock', subject: id, tenantid: KEYS.adminA.tenantId, data: { broken: true } });
+      const value = JSON.stringify({
+        specversion: '1.0',
+        id: parkedId,
+        type: 'dsar.request.acknowledged.v1',
+        source: '/dsar/lifecycle-clock',
+        subject: id,
+        tenantid: KEYS.adminA.tenantId,
+        data: { broken: true },
+      });
       await publish(getSystem, config, [{ topic: 'dsar.request.v1.dlq', key: id, value, headers: { 'dlq-reason': 'invalid_payload', 'dlq-consumer': 'dsar.audit-ledger' } }]);
       const parked = await notificationOf(id, 'message_parked', 'delivered');
       expect(parked.audience).toBe('operators');
@@ -370,7 +395,7 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       expect(m.parsed.text).not.toContain('Jana');
     });
 
-    it('the notification_log purge deletes a request\'s notifications and says so on the timeline', async () => {
+    it("the notification_log purge deletes a request's notifications and says so on the timeline", async () => {
       const { id } = await germanRequest();
       await acknowledge(id);
       await notificationOf(id, 'request_acknowledged', 'delivered');

@@ -33,10 +33,14 @@ function dueAfterDays(day: string, days: number): string {
 
 /** The probe's value once `done` holds of it (the copy of the pack sets, the re-pinning and the timeline catch up asynchronously). */
 function eventually<T>(probe: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  return waitFor('the change to take effect', async () => {
-    const value = await probe();
-    return done(value) ? value : undefined;
-  }, { timeoutMs: 15_000 });
+  return waitFor(
+    'the change to take effect',
+    async () => {
+      const value = await probe();
+      return done(value) ? value : undefined;
+    },
+    { timeoutMs: 15_000 },
+  );
 }
 
 /**
@@ -86,7 +90,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
     it('a clarification stops the clock only under the new rules', async () => {
       const before = await create(admin, '2026-02-04T12:00:00Z');
       const after = await create(admin, '2026-02-06T12:00:00Z');
-      for (const [r, due] of [[before, '2026-03-04'], [after, '2026-03-12']] as const) {
+      for (const [r, due] of [
+        [before, '2026-03-04'],
+        [after, '2026-03-12'],
+      ] as const) {
         expect((await admin.post(`/requests/${r.id}/clock/pauses`, { reason: 'clarification', at: '2026-02-09T10:00:00Z' })).status).toBe(202);
         const resumed = await admin.post(`/requests/${r.id}/clock/resume`, { at: '2026-02-14T10:00:00Z' });
         expect(resumed.status).toBe(202);
@@ -169,7 +176,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       const activated = await admin.post('/policies/custom/activate', activation);
       expect(activated.status).toBe(202);
       expect(activated.body).toEqual({ jurisdiction: 'GB', name: 'acme-uk', status: 'activated', tenantId: 'tenant-a', version: '1.0.0', workspaceId: null });
-      const tenantWide = await eventually(() => create(admin, '2026-03-02T12:00:00Z'), (r) => r.policyPack === 'acme-uk');
+      const tenantWide = await eventually(
+        () => create(admin, '2026-03-02T12:00:00Z'),
+        (r) => r.policyPack === 'acme-uk',
+      );
       expect(tenantWide).toMatchObject({ policyPack: 'acme-uk', policyVersion: '1.0.0', dueAt: dueAfterDays('2026-03-02', 20) });
       expect((await admin.get(`/requests/${earlier.id}`)).body).toMatchObject({ policyPack: 'uk-gdpr', dueAt: earlier.dueAt });
       expect((await create(otherTenant, '2026-03-02T12:00:00Z')).policyPack).toBe('uk-gdpr');
@@ -186,7 +196,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect(forNorth.status).toBe(202);
       expect(forNorth.body.workspaceId).toBe('north');
       expect((await north.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-a', version: '1.1.0' })).status).toBe(404);
-      const inNorth = await eventually(() => create(north, '2026-03-02T12:00:00Z'), (r) => r.policyVersion === '1.1.0');
+      const inNorth = await eventually(
+        () => create(north, '2026-03-02T12:00:00Z'),
+        (r) => r.policyVersion === '1.1.0',
+      );
       expect(inNorth).toMatchObject({ policyPack: 'acme-uk', policyVersion: '1.1.0', dueAt: dueAfterDays('2026-03-02', 15) });
       expect((await create(admin, '2026-03-02T12:00:00Z')).policyVersion).toBe('1.0.0');
 
@@ -198,7 +211,14 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
 
       const ended = await north.post('/policies/custom/deactivate', { tenantId: 'tenant-a', workspaceId: 'north' });
       expect(ended.body).toEqual({ status: 'deactivated', tenantId: 'tenant-a', workspaceId: 'north', jurisdictions: ['GB'] });
-      expect((await eventually(() => create(north, '2026-03-02T12:00:00Z'), (r) => r.policyVersion === '1.0.0')).policyVersion).toBe('1.0.0');
+      expect(
+        (
+          await eventually(
+            () => create(north, '2026-03-02T12:00:00Z'),
+            (r) => r.policyVersion === '1.0.0',
+          )
+        ).policyVersion,
+      ).toBe('1.0.0');
       expect((await north.post('/policies/custom/deactivate', { tenantId: 'tenant-a', workspaceId: 'north' })).body.code).toBe('SVC-BE-1520');
       expect((await otherTenant.post('/policies/custom/deactivate', { tenantId: 'tenant-a' })).status).toBe(404);
       expect((await admin.as(KEYS.operatorA.token).post('/policies/custom/deactivate', { tenantId: 'tenant-a' })).status).toBe(403);
@@ -208,7 +228,14 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect((await otherTenant.post('/policies/custom/register', registration(customPack('beta-uk', '1.0.0', 25), 'major'))).status).toBe(202);
       const activated = await otherTenant.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId: 'tenant-b', version: '1.0.0' });
       expect([activated.status, activated.body.status]).toEqual([202, 'activated']);
-      expect((await eventually(() => create(otherTenant, '2026-03-02T12:00:00Z'), (r) => r.policyPack === 'beta-uk')).dueAt).toBe(dueAfterDays('2026-03-02', 25));
+      expect(
+        (
+          await eventually(
+            () => create(otherTenant, '2026-03-02T12:00:00Z'),
+            (r) => r.policyPack === 'beta-uk',
+          )
+        ).dueAt,
+      ).toBe(dueAfterDays('2026-03-02', 25));
       const ownApproval = await otherTenant.post('/policies/custom/approve', { jurisdiction: 'GB', name: 'beta-uk', version: '1.0.0' });
       expect([ownApproval.status, ownApproval.body.approvedBy]).toEqual([202, apiKeyId(KEYS.adminB.token)]);
     });
@@ -231,7 +258,9 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       expect(proposed.body.status).toBe('pending_approval');
       const id = proposed.body.proposalId;
       const shown = (await admin.get(`/policies/upgrades/${id}`)).body;
-      expect(shown.changes).toEqual([expect.objectContaining({ source: 'custom', packId: 'acme-uk', jurisdiction: 'GB', workspaceId: null, from: '1.0.0', to: '1.1.0', changelog: '1.1.0: Release 1.1.0.' })]);
+      expect(shown.changes).toEqual([
+        expect.objectContaining({ source: 'custom', packId: 'acme-uk', jurisdiction: 'GB', workspaceId: null, from: '1.0.0', to: '1.1.0', changelog: '1.1.0: Release 1.1.0.' }),
+      ]);
       expect(shown.changes[0].openRequests).toBeGreaterThanOrEqual(1);
       expect((await otherTenant.get(`/policies/upgrades/${id}`)).status).toBe(404);
       expect((await otherTenant.post(`/policies/upgrades/${id}/approve`, undefined)).status).toBe(404);
@@ -252,7 +281,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
     });
 
     it('apply re-pins open requests (a clock event on their timeline) and new requests use the new version', async () => {
-      const moved = await eventually(() => admin.get(`/requests/${openRequest.id}`).then((r) => r.body), (r) => r.policyVersion === '1.1.0');
+      const moved = await eventually(
+        () => admin.get(`/requests/${openRequest.id}`).then((r) => r.body),
+        (r) => r.policyVersion === '1.1.0',
+      );
       expect(moved).toMatchObject({ policyPack: 'acme-uk', policyVersion: '1.1.0', dueAt: dueAfterDays('2026-03-02', 15) });
       const explained = (await admin.get(`/requests/${openRequest.id}/clock/explain`)).body;
       expect(explained.repins).toEqual([expect.objectContaining({ fromVersion: '1.0.0', toVersion: '1.1.0' })]);
@@ -262,7 +294,14 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       );
       const repinned = timeline.find((e) => e.eventType === 'request_policy_repinned');
       expect(repinned?.payload).toMatchObject({ fromVersion: '1.0.0', policyVersion: '1.1.0', previousDueAt: openRequest.dueAt, shortened: true });
-      expect((await eventually(() => create(admin, '2026-03-02T12:00:00Z'), (r) => r.policyVersion === '1.1.0')).policyVersion).toBe('1.1.0');
+      expect(
+        (
+          await eventually(
+            () => create(admin, '2026-03-02T12:00:00Z'),
+            (r) => r.policyVersion === '1.1.0',
+          )
+        ).policyVersion,
+      ).toBe('1.1.0');
       expect((await admin.post('/policies/upgrades/propose', undefined)).body.code).toBe('SVC-BE-1511');
     });
 
@@ -274,7 +313,10 @@ export function policyAdminScenarios(getSystem: () => TestSystem, options: { dis
       const { proposalId } = (await admin.post('/policies/upgrades/propose', {})).body;
       expect((await approver.post(`/policies/upgrades/${proposalId}/approve`, undefined)).status).toBe(202);
       expect((await admin.post(`/policies/upgrades/${proposalId}/apply`, undefined)).status).toBe(202);
-      await eventually(() => create(admin, '2026-03-02T12:00:00Z'), (r) => r.policyVersion === '1.1.1');
+      await eventually(
+        () => create(admin, '2026-03-02T12:00:00Z'),
+        (r) => r.policyVersion === '1.1.1',
+      );
       expect((await admin.get(`/requests/${open.id}`)).body.policyVersion).toBe('1.1.0');
     });
   });

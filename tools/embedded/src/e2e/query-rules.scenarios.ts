@@ -66,7 +66,7 @@ export function queryRulesScenarios(getSystem: () => RunningSystem): void {
     expect(await queueTotal()).toBe(before);
   });
 
-  it('a provider\'s webhook is not refused for its query: the URL is the operator\'s, and a refusal would only be retried', async () => {
+  it("a provider's webhook is not refused for its query: the URL is the operator's, and a refusal would only be retried", async () => {
     const plain = await api.call('POST', '/api/v1/webhooks/inbound/mail', { token: null, json: {} });
     const withQuery = await api.call('POST', `/api/v1/webhooks/inbound/mail?${UNKNOWN}=1`, { token: null, json: {} });
     expect({ status: withQuery.status, code: withQuery.body?.code }).toEqual({ status: plain.status, code: plain.body?.code });

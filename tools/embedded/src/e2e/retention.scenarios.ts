@@ -85,10 +85,14 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
   };
   /** Waits until every owning service's copy of the class's policy shows what `expected` says (the report reads the copies). */
   const copiesShow = (cls: RetentionClass, expected: Partial<{ maxDays: number; blockedBy: string | null; legalHoldEnabled: boolean }>) =>
-    waitFor(`the copies of the ${cls} policy`, async () => {
-      const entry = (await report()).classes.find((c) => c.class === cls)!;
-      return Object.entries(expected).every(([k, v]) => (entry as Record<string, unknown>)[k] === v) ? entry : undefined;
-    }, { timeoutMs: 20_000 });
+    waitFor(
+      `the copies of the ${cls} policy`,
+      async () => {
+        const entry = (await report()).classes.find((c) => c.class === cls)!;
+        return Object.entries(expected).every(([k, v]) => (entry as Record<string, unknown>)[k] === v) ? entry : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
   const setPolicy = async (cls: RetentionClass, body: Record<string, unknown>) => {
     const res = await put({ class: cls, ...body });
     expect(res.status).toBe(202);
@@ -121,14 +125,27 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
     clock().set(base - daysAgo * DAY);
     try {
       const email = `ret-${Math.random().toString(36).slice(2, 10)}@example.org`;
-      const res = await admin.post('/requests/capture', intake({ requestor: { type: 'subject', name: 'Rita Tension', email } }, { receivedAt: new Date(clock().now().getTime() - 3_600_000).toISOString(), contact: email }));
+      const res = await admin.post(
+        '/requests/capture',
+        intake({ requestor: { type: 'subject', name: 'Rita Tension', email } }, { receivedAt: new Date(clock().now().getTime() - 3_600_000).toISOString(), contact: email }),
+      );
       expect(res.status).toBe(202);
       const id = res.body.id as string;
       expect((await admin.post(`/requests/${id}/acknowledgements`, {})).status).toBe(202);
       expect((await admin.post(`/requests/${id}/verification/request`, { method: 'document' })).status).toBe(202);
-      const evidence = await upload(`/requests/${id}/verification/evidence/upload`, KEYS.adminA.token, { 'x-evidence-filename': 'passport.pdf', 'x-evidence-content-type': 'application/pdf', 'x-evidence-level': 'enhanced' }, Buffer.from('%PDF-1.7 retention test evidence'));
+      const evidence = await upload(
+        `/requests/${id}/verification/evidence/upload`,
+        KEYS.adminA.token,
+        { 'x-evidence-filename': 'passport.pdf', 'x-evidence-content-type': 'application/pdf', 'x-evidence-level': 'enhanced' },
+        Buffer.from('%PDF-1.7 retention test evidence'),
+      );
       expect((await admin.post(`/requests/${id}/verification/approve`, {})).status).toBe(202);
-      const artifact = await upload(`/requests/${id}/manifest/artifact/upload`, KEYS.operatorA.token, { 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' }, Buffer.from('{"profile":"retention test"}'));
+      const artifact = await upload(
+        `/requests/${id}/manifest/artifact/upload`,
+        KEYS.operatorA.token,
+        { 'x-artifact-filename': 'export.json', 'x-artifact-content-type': 'application/json' },
+        Buffer.from('{"profile":"retention test"}'),
+      );
       expect((await admin.post(`/requests/${id}/manifest/validate`, { action: 'approved' })).status).toBe(202);
       if (!open) {
         expect((await admin.post(`/requests/${id}/fulfilment`, {})).status).toBe(202);
@@ -152,7 +169,11 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
    */
   async function sendNotifications(requests: Aged[], daysAgo: number): Promise<void> {
     for (const r of requests) {
-      await waitFor(`the ${r.lastNotification} notification of ${r.id}`, async () => ((await admin.get(`/requests/${r.id}/notifications`)).body.events as Array<{ eventType: string }>).some((e) => e.eventType === r.lastNotification), { timeoutMs: 20_000 });
+      await waitFor(
+        `the ${r.lastNotification} notification of ${r.id}`,
+        async () => ((await admin.get(`/requests/${r.id}/notifications`)).body.events as Array<{ eventType: string }>).some((e) => e.eventType === r.lastNotification),
+        { timeoutMs: 20_000 },
+      );
     }
     const base = clock().now().getTime();
     clock().set(base - daysAgo * DAY);
@@ -210,7 +231,16 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       expect(before.map((p) => p.class)).toEqual([...RETENTION_CLASSES]);
       for (const p of before) expect(p).toEqual({ id: expect.any(String), tenantId: TENANT, class: p.class, minDays: 30, maxDays: 365, purgeEnabled: false, legalHoldEnabled: false, updatedAt: null });
       const stored = await setPolicy('delivery_log', { maxDays: 400 });
-      expect(stored).toEqual({ id: before.find((p) => p.class === 'delivery_log')!.id, tenantId: TENANT, class: 'delivery_log', minDays: 30, maxDays: 400, purgeEnabled: false, legalHoldEnabled: false, updatedAt: expect.any(String) });
+      expect(stored).toEqual({
+        id: before.find((p) => p.class === 'delivery_log')!.id,
+        tenantId: TENANT,
+        class: 'delivery_log',
+        minDays: 30,
+        maxDays: 400,
+        purgeEnabled: false,
+        legalHoldEnabled: false,
+        updatedAt: expect.any(String),
+      });
       expect((await policies()).find((p) => p.class === 'delivery_log')).toEqual(stored);
     });
 
@@ -301,7 +331,7 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       for (const [table, n] of Object.entries(await rowsOf(old.id))) expect({ table, held: n > 0 }).toEqual({ table, held: true });
     });
 
-    it('the report lists what the next sweep purges, and the sweep purges exactly that: the old closed request\'s records, in every class', async () => {
+    it("the report lists what the next sweep purges, and the sweep purges exactly that: the old closed request's records, in every class", async () => {
       for (const cls of RETENTION_CLASSES) await setPolicy(cls, { purgeEnabled: true, minDays: 30, maxDays: 365 });
       for (const cls of RETENTION_CLASSES) await copiesShow(cls, { blockedBy: null });
       const before = await report();
@@ -338,11 +368,15 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       for (const c of (await report()).classes) expect({ class: c.class, records: c.records }).toEqual({ class: c.class, records: 0 });
     });
 
-    it('the purged request\'s audit chain still verifies: a purge checkpoint, then the purges\' own events', async () => {
-      const types = await waitFor('the purges on the chain', async () => {
-        const t = await timelineTypes(old.id);
-        return t.filter((x) => x === 'retention_purged').length >= RETENTION_CLASSES.length ? t : undefined;
-      }, { timeoutMs: 20_000 });
+    it("the purged request's audit chain still verifies: a purge checkpoint, then the purges' own events", async () => {
+      const types = await waitFor(
+        'the purges on the chain',
+        async () => {
+          const t = await timelineTypes(old.id);
+          return t.filter((x) => x === 'retention_purged').length >= RETENTION_CLASSES.length ? t : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
       expect(types).not.toContain('request_created');
       const exported = await admin.get(`/requests/${old.id}/audit/export`);
       expect(exported.status).toBe(202);
@@ -373,7 +407,7 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       }
     });
 
-    it('a notification whose message is being sent (its send under a dispatcher\'s lease) is left to a later sweep: no .eml file outlives its purge', async () => {
+    it("a notification whose message is being sent (its send under a dispatcher's lease) is left to a later sweep: no .eml file outlives its purge", async () => {
       const sending = await agedRequest(400);
       await sendNotifications([sending], 400);
       const ds = getSystem().services.get('notifier')!.app.get(UnitOfWork).dataSource;
@@ -453,19 +487,27 @@ export function retentionReplicaScenarios(getSystem: () => TestSystem, sweepers:
       clock.set(base);
     }
     expect((await admin.call('PUT', `/api/v1/tenants/${TENANT}/retention`, { json: { class: 'notification_log', purgeEnabled: true } })).status).toBe(202);
-    await waitFor('the policy copy', async () => {
-      const r = await admin.get(`/tenants/${TENANT}/retention/report`);
-      return (r.body.classes as Array<{ class: string; blockedBy: string | null }>).find((c) => c.class === 'notification_log')?.blockedBy === null;
-    }, { timeoutMs: 20_000 });
+    await waitFor(
+      'the policy copy',
+      async () => {
+        const r = await admin.get(`/tenants/${TENANT}/retention/report`);
+        return (r.body.classes as Array<{ class: string; blockedBy: string | null }>).find((c) => c.class === 'notification_log')?.blockedBy === null;
+      },
+      { timeoutMs: 20_000 },
+    );
     const results = await Promise.all(sweepers().map((s) => s.sweep()));
     expect(results.reduce((n, r) => n + r['notification_log']!.groups, 0)).toBe(ids.length);
     for (const id of ids) {
       expect(((await admin.get(`/requests/${id}/notifications`)).body.events as unknown[]).length).toBe(0);
-      const purges = await waitFor(`the purge on the chain of ${id}`, async () => {
-        const events = (await admin.get(`/requests/${id}/timeline`)).body.events as Array<{ eventType: string }>;
-        const n = events.filter((e) => e.eventType === 'retention_purged').length;
-        return n > 0 ? n : undefined;
-      }, { timeoutMs: 20_000 });
+      const purges = await waitFor(
+        `the purge on the chain of ${id}`,
+        async () => {
+          const events = (await admin.get(`/requests/${id}/timeline`)).body.events as Array<{ eventType: string }>;
+          const n = events.filter((e) => e.eventType === 'retention_purged').length;
+          return n > 0 ? n : undefined;
+        },
+        { timeoutMs: 20_000 },
+      );
       expect(purges).toBe(1);
     }
   });

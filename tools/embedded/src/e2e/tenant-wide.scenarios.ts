@@ -62,11 +62,15 @@ export function tenantWideScenarios(getSystem: () => TestSystem): void {
   const requestRecordPolicy = async () => ((await retention(admin)).body as unknown as Array<Record<string, unknown>>).find((p) => p.class === 'request_record');
   /** Waits until lifecycle-clock's copy of the request_record policy (which its sweep uses, and the report reads) shows `hold`. */
   const sweepSees = (hold: boolean) =>
-    waitFor(`lifecycle-clock's copy of the request_record policy with legalHoldEnabled ${hold}`, async () => {
-      const report = await admin.get(`/tenants/${TENANT}/retention/report`);
-      const entry = (report.body.classes as Array<{ class: string; legalHoldEnabled: boolean; purgeEnabled: boolean }>).find((c) => c.class === 'request_record');
-      return entry?.legalHoldEnabled === hold && entry.purgeEnabled ? entry : undefined;
-    }, { timeoutMs: 20_000 });
+    waitFor(
+      `lifecycle-clock's copy of the request_record policy with legalHoldEnabled ${hold}`,
+      async () => {
+        const report = await admin.get(`/tenants/${TENANT}/retention/report`);
+        const entry = (report.body.classes as Array<{ class: string; legalHoldEnabled: boolean; purgeEnabled: boolean }>).find((c) => c.class === 'request_record');
+        return entry?.legalHoldEnabled === hold && entry.purgeEnabled ? entry : undefined;
+      },
+      { timeoutMs: 20_000 },
+    );
   const sweepRequestRecords = () => getSystem().services.get('lifecycle-clock')!.app.get(RetentionSweeper).sweep();
 
   /** A request of workspace `south`, received and withdrawn `days` days ago: past the default maximum of 365 days. */
@@ -83,15 +87,18 @@ export function tenantWideScenarios(getSystem: () => TestSystem): void {
     }
   }
 
-  describe('retention: a workspace admin may not lift the tenant\'s legal hold', () => {
-    it('is refused with 403; the hold stays and another workspace\'s request outlives the sweep; the tenant admin then lifts it and the sweep purges', async () => {
+  describe("retention: a workspace admin may not lift the tenant's legal hold", () => {
+    it("is refused with 403; the hold stays and another workspace's request outlives the sweep; the tenant admin then lifts it and the sweep purges", async () => {
       const id = await closedLongAgo(400);
       expect((await north.get(`/requests/${id}`)).status).toBe(404);
       expect((await retention(admin, { class: 'request_record', purgeEnabled: true, legalHoldEnabled: true })).status).toBe(202);
       await sweepSees(true);
       const held = await requestRecordPolicy();
 
-      for (const lift of [{ class: 'request_record', legalHoldEnabled: false }, { class: 'request_record', legalHoldEnabled: false, minDays: 0, maxDays: 0, purgeEnabled: true }]) {
+      for (const lift of [
+        { class: 'request_record', legalHoldEnabled: false },
+        { class: 'request_record', legalHoldEnabled: false, minDays: 0, maxDays: 0, purgeEnabled: true },
+      ]) {
         expectProblem(await retention(north, lift), 403, 'SVC-BE-1302');
       }
       expectProblem(await retention(north), 403, 'SVC-BE-1302');
@@ -168,7 +175,7 @@ export function tenantWideScenarios(getSystem: () => TestSystem): void {
     const jwtFor = (sub: string, roles: string[]) =>
       new SignJWT({ tenant_id: TENANT, roles }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setExpirationTime('10m').sign(new TextEncoder().encode(TENANT_WIDE_JWT_SECRET));
 
-    it('a JWT whose sub is an API key\'s principal id acts as another principal in the audit chain and the clock', async () => {
+    it("a JWT whose sub is an API key's principal id acts as another principal in the audit chain and the clock", async () => {
       const keyId = apiKeyId(KEYS.adminA.token);
       const impostor = admin.as(await jwtFor(keyId, ['operator']));
       const created = await admin.post('/requests', intake());

@@ -170,9 +170,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect(res.body.evidence).toHaveLength(2);
       const uploaded = res.body.evidence.find((e: { files: unknown[] }) => e.files.length > 0);
       const referenced = res.body.evidence.find((e: { files: unknown[] }) => e.files.length === 0);
-      expect(uploaded.files).toEqual([
-        expect.objectContaining({ artifactKey, filename, contentType: 'application/pdf', size: file.length, sha256: createHash('sha256').update(file).digest('hex') }),
-      ]);
+      expect(uploaded.files).toEqual([expect.objectContaining({ artifactKey, filename, contentType: 'application/pdf', size: file.length, sha256: createHash('sha256').update(file).digest('hex') })]);
       expect(referenced.artifacts).toHaveLength(2);
       expect(JSON.stringify(res.body)).not.toContain('PASSPORT-NUMBER');
     });
@@ -204,7 +202,10 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       const explained = await api.get(`/requests/${id}/clock/explain`);
       expect(explained.body.pauses[0]).toMatchObject({ reason: 'verification', rule: 'suspend', effect: 'suspended', excludedDays: 6 });
       const view = await api.get(`/requests/${id}/verification-case`);
-      expect(view.body).toMatchObject({ status: 'approved', decision: { outcome: 'approved', by: expect.stringMatching(/^key:/), at: '2026-06-08T15:00:00.000Z', method: 'document', reason: null, note: 'passport matches' } });
+      expect(view.body).toMatchObject({
+        status: 'approved',
+        decision: { outcome: 'approved', by: expect.stringMatching(/^key:/), at: '2026-06-08T15:00:00.000Z', method: 'document', reason: null, note: 'passport matches' },
+      });
       await expectTimeline(id, ['verification_requested', 'verification_evidence_received', 'verification_evidence_received', 'verification_approved']);
     });
   });
@@ -240,7 +241,11 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect(rejected.status).toBe(202);
       expect(rejected.body).toEqual({ requestId: id, status: 'refused' });
       expect((await api.get(`/requests/${id}`)).body).toMatchObject({ status: 'refused', statusReason: 'identity_not_verified' });
-      expect((await api.get(`/requests/${id}/verification-case`)).body.decision).toMatchObject({ outcome: 'rejected', reason: 'evidence_mismatch', note: 'The document does not match the account holder.' });
+      expect((await api.get(`/requests/${id}/verification-case`)).body.decision).toMatchObject({
+        outcome: 'rejected',
+        reason: 'evidence_mismatch',
+        note: 'The document does not match the account holder.',
+      });
       await expectTimeline(id, ['verification_requested', 'verification_rejected']);
     });
   });
@@ -264,7 +269,11 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
         expectProblem(res, 400, 'SVC-BE-1102');
       }
       expect((await api.get(`/requests/${id}`)).body.status).toBe('received');
-      for (const body of [{}, { level: 'enhanced', evidenceArtifacts: [], methodsAllowed: ['manual'] }, { level: 'enhanced', evidenceArtifacts: [{ type: 'upload', artifactKey: '../etc' }], methodsAllowed: ['manual'] }]) {
+      for (const body of [
+        {},
+        { level: 'enhanced', evidenceArtifacts: [], methodsAllowed: ['manual'] },
+        { level: 'enhanced', evidenceArtifacts: [{ type: 'upload', artifactKey: '../etc' }], methodsAllowed: ['manual'] },
+      ]) {
         expectProblem(await api.post(`/requests/${id}/verification/evidence`, body), 400, 'SVC-BE-1102');
       }
     });
@@ -315,7 +324,11 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expectProblem(await other.post(`/requests/${id}/verification/request`, {}), 404, 'SVC-BE-1003');
       expectProblem(await other.post(`/requests/${id}/verification/approve`, {}), 404, 'SVC-BE-1003');
       expectProblem(await other.post(`/requests/${id}/verification/reject`, {}), 404, 'SVC-BE-1003');
-      expectProblem(await other.post(`/requests/${id}/verification/evidence`, { level: 'reasonable', evidenceArtifacts: [{ type: 'external', system: 'x', reference: 'y' }], methodsAllowed: ['manual'] }), 404, 'SVC-BE-1003');
+      expectProblem(
+        await other.post(`/requests/${id}/verification/evidence`, { level: 'reasonable', evidenceArtifacts: [{ type: 'external', system: 'x', reference: 'y' }], methodsAllowed: ['manual'] }),
+        404,
+        'SVC-BE-1003',
+      );
       expectProblem(await other.get(`/requests/${id}/verification-case`), 404, 'SVC-BE-1003');
       expectProblem(await upload(id, pdfBytes(1000), { 'x-evidence-content-type': 'application/pdf' }, KEYS.operatorB.token), 404, 'SVC-BE-1003');
       expectProblem(await other.get(`/requests/${id}/verification/evidence/ev_${'1'.repeat(32)}/download`), 404, 'SVC-BE-1003');
@@ -492,7 +505,11 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
     it('two requests for verification at once open one case and pause once', async () => {
       getSystem().clock.set('2026-06-01T09:00:00Z');
       const { id } = await capture('DE', '2026-06-01T09:00:00Z');
-      const answers = await Promise.all([api.post(`/requests/${id}/verification/request`, {}), api.as(KEYS.workspaceA.token).post(`/requests/${id}/verification/request`, {}), api.post(`/requests/${id}/verification/request`, {})]);
+      const answers = await Promise.all([
+        api.post(`/requests/${id}/verification/request`, {}),
+        api.as(KEYS.workspaceA.token).post(`/requests/${id}/verification/request`, {}),
+        api.post(`/requests/${id}/verification/request`, {}),
+      ]);
       const ok = answers.filter((a) => a.status === 202);
       expect(ok.length).toBeGreaterThanOrEqual(1);
       expect(new Set(ok.map((a) => a.body.caseId)).size).toBe(1);
@@ -523,7 +540,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
   });
 
   describe('retention and crypto-shredding', () => {
-    it('purges a request\'s evidence files: bytes gone, metadata kept, one event', async () => {
+    it("purges a request's evidence files: bytes gone, metadata kept, one event", async () => {
       getSystem().clock.set('2026-06-01T09:00:00Z');
       const { id } = await capture('DE', '2026-06-01T09:00:00Z');
       await api.post(`/requests/${id}/verification/request`, {});
@@ -531,7 +548,11 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       const evidence = getSystem().services.get('verification')!.app.get(VerificationEvidence);
       expect(await evidence.purgeRequest(KEYS.adminA.tenantId, id, 'system:retention')).toEqual([up.body.artifactKey]);
       expectProblem(await api.get(`/requests/${id}/verification/evidence/${up.body.artifactKey}/download`), 404, 'SVC-BE-1003');
-      const refer = await api.post(`/requests/${id}/verification/evidence`, { level: 'reasonable', evidenceArtifacts: [{ type: 'upload', artifactKey: up.body.artifactKey }], methodsAllowed: ['manual'] });
+      const refer = await api.post(`/requests/${id}/verification/evidence`, {
+        level: 'reasonable',
+        evidenceArtifacts: [{ type: 'upload', artifactKey: up.body.artifactKey }],
+        methodsAllowed: ['manual'],
+      });
       expectProblem(refer, 422, 'SVC-BE-1406');
       await expectTimeline(id, ['verification_requested', 'verification_evidence_received', 'verification_evidence_purged']);
     });

@@ -72,10 +72,17 @@ function signedMail(payload: unknown, options: { id?: string; at?: number; secre
 function signedSlack(payload: unknown, options: { at?: number; secret?: string; retry?: number } = {}): Delivery {
   const body = JSON.stringify(payload);
   const timestamp = String(options.at ?? unixNow());
-  const signature = `v0=${createHmac('sha256', options.secret ?? SLACK_SECRET).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  const signature = `v0=${createHmac('sha256', options.secret ?? SLACK_SECRET)
+    .update(`v0:${timestamp}:${body}`)
+    .digest('hex')}`;
   return {
     body,
-    headers: { 'content-type': 'application/json', 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp, ...(options.retry ? { 'x-slack-retry-num': String(options.retry), 'x-slack-retry-reason': 'http_timeout' } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'x-slack-signature': signature,
+      'x-slack-request-timestamp': timestamp,
+      ...(options.retry ? { 'x-slack-retry-num': String(options.retry), 'x-slack-retry-reason': 'http_timeout' } : {}),
+    },
   };
 }
 
@@ -89,7 +96,15 @@ const slackTs = () => `${unixNow()}.${String(randomBytes(3).readUIntBE(0, 3) % 1
 
 /** A Slack message event of the routed team. */
 function slackMessage(event: Record<string, unknown>, eventId = `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`): Record<string, unknown> {
-  return { token: 'x', team_id: TEAM, api_app_id: 'A0APP', type: 'event_callback', event_id: eventId, event_time: unixNow(), event: { type: 'message', channel: CHANNEL, user: 'U0JANA', ts: slackTs(), ...event } };
+  return {
+    token: 'x',
+    team_id: TEAM,
+    api_app_id: 'A0APP',
+    type: 'event_callback',
+    event_id: eventId,
+    event_time: unixNow(),
+    event: { type: 'message', channel: CHANNEL, user: 'U0JANA', ts: slackTs(), ...event },
+  };
 }
 
 /**
@@ -140,14 +155,26 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       const delivery = signedMail(payload);
       const res = await deliver('mail', delivery);
       expect(res.status).toBe(202);
-      expect(res.body).toEqual({ id: expect.any(String), jurisdiction: 'DE', receivedAt: new Date(receivedAt).toISOString(), sourceId: (payload.data as { messageId: string }).messageId, status: 'captured', tenantId: 'tenant-a', workspaceId: null });
+      expect(res.body).toEqual({
+        id: expect.any(String),
+        jurisdiction: 'DE',
+        receivedAt: new Date(receivedAt).toISOString(),
+        sourceId: (payload.data as { messageId: string }).messageId,
+        status: 'captured',
+        tenantId: 'tenant-a',
+        workspaceId: null,
+      });
 
       const detail = (await admin.get(`/requests/${res.body.id}`)).body;
       expect(detail).toMatchObject({ status: 'received', requestType: 'deletion', requestTypeInferred: true, jurisdiction: 'DE', locale: 'de' });
       expect(detail.intakeSource).toMatchObject({ channel: 'email', receivedAt: new Date(receivedAt).toISOString(), contact: 'jana.schmidt@example.org' });
       expect(detail.intakeSource.rawText).toContain('Bitte löschen Sie mein Kundenkonto');
       expect(detail.intakeSource.sourceEvidence).toEqual([
-        expect.objectContaining({ type: 'email_message', reference: `message-id:${(payload.data as { messageId: string }).messageId}`, sha256: createHash('sha256').update(delivery.body).digest('hex') }),
+        expect.objectContaining({
+          type: 'email_message',
+          reference: `message-id:${(payload.data as { messageId: string }).messageId}`,
+          sha256: createHash('sha256').update(delivery.body).digest('hex'),
+        }),
         expect.objectContaining({ type: 'webhook_delivery', reference: `generic:${delivery.headers['webhook-id']}` }),
       ]);
       // The same request captured through the API with the same receipt is due at the same time; one received now is due later.
@@ -157,18 +184,37 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(new Date(detail.dueAt).getTime()).toBeLessThan(new Date(today.body.dueAt).getTime());
 
       const [captured] = await timelineOf(res.body.id, 'intake_message_captured');
-      expect(captured.payload).toMatchObject({ requestId: res.body.id, outcome: 'created', reason: 'matched_subject_request', surface: 'inbound_mail', provider: 'generic', requestType: 'deletion', language: 'de' });
+      expect(captured.payload).toMatchObject({
+        requestId: res.body.id,
+        outcome: 'created',
+        reason: 'matched_subject_request',
+        surface: 'inbound_mail',
+        provider: 'generic',
+        requestType: 'deletion',
+        language: 'de',
+      });
       expect(JSON.stringify(captured.payload)).not.toContain('Kundenkonto');
       expect(JSON.stringify(captured.payload)).not.toContain('jana.schmidt');
     });
 
-    it('reads Resend\'s email.received under svix-* headers, signed with the second secret of a rotation', async () => {
+    it("reads Resend's email.received under svix-* headers, signed with the second secret of a rotation", async () => {
       const emailId = randomUUID();
       const createdAt = daysAgo(2);
       const payload = {
         type: 'email.received',
         created_at: daysAgo(0),
-        data: { email_id: emailId, created_at: createdAt, from: 'Tom <tom@example.org>', to: ['someone-else@tenant-a.example'], received_for: [MAILBOX], cc: [], bcc: [], message_id: `<${emailId}@resend.example>`, subject: 'Subject access request under Article 15 GDPR', attachments: [] },
+        data: {
+          email_id: emailId,
+          created_at: createdAt,
+          from: 'Tom <tom@example.org>',
+          to: ['someone-else@tenant-a.example'],
+          received_for: [MAILBOX],
+          cc: [],
+          bcc: [],
+          message_id: `<${emailId}@resend.example>`,
+          subject: 'Subject access request under Article 15 GDPR',
+          attachments: [],
+        },
       };
       const res = await deliver('mail', signedMail(payload, { names: 'svix', secret: MAIL_SECRETS[1] }));
       expect(res.status).toBe(202);
@@ -206,7 +252,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(captured.payload).toMatchObject({ outcome: 'clarification_received' });
     });
 
-    it('matches a reply that quotes the request\'s reference in its subject: recorded on the timeline of an open request', async () => {
+    it("matches a reply that quotes the request's reference in its subject: recorded on the timeline of an open request", async () => {
       const created = await deliver('mail', signedMail(email({ subject: 'Auskunft', text: 'Ich bitte um Auskunft über meine Daten nach Art. 15 DSGVO.' }, daysAgo(1))));
       const id = created.body.id as string;
       const before = await queueTotal();
@@ -219,7 +265,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(reply.payload).toMatchObject({ reason: 'matched_reference', requestType: null, senderVerified: true });
     });
 
-    it('ignores a newsletter: no request, a record without its words, an event on the tenant\'s chain', async () => {
+    it("ignores a newsletter: no request, a record without its words, an event on the tenant's chain", async () => {
       const before = await queueTotal();
       const delivery = signedMail(
         email(
@@ -236,11 +282,13 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(res.body).toMatchObject({ status: 'ignored_non_dsar', tenantId: 'tenant-a', jurisdiction: 'DE' });
       expect((await admin.get(`/requests/${res.body.id}`)).status).toBe(404);
       expect(await queueTotal()).toBe(before);
-      const [row] = await intakeDb().query('SELECT status, outcome, reason, request_id, response_body::text AS body FROM intake_gateway.inbound_messages WHERE delivery_id = $1', [delivery.headers['webhook-id']]);
+      const [row] = await intakeDb().query('SELECT status, outcome, reason, request_id, response_body::text AS body FROM intake_gateway.inbound_messages WHERE delivery_id = $1', [
+        delivery.headers['webhook-id'],
+      ]);
       expect(row).toMatchObject({ status: 'ignored_non_dsar', outcome: 'ignored', reason: 'bulk_mail', request_id: null });
       expect(row.body).not.toContain('jackets');
       const audit = getSystem().services.get('audit-ledger')!.app.get(DataSource);
-      await waitFor('the ignored message on the tenant\'s chain', async () => {
+      await waitFor("the ignored message on the tenant's chain", async () => {
         const rows = await audit.query(`SELECT payload FROM audit_ledger.audit_entries WHERE request_id = 'tenant:tenant-a' AND event_type = 'dsar.intake.message_ignored.v1'`);
         return rows.some((r: { payload: unknown }) => JSON.stringify(r.payload).includes(delivery.headers['webhook-id']));
       });
@@ -314,7 +362,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
     }
     const janasAddress = () => `jana.${randomUUID().slice(0, 8)}@example.org`;
 
-    it('the requester\'s reply quoting the tagged reference of the notifier\'s email answers the clarification', async () => {
+    it("the requester's reply quoting the tagged reference of the notifier's email answers the clarification", async () => {
       const address = janasAddress();
       const id = await pendingClarification(address);
       const question = await mail().waitFor((m) => m.envelope.to.includes(address) && (m.parsed.text ?? '').includes(QUESTION), 20_000);
@@ -333,7 +381,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(captured.payload).toMatchObject({ reason: 'matched_reference', senderVerified: true });
     });
 
-    it('a stranger\'s mail quoting the tagged reference answers nothing: the clock stays paused, the timeline shows an unverified reply an operator can confirm', async () => {
+    it("a stranger's mail quoting the tagged reference answers nothing: the clock stays paused, the timeline shows an unverified reply an operator can confirm", async () => {
       const id = await pendingClarification(janasAddress());
       const answeredAt = now().toISOString();
       const delivery = signedMail(email({ from: STRANGER, subject: `Re: Your request ${taggedRequestReference(id, REFERENCE_KEYS[0])}: we need more information`, text: ANSWER }, answeredAt));
@@ -342,7 +390,11 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       const [unverified] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === delivery.headers['webhook-id']);
       expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', reason: 'matched_reference', senderVerified: false, sourceId: expect.any(String) });
       expect(JSON.stringify(unverified.payload)).not.toContain('mallory');
-      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({ status: 'clarification_pending', clock: 'paused', received: [] });
+      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({
+        status: 'clarification_pending',
+        clock: 'paused',
+        received: [],
+      });
 
       // The operator reads the mail at the provider, confirms it with the requester, and records it as the answer.
       expect((await admin.post(`/requests/${id}/clarifications/receive`, { message: 'Confirmed by phone: the account of this address.', receivedAt: answeredAt })).status).toBe(202);
@@ -366,7 +418,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(await statusOf(id)).toBe('in_progress');
     });
 
-    it('a guessed short reference matches nothing; from the requester\'s address it is only recorded, unverified, and its thread proves nothing later', async () => {
+    it("a guessed short reference matches nothing; from the requester's address it is only recorded, unverified, and its thread proves nothing later", async () => {
       const address = janasAddress();
       const id = await pendingClarification(address);
       const guessed = await deliver('mail', signedMail(email({ from: STRANGER, subject: `Re: ${requestReference(id)}`, text: ANSWER }, now().toISOString())));
@@ -382,12 +434,19 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(unverified.payload).toMatchObject({ outcome: 'reply_recorded', reason: 'matched_reference', senderVerified: false });
       // A reply in that message's thread is no reply in the request's thread.
       const messageId = (legacy.data as { messageId: string }).messageId;
-      const inItsThread = await deliver('mail', signedMail(email({ from: address, subject: 'Re: Re: Your request', text: ANSWER, inReplyTo: messageId, references: [messageId] }, now().toISOString())));
+      const inItsThread = await deliver(
+        'mail',
+        signedMail(email({ from: address, subject: 'Re: Re: Your request', text: ANSWER, inReplyTo: messageId, references: [messageId] }, now().toISOString())),
+      );
       expect(inItsThread.body.status).toBe('ignored_non_dsar');
-      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({ status: 'clarification_pending', clock: 'paused', received: [] });
+      expect({ status: await statusOf(id), clock: await clockStateOf(id), received: await eventsOf(id, 'request_clarification_received') }).toEqual({
+        status: 'clarification_pending',
+        clock: 'paused',
+        received: [],
+      });
     });
 
-    it('a reply of another Slack user in the request\'s thread is recorded unverified; the requester\'s answers', async () => {
+    it("a reply of another Slack user in the request's thread is recorded unverified; the requester's answers", async () => {
       const first = slackMessage({ text: 'Hi, please send me a copy of all my personal data.' });
       const created = await deliver('chat', signedSlack(first));
       const id = created.body.id as string;
@@ -409,21 +468,30 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
   });
 
   describe('inbound chat (Slack)', () => {
-    it('answers Slack\'s URL verification with its challenge, when signed', async () => {
+    it("answers Slack's URL verification with its challenge, when signed", async () => {
       const challenge = randomUUID();
       const res = await deliver('chat', signedSlack({ token: 'x', challenge, type: 'url_verification' }));
       expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { challenge } });
       expectProblem(await deliver('chat', signedSlack({ token: 'x', challenge, type: 'url_verification' }, { secret: 'f'.repeat(32) })), 401, 'SVC-BE-1601');
     });
 
-    it('captures a message that is a request, and answers Slack\'s retry of it with the same answer', async () => {
+    it("captures a message that is a request, and answers Slack's retry of it with the same answer", async () => {
       // Slack's clock a little ahead of ours: the message counts as received now, not in the future.
       const callback = slackMessage({ text: 'Hi, please delete all my personal data from your systems.', ts: `${Math.floor(now().getTime() / 1000) + 2}.000100` });
       const res = await deliver('chat', signedSlack(callback));
       expect(res.status).toBe(200);
       const event = callback.event as { ts: string };
       expect(new Date((await admin.get(`/requests/${res.body.id}`)).body.intakeSource.receivedAt).getTime()).toBeLessThanOrEqual(now().getTime());
-      expect(res.body).toEqual({ callbackId: callback.event_id, channelId: CHANNEL, id: expect.any(String), reason: 'matched_subject_request', sourceId: event.ts, status: 'captured', surface: 'inbound_chat', teamId: TEAM });
+      expect(res.body).toEqual({
+        callbackId: callback.event_id,
+        channelId: CHANNEL,
+        id: expect.any(String),
+        reason: 'matched_subject_request',
+        sourceId: event.ts,
+        status: 'captured',
+        surface: 'inbound_chat',
+        teamId: TEAM,
+      });
       const detail = (await admin.get(`/requests/${res.body.id}`)).body;
       expect(detail).toMatchObject({ requestType: 'deletion', jurisdiction: 'GB', intakeSource: { channel: 'chat', contact: `slack://user?team=${TEAM}&id=U0JANA` } });
       const before = await queueTotal();
@@ -436,7 +504,7 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(inThread.body).toMatchObject({ id: res.body.id, status: 'captured', reason: 'matched_thread' });
     });
 
-    it('ignores bots\' messages, edits, and messages that are no request, each with its reason', async () => {
+    it("ignores bots' messages, edits, and messages that are no request, each with its reason", async () => {
       const before = await queueTotal();
       const cases: [Record<string, unknown>, string][] = [
         [{ subtype: 'bot_message', bot_id: 'B0BOT', user: undefined, text: 'Please delete my data' }, 'bot_message'],

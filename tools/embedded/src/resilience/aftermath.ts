@@ -39,13 +39,7 @@ async function inBatches<T>(items: T[], width: number, work: (item: T) => Promis
  * audit chain holds its creation event within `chainBoundMs` of the fault's end.
  * The tenant must hold only this load's requests.
  */
-export async function checkAftermath(
-  baseUrl: string,
-  token: string,
-  outcomes: CreateOutcome[],
-  faultEndedAt: number,
-  chainBoundMs: number,
-): Promise<Aftermath> {
+export async function checkAftermath(baseUrl: string, token: string, outcomes: CreateOutcome[], faultEndedAt: number, chainBoundMs: number): Promise<Aftermath> {
   const api = `${baseUrl}/api/v1`;
   const acknowledged = outcomes.filter((o): o is CreateOutcome & { id: string } => o.id !== undefined);
   // The chains first, so that the time they took is measured, not the checks below.

@@ -159,15 +159,27 @@ describe('distributed mode (PostgreSQL, Kafka): faults of one service, the broke
   }
 
   it('lifecycle-clock SIGKILLed for 5 s: creates answer 503 meanwhile, nothing acknowledged is lost', async () => {
-    const report = await underLoad('lifecycle-clock SIGKILLed, restarted after 5 s', () => system.gatewayUrl, token('kill-lifecycle'), () => killAndRestart('lifecycle-clock', 5000), {
-      connectionErrorsAllowed: false,
-      inProgressAllowed: true,
-    });
+    const report = await underLoad(
+      'lifecycle-clock SIGKILLed, restarted after 5 s',
+      () => system.gatewayUrl,
+      token('kill-lifecycle'),
+      () => killAndRestart('lifecycle-clock', 5000),
+      {
+        connectionErrorsAllowed: false,
+        inProgressAllowed: true,
+      },
+    );
     expect(Object.keys(report.clientErrors).some((e) => e.startsWith('503'))).toBe(true);
   });
 
   it('audit-ledger SIGKILLed for 3 s: creates go on, the chains catch up', async () => {
-    await underLoad('audit-ledger SIGKILLed, restarted after 3 s', () => system.gatewayUrl, token('kill-audit'), () => killAndRestart('audit-ledger', 3000), { connectionErrorsAllowed: false });
+    await underLoad(
+      'audit-ledger SIGKILLed, restarted after 3 s',
+      () => system.gatewayUrl,
+      token('kill-audit'),
+      () => killAndRestart('audit-ledger', 3000),
+      { connectionErrorsAllowed: false },
+    );
   });
 
   it('Kafka stopped for 15 s: every create is acknowledged, and the consumers rejoin promptly when it is back', async () => {

@@ -103,9 +103,7 @@ export class DistributedProcesses {
   readonly processes = new Map<ServiceName, ProductProcess>();
   gatewayUrl = '';
 
-  constructor(
-    private readonly settings: { databaseUrl: string; kafkaBrokers: string; topicPrefix: string; logDir: string; apiKeys: ReturnType<typeof scenarioKeys> },
-  ) {}
+  constructor(private readonly settings: { databaseUrl: string; kafkaBrokers: string; topicPrefix: string; logDir: string; apiKeys: ReturnType<typeof scenarioKeys> }) {}
 
   async start(timeoutMs = 120_000): Promise<void> {
     const ports = new Map<ServiceName, number>();

@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What a client saw on one failed attempt. */
-export type ClientError =
-  | { kind: 'http'; status: number; contentType: string; code?: string; retryAfter?: string }
-  | { kind: 'network'; message: string }
-  | { kind: 'timeout' };
+export type ClientError = { kind: 'http'; status: number; contentType: string; code?: string; retryAfter?: string } | { kind: 'network'; message: string } | { kind: 'timeout' };
 
 /** One logical create: its Idempotency-Key, the request it made (once acknowledged) and every failed attempt. */
 export interface CreateOutcome {
@@ -126,7 +123,12 @@ export class SteadyLoad {
 export function errorSummary(outcomes: CreateOutcome[]): Record<string, number> {
   const summary: Record<string, number> = {};
   for (const e of outcomes.flatMap((o) => o.errors)) {
-    const name = e.kind === 'http' ? `${e.status} ${e.code ?? '?'}${e.contentType.startsWith('application/problem+json') ? '' : ` (${e.contentType || 'no content type'})`}` : e.kind === 'network' ? `network: ${e.message}` : 'timeout';
+    const name =
+      e.kind === 'http'
+        ? `${e.status} ${e.code ?? '?'}${e.contentType.startsWith('application/problem+json') ? '' : ` (${e.contentType || 'no content type'})`}`
+        : e.kind === 'network'
+          ? `network: ${e.message}`
+          : 'timeout';
     summary[name] = (summary[name] ?? 0) + 1;
   }
   return summary;

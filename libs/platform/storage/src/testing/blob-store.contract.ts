@@ -84,13 +84,23 @@ export function describeBlobStoreContract(name: string, factory: BlobStoreFactor
     it('reads inclusive ranges, clamps the end, refuses a start past the end', async () => {
       const bytes = testBytes(1000, 3);
       await store.write('r', sourceOf(bytes, 100));
-      for (const [start, end] of [[0, 0], [0, 999], [10, 19], [999, 999], [500, 5000]]) {
+      for (const [start, end] of [
+        [0, 0],
+        [0, 999],
+        [10, 19],
+        [999, 999],
+        [500, 5000],
+      ]) {
         const got = await readAllBytes(await store.read('r', { start, end }));
         expect(got.equals(bytes.subarray(start, Math.min(end, 999) + 1))).toBe(true);
       }
       await expect(store.read('r', { start: 1000, end: 1000 })).rejects.toBeInstanceOf(RangeNotSatisfiableError);
       await expect(store.read('r', { start: 1000, end: 2000 })).rejects.toMatchObject({ start: 1000, size: 1000 });
-      for (const bad of [{ start: 5, end: 4 }, { start: -1, end: 3 }, { start: 0.5, end: 3 }]) {
+      for (const bad of [
+        { start: 5, end: 4 },
+        { start: -1, end: 3 },
+        { start: 0.5, end: 3 },
+      ]) {
         expect(await failureOf(() => store.read('r', bad))).toBeInstanceOf(RangeError);
       }
     });
@@ -258,4 +268,3 @@ export function describeBlobStoreContract(name: string, factory: BlobStoreFactor
     });
   });
 }
-

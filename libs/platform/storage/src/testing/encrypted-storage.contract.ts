@@ -3,16 +3,7 @@ import { Readable } from 'node:stream';
 import type { BlobStore, ByteRange } from '../blob-store';
 import { EncryptedStorage, objectBlobKey, TENANT_DATA_PREFIX, TENANT_KEYS_PREFIX, tenantKeyBlobKey } from '../encrypted-storage';
 import { HEADER_LENGTH, TAG_LENGTH, wrappingKeyId } from '../envelope-format';
-import {
-  BlobNotFoundError,
-  EmptyPayloadError,
-  IntegrityError,
-  InvalidKeyError,
-  MasterKeyMismatchError,
-  PayloadTooLargeError,
-  RangeNotSatisfiableError,
-  TenantKeyDestroyedError,
-} from '../errors';
+import { BlobNotFoundError, EmptyPayloadError, IntegrityError, InvalidKeyError, MasterKeyMismatchError, PayloadTooLargeError, RangeNotSatisfiableError, TenantKeyDestroyedError } from '../errors';
 import type { BlobStoreFactory } from './blob-store.contract';
 import { abandonAfterFirstPiece, endlessSource, failingSource, readAllBytes, sha256Hex, sourceOf, testBytes } from './streams';
 
@@ -108,7 +99,14 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
         return read(key, range);
       };
       for (const edge of edges) {
-        for (const [start, end] of [[edge, edge], [0, edge], [edge, size - 1], [edge, edge + CHUNK], [Math.max(edge - 1, 0), edge + 1], [edge, size + 1000]]) {
+        for (const [start, end] of [
+          [edge, edge],
+          [0, edge],
+          [edge, size - 1],
+          [edge, edge + CHUNK],
+          [Math.max(edge - 1, 0), edge + 1],
+          [edge, size + 1000],
+        ]) {
           reads.length = 0;
           const got = await storage.get('tenant-a', 'ranged', { start, end });
           const want = bytes.subarray(start, Math.min(end, size - 1) + 1);
@@ -165,7 +163,15 @@ export function describeEncryptedStorageContract(name: string, factory: BlobStor
     });
 
     it('refuses invalid tenant ids and object keys', async () => {
-      for (const [tenant, key] of [['', 'k'], [' padded', 'k'], ['tab\there', 'k'], ['caf\u00e9', 'k'], ['t', '../k'], ['t', 'K'], ['t', 'a//b']]) {
+      for (const [tenant, key] of [
+        ['', 'k'],
+        [' padded', 'k'],
+        ['tab\there', 'k'],
+        ['caf\u00e9', 'k'],
+        ['t', '../k'],
+        ['t', 'K'],
+        ['t', 'a//b'],
+      ]) {
         await expect(storage.put(tenant, key, sourceOf(Buffer.from('x')), { maxBytes: 10 })).rejects.toBeInstanceOf(InvalidKeyError);
         await expect(storage.get(tenant, key)).rejects.toBeInstanceOf(InvalidKeyError);
       }

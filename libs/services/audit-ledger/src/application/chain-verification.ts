@@ -51,8 +51,7 @@ export class ChainVerification {
     if (target && command.prevHash !== undefined && target.prevHash !== command.prevHash) {
       mismatches.push({ eventId: target.eventId, sequence, kind: 'claimed_prev_hash', expectedHash: command.prevHash, actualHash: target.prevHash });
     }
-    const status: AuditVerifyStatus =
-      !target || mismatches.some((m) => CHAIN_FAULTS.has(m.kind)) ? 'tampered' : mismatches.length > 0 ? 'hash_mismatch' : 'verified';
+    const status: AuditVerifyStatus = !target || mismatches.some((m) => CHAIN_FAULTS.has(m.kind)) ? 'tampered' : mismatches.length > 0 ? 'hash_mismatch' : 'verified';
     return result(status, mismatches, verifier.entriesChecked);
   }
 }

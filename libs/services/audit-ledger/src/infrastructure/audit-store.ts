@@ -74,10 +74,7 @@ export class AuditStore {
   }
 
   async head(run: SqlRunner, tenantId: string, requestId: string): Promise<ChainHead | undefined> {
-    const rows = (await run.query(`SELECT sequence::int AS sequence, hash FROM ${this.t.heads} WHERE tenant_id = $1 AND request_id = $2 AND sequence > 0`, [
-      tenantId,
-      requestId,
-    ])) as ChainHead[];
+    const rows = (await run.query(`SELECT sequence::int AS sequence, hash FROM ${this.t.heads} WHERE tenant_id = $1 AND request_id = $2 AND sequence > 0`, [tenantId, requestId])) as ChainHead[];
     return rows[0];
   }
 
@@ -175,10 +172,7 @@ export class AuditStore {
   }
 
   async checkpoints(run: SqlRunner, tenantId: string, limit: number): Promise<AuditCheckpoint[]> {
-    return (await run.query(`SELECT ${CHECKPOINT_COLUMNS} FROM ${this.t.checkpoints} WHERE tenant_id = $1 ORDER BY number DESC LIMIT $2`, [
-      tenantId,
-      limit,
-    ])) as AuditCheckpoint[];
+    return (await run.query(`SELECT ${CHECKPOINT_COLUMNS} FROM ${this.t.checkpoints} WHERE tenant_id = $1 ORDER BY number DESC LIMIT $2`, [tenantId, limit])) as AuditCheckpoint[];
   }
 
   async checkpoint(run: SqlRunner, tenantId: string, checkpointId: string): Promise<AuditCheckpoint | undefined> {
@@ -187,9 +181,8 @@ export class AuditStore {
   }
 
   async checkpointLeaves(run: SqlRunner, checkpointId: string): Promise<AuditCheckpointLeaf[]> {
-    return (await run.query(
-      `SELECT request_id AS "requestId", sequence::int AS sequence, hash FROM ${this.t.checkpointLeaves} WHERE checkpoint_id = $1 ORDER BY position`,
-      [checkpointId],
-    )) as AuditCheckpointLeaf[];
+    return (await run.query(`SELECT request_id AS "requestId", sequence::int AS sequence, hash FROM ${this.t.checkpointLeaves} WHERE checkpoint_id = $1 ORDER BY position`, [
+      checkpointId,
+    ])) as AuditCheckpointLeaf[];
   }
 }

@@ -20,9 +20,12 @@ const BATCH = 1000;
 export async function backfillChains(q: QueryRunner, schema: string): Promise<void> {
   const store = new AuditStore(schema);
   const catalog = domainEventCatalog();
-  for (let after = 0; ; ) {
-    const rows = (await q.query(`SELECT id::int AS row_id, event_id, event_type, source, tenant_id, request_id, occurred_at, recorded_at, payload
-         FROM ${schema}.ledger_events WHERE id > $1 ORDER BY id LIMIT $2`, [after, BATCH])) as (LegacyRow & { row_id: number })[];
+  for (let after = 0; ;) {
+    const rows = (await q.query(
+      `SELECT id::int AS row_id, event_id, event_type, source, tenant_id, request_id, occurred_at, recorded_at, payload
+         FROM ${schema}.ledger_events WHERE id > $1 ORDER BY id LIMIT $2`,
+      [after, BATCH],
+    )) as (LegacyRow & { row_id: number })[];
     for (const r of rows) {
       const event = { id: r.event_id, type: r.event_type, source: r.source, subject: r.request_id, tenantid: r.tenant_id, time: r.occurred_at.toISOString(), data: r.payload };
       await appendEvent(store, q, event, catalog.get(r.event_type)?.personalData, r.recorded_at);

@@ -12,7 +12,7 @@ describe('fulfilment settings', () => {
     expect(fulfilmentSettingsFrom({})).toEqual(fulfilmentSettingsFrom(config));
   });
 
-  it('reads the environment\'s strings', () => {
+  it("reads the environment's strings", () => {
     const config = schema.parse({ ARTIFACT_MAX_BYTES: '1048576', MANIFEST_FOUR_EYES: 'false', FULFILMENT_TENANT_SETTINGS: '{"tenant-a": {"fourEyes": true}, "tenant-b": {}}' });
     expect(fulfilmentSettingsFrom(config)).toEqual({ artifactMaxBytes: 1048576, fourEyes: false, tenants: { 'tenant-a': { fourEyes: true }, 'tenant-b': {} } });
   });

@@ -118,7 +118,11 @@ export class InboundIntake {
     });
     if (claim.kind === 'replay') return { status: claim.status, body: claim.body, replayed: true };
     try {
-      return await whileRenewingLease(() => this.store.renew(claim.id), CLAIM_RENEW_MS, () => this.decideAndRecord(claim.id, message, route, contentSha256));
+      return await whileRenewingLease(
+        () => this.store.renew(claim.id),
+        CLAIM_RENEW_MS,
+        () => this.decideAndRecord(claim.id, message, route, contentSha256),
+      );
     } catch (e) {
       // Nothing was decided: a repetition of the delivery starts over (and replays lifecycle-clock's answers by their keys).
       await this.store.release(claim.id).catch(() => undefined);
@@ -241,7 +245,9 @@ export class InboundIntake {
           {
             type: message.evidence.type,
             reference: fitText(message.evidence.reference, 2048),
-            description: email ? `The email as the ${message.provider} webhook delivered it; sha256 of the delivery's bytes` : 'The Slack message as the Events API delivered it; sha256 of the delivery\'s bytes',
+            description: email
+              ? `The email as the ${message.provider} webhook delivered it; sha256 of the delivery's bytes`
+              : "The Slack message as the Events API delivered it; sha256 of the delivery's bytes",
             sha256: contentSha256,
           },
           { type: 'webhook_delivery', reference: fitText(`${message.provider}:${message.deliveryId}`, 2048) },

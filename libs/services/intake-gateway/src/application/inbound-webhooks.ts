@@ -24,7 +24,10 @@ function refusal(failure: SignatureFailure, provider: string): ProblemError {
   if (failure === 'timestamp_invalid' || failure === 'timestamp_out_of_tolerance') {
     return new ProblemError('WEBHOOK_TIMESTAMP_OUT_OF_TOLERANCE', `The ${provider} delivery's signed timestamp is missing its seconds or more than 5 minutes from our time.`);
   }
-  return new ProblemError('WEBHOOK_SIGNATURE_INVALID', failure === 'signature_missing' ? `The ${provider} delivery carries no complete signature.` : `The ${provider} delivery's signature matches no configured secret.`);
+  return new ProblemError(
+    'WEBHOOK_SIGNATURE_INVALID',
+    failure === 'signature_missing' ? `The ${provider} delivery carries no complete signature.` : `The ${provider} delivery's signature matches no configured secret.`,
+  );
 }
 
 /** The delivery's JSON: a 400 for bytes that are not one JSON value (after the signature was checked over them as they are). */
@@ -65,7 +68,10 @@ export class InboundWebhooks {
     const route = routeOfMail(this.settings.mailRoutes, message.recipients);
     if (!route) {
       // No address, subject or words in the log: the delivery's id and how many recipients it had.
-      this.log.warn({ surface: message.surface, provider: message.provider, deliveryId: message.deliveryId, recipients: message.recipients.length }, 'inbound email refused: none of its recipients is a mailbox of INBOUND_ROUTES');
+      this.log.warn(
+        { surface: message.surface, provider: message.provider, deliveryId: message.deliveryId, recipients: message.recipients.length },
+        'inbound email refused: none of its recipients is a mailbox of INBOUND_ROUTES',
+      );
       throw new ProblemError('WEBHOOK_ROUTE_UNKNOWN', `None of the email's ${message.recipients.length} recipients is a mailbox of INBOUND_ROUTES.`);
     }
     return this.intake.receive(message, route, createHash('sha256').update(body).digest('hex'));
@@ -82,7 +88,10 @@ export class InboundWebhooks {
     const message = readChatEvent(event, this.clock.now());
     const route = routeOfChat(this.settings.slackRoutes, event.team_id, message.chat?.channelId ?? null);
     if (!route) {
-      this.log.warn({ surface: message.surface, deliveryId: message.deliveryId, teamId: event.team_id, channelId: message.chat?.channelId ?? null }, 'inbound Slack event refused: its team and channel have no route in INBOUND_ROUTES');
+      this.log.warn(
+        { surface: message.surface, deliveryId: message.deliveryId, teamId: event.team_id, channelId: message.chat?.channelId ?? null },
+        'inbound Slack event refused: its team and channel have no route in INBOUND_ROUTES',
+      );
       throw new ProblemError('WEBHOOK_ROUTE_UNKNOWN', `Slack team ${event.team_id}${message.chat?.channelId ? ` channel ${message.chat.channelId}` : ''} has no route in INBOUND_ROUTES.`);
     }
     const retry = single(headers[SLACK_WEBHOOK_HEADERS.retryNum]);

@@ -5,7 +5,7 @@ import { readChatEvent, readMailEvent, routeOfChat, routeOfMail } from './inboun
 const NOW = new Date('2026-03-03T12:00:00Z');
 
 describe('readMailEvent', () => {
-  it('reads the generic shape: text (or the HTML\'s), sender, thread and the envelope\'s time', () => {
+  it("reads the generic shape: text (or the HTML's), sender, thread and the envelope's time", () => {
     const m = readMailEvent(
       {
         created_at: '2026-03-03T10:00:00Z',
@@ -41,7 +41,7 @@ describe('readMailEvent', () => {
     expect(m.skip).toBeUndefined();
   });
 
-  it('reads Resend\'s email.received: its own time, the envelope recipients first, headers when a relay adds them', () => {
+  it("reads Resend's email.received: its own time, the envelope recipients first, headers when a relay adds them", () => {
     const m = readMailEvent(
       {
         created_at: '2026-03-03T10:00:05Z',
@@ -89,9 +89,15 @@ describe('readMailEvent', () => {
 });
 
 describe('readChatEvent', () => {
-  const callback = (event: Record<string, unknown>) => ({ type: 'event_callback' as const, team_id: 'T1', event_id: 'Ev1', event_time: 1772532000, event: { type: 'message', channel: 'C1', user: 'U1', ts: '1772531999.000200', ...event } });
+  const callback = (event: Record<string, unknown>) => ({
+    type: 'event_callback' as const,
+    team_id: 'T1',
+    event_id: 'Ev1',
+    event_time: 1772532000,
+    event: { type: 'message', channel: 'C1', user: 'U1', ts: '1772531999.000200', ...event },
+  });
 
-  it('reads a person\'s message: its text as read, its time from ts, its thread', () => {
+  it("reads a person's message: its text as read, its time from ts, its thread", () => {
     const m = readChatEvent(callback({ text: 'Hi <@U0BOT>, please delete my data &amp; account, see <https://x.example|my profile>', thread_ts: '1772531000.000100' }), NOW);
     expect(m).toMatchObject({
       surface: 'inbound_chat',
@@ -125,7 +131,7 @@ describe('readChatEvent', () => {
     expect(readChatEvent(callback({ type: 'app_mention', text: 'x' }), NOW).skip).toBeUndefined();
   });
 
-  it('takes the event\'s time, then now, when the message has no ts', () => {
+  it("takes the event's time, then now, when the message has no ts", () => {
     expect(readChatEvent(callback({ ts: undefined, text: 'x' }), NOW).receivedAt).toEqual(new Date(1772532000000));
     expect(readChatEvent({ ...callback({ ts: undefined, text: 'x' }), event_time: undefined }, NOW).receivedAt).toEqual(NOW);
   });

@@ -1,11 +1,4 @@
-import {
-  type ChatWebhookEvent,
-  genericInboundEmail,
-  type InboundProvider,
-  type InboundReason,
-  type InboundSurface,
-  resendEmailReceived,
-} from '@dsar/contracts';
+import { type ChatWebhookEvent, genericInboundEmail, type InboundProvider, type InboundReason, type InboundSurface, resendEmailReceived } from '@dsar/contracts';
 import type { z } from 'zod';
 import { ProblemError } from '@dsar/platform/errors';
 import { fieldProblems } from '@dsar/platform/http';

@@ -63,7 +63,7 @@ describe('the cost of reading what anyone can mail', () => {
   /** Texts built to make a backtracking pattern rescan its input from every position. */
   const HOSTILE: Record<string, (length: number) => string> = {
     'a run of address characters': (n) => 'a.'.repeat(n / 2),
-    'dashes': (n) => '-'.repeat(n),
+    dashes: (n) => '-'.repeat(n),
     'character references': (n) => '&#1'.repeat(n / 3),
     'bracketed addresses never closed': (n) => `<${'a@'.repeat(n / 2)}`,
     'open tags': (n) => '<'.repeat(n),

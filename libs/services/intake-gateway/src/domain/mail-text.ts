@@ -61,7 +61,8 @@ const QUOTE_INTRO_START = /^\s*(?:on|am|le|el|em|il|op)\s/i;
 /** "-----Original Message-----" and its kin, in the five languages and Italian and Dutch. */
 const SEPARATOR =
   /^\s*-{2,}\s*(?:original message|urspr[üu]ngliche nachricht|message d'origine|mensaje original|mensagem original|messaggio originale|oorspronkelijk bericht|forwarded message|weitergeleitete nachricht|message transf[ée]r[ée]|mensaje reenviado|mensagem encaminhada|messaggio inoltrato|doorgestuurd bericht)\s*-{2,}\s*$/i;
-const FORWARD_INTRO = /^\s*(?:begin forwarded message|anfang der weitergeleiteten nachricht|d[ée]but du message r[ée]exp[ée]di[ée]|inicio del mensaje reenviado|in[íi]cio da mensagem encaminhada)\s*:/i;
+const FORWARD_INTRO =
+  /^\s*(?:begin forwarded message|anfang der weitergeleiteten nachricht|d[ée]but du message r[ée]exp[ée]di[ée]|inicio del mensaje reenviado|in[íi]cio da mensagem encaminhada)\s*:/i;
 /** The header block Outlook puts above a quoted message: "From: …" then "Sent: …" (or Date, To, Subject). */
 const HEADER_FROM = /^\s*\*?(?:from|von|de|da|van)\s*:\*?\s*\S/i;
 const HEADER_NEXT = /^\s*\*?(?:sent|gesendet|envoy[ée]|enviado|date|datum|fecha|data|inviato|verzonden|to|an|[àa]|para|aan|subject|betreff|objet|asunto|assunto|oggetto|onderwerp)\s*:/i;

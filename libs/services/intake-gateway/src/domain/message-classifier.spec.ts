@@ -6,7 +6,7 @@ import { classifyMessage } from './message-classifier';
  */
 
 describe('classifyMessage', () => {
-  it('takes a request in the author\'s words, with its type and language', () => {
+  it("takes a request in the author's words, with its type and language", () => {
     expect(classifyMessage({ subject: 'Delete my account', text: 'Please delete my account and all my data.' })).toMatchObject({
       isRequest: true,
       reason: 'request',
@@ -17,7 +17,7 @@ describe('classifyMessage', () => {
     expect(classifyMessage({ text: 'Bitte löschen Sie alle meine Daten.' })).toMatchObject({ isRequest: true, requestType: 'deletion', language: 'de' });
   });
 
-  it('needs the author\'s own data, a right or law, or a first-person ask beside the request phrase', () => {
+  it("needs the author's own data, a right or law, or a first-person ask beside the request phrase", () => {
     expect(classifyMessage({ text: 'Could you delete the duplicate line on the March invoice?' })).toMatchObject({ isRequest: false, reason: 'not_a_request' });
     expect(classifyMessage({ text: 'Under the GDPR I would like a copy of the CCTV footage showing me.' })).toMatchObject({ isRequest: true, requestType: 'access', rule: 'default' });
     expect(classifyMessage({ text: 'Please wipe all personal data relating to me.' })).toMatchObject({ isRequest: true, requestType: 'deletion' });
@@ -57,7 +57,7 @@ describe('classifyMessage', () => {
     expect(classifyMessage({ text: 'Please delete my data.', headers: { 'list-id': '<privacy.acme.example>', 'list-unsubscribe': '<mailto:x>' } })).toMatchObject({ reason: 'request' });
   });
 
-  it('ignores offers unless the author asks about their own data; and notices about the reader\'s rights', () => {
+  it("ignores offers unless the author asks about their own data; and notices about the reader's rights", () => {
     expect(classifyMessage({ text: 'Our software deletes personal data automatically. Book a demo!' })).toMatchObject({ reason: 'spam' });
     expect(classifyMessage({ text: 'I have a gift card from you; please delete my account anyway.' })).toMatchObject({ reason: 'request' });
     expect(classifyMessage({ text: 'We have updated our privacy policy. You have the right to delete your data.' })).toMatchObject({ reason: 'informational' });

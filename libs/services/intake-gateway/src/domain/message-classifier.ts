@@ -131,12 +131,7 @@ export function classifyMessage(message: InboundText): MessageClassification {
   const legal = anyOf(CUES.legal, ownText);
   const asksForThemselves = anyOf(CUES.firstPerson, ownText) && anyOf(CUES.asking, ownText);
   const readsAsRequest = (action && (ownData || legal || asksForThemselves)) || (legal && asksForThemselves);
-  const found = [
-    ...(action ? [`action:${reading.rule}`] : []),
-    ...(ownData ? ['own_data'] : []),
-    ...(legal ? ['legal'] : []),
-    ...(asksForThemselves ? ['asking'] : []),
-  ];
+  const found = [...(action ? [`action:${reading.rule}`] : []), ...(ownData ? ['own_data'] : []), ...(legal ? ['legal'] : []), ...(asksForThemselves ? ['asking'] : [])];
   const sender = message.from ? addressOf(message.from) : undefined;
 
   if (

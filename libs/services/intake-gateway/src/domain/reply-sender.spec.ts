@@ -8,7 +8,7 @@ const request = (contact: string | undefined, email?: string): Known => ({
 });
 
 describe('the sender of a reply, against the contacts the request knows', () => {
-  it('knows the requestor\'s email and an intake contact that is an address or a Slack user, nothing else', () => {
+  it("knows the requestor's email and an intake contact that is an address or a Slack user, nothing else", () => {
     expect(knownContactsOf(request(' Jana@Example.org ', 'agent@law.example'))).toEqual(new Set(['jana@example.org', 'agent@law.example']));
     expect(knownContactsOf(request('slack://user?team=T0TEAM&id=U0JANA'))).toEqual(new Set(['slack://user?team=t0team&id=u0jana']));
     expect(knownContactsOf(request('+49 30 1234567, or jana@example.org'))).toEqual(new Set());

@@ -206,9 +206,7 @@ describe('the rule table', () => {
   it('gives every type rules in every language', () => {
     for (const requestType of REQUEST_TYPES) {
       for (const language of RULE_LANGUAGES) {
-        expect(REQUEST_TYPE_RULES.filter((r) => r.requestType === requestType && r.language === language).map((r) => r.id)).toEqual([
-          `${requestType}.${language}`,
-        ]);
+        expect(REQUEST_TYPE_RULES.filter((r) => r.requestType === requestType && r.language === language).map((r) => r.id)).toEqual([`${requestType}.${language}`]);
       }
     }
   });
@@ -267,7 +265,9 @@ describe('the literal guard of each pattern', () => {
     // Texts where the optional parts are left out: the apostrophe, the abbreviation dot.
     for (const pattern of patterns) {
       const { regex, literal } = compileGuarded(pattern);
-      const bare = instanceOf(pattern).replace(/'/g, '').replace(/\.(?= |$)/g, '');
+      const bare = instanceOf(pattern)
+        .replace(/'/g, '')
+        .replace(/\.(?= |$)/g, '');
       if (bare.search(regex) >= 0) expect({ pattern, contains: bare.includes(literal) }).toEqual({ pattern, contains: true });
     }
   });

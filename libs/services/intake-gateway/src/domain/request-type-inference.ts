@@ -180,7 +180,11 @@ function negatedPositions(text: string, matches: readonly Match[]): ReadonlySet<
 
 /** Up to NEGATION_SCOPE_WORDS words before `start`, nearest first, stopping at clause punctuation. */
 function precedingWordsOfClause(text: string, start: number): string[] {
-  const clause = text.slice(Math.max(0, start - LOOKBACK_CHARS), start).split(CLAUSE_PUNCTUATION).pop() ?? '';
+  const clause =
+    text
+      .slice(Math.max(0, start - LOOKBACK_CHARS), start)
+      .split(CLAUSE_PUNCTUATION)
+      .pop() ?? '';
   return clause
     .split(' ')
     .map((w) => w.replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, ''))

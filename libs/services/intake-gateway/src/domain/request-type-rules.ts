@@ -42,15 +42,7 @@ export interface RequestTypeRule {
  * (15 business days against 45 days in the us-ca-ccpa policy pack), so a mixed
  * text is tracked on the stricter clock.
  */
-export const REQUEST_TYPE_PRECEDENCE: readonly RequestType[] = [
-  'opt_out',
-  'objection',
-  'restriction',
-  'portability',
-  'rectification',
-  'deletion',
-  'access',
-];
+export const REQUEST_TYPE_PRECEDENCE: readonly RequestType[] = ['opt_out', 'objection', 'restriction', 'portability', 'rectification', 'deletion', 'access'];
 
 /** The type of a text that matches no rule: access is the right every other request also implies. */
 export const DEFAULT_REQUEST_TYPE: RequestType = 'access';
@@ -296,14 +288,7 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'art. 18 ... dsgvo',
     'art. 18 ... ds gvo',
   ]),
-  rule('restriction', 'fr', [
-    'limitation du traitement',
-    'limit* ... traitement',
-    'restreindre ... traitement',
-    'restriction ... traitement',
-    'article 18 ... rgpd',
-    'art. 18 ... rgpd',
-  ]),
+  rule('restriction', 'fr', ['limitation du traitement', 'limit* ... traitement', 'restreindre ... traitement', 'restriction ... traitement', 'article 18 ... rgpd', 'art. 18 ... rgpd']),
   rule('restriction', 'es', ['limitacion del tratamiento', 'limit* ... tratamiento', 'restring* ... tratamiento', 'restriccion ... tratamiento', 'articulo 18']),
   rule('restriction', 'pt', ['limitacao do tratamento', 'limit* ... tratamento', 'restring* ... tratamento', 'restricao ... tratamento', 'bloqueio ... dados', 'artigo 18']),
   rule('restriction', 'it', ['limitazione del trattamento', 'limit* ... trattamento', 'articolo 18']),
@@ -522,19 +507,7 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'art. 17 ... ds gvo',
   ]),
   rule('deletion', 'fr', ['supprim*', 'suppression', 'effac*', 'effacement', 'detrui*', "droit a l'oubli", 'article 17 ... rgpd', 'art. 17 ... rgpd']),
-  rule('deletion', 'es', [
-    'supresion',
-    'suprim*',
-    'eliminar',
-    'eliminen',
-    'elimine',
-    'eliminacion',
-    'borr*',
-    'destru*',
-    'derecho al olvido',
-    'cancelacion ... datos',
-    'articulo 17',
-  ]),
+  rule('deletion', 'es', ['supresion', 'suprim*', 'eliminar', 'eliminen', 'elimine', 'eliminacion', 'borr*', 'destru*', 'derecho al olvido', 'cancelacion ... datos', 'articulo 17']),
   rule('deletion', 'pt', [
     'eliminacao',
     'eliminar',
@@ -690,14 +663,5 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'artigo 15',
   ]),
   rule('access', 'it', ['diritto di accesso', 'accesso ai ... dati', 'accesso ... dati', 'copia dei miei dati', 'copia ... dati', 'quali dati', 'quali ... dati', 'articolo 15']),
-  rule('access', 'nl', [
-    '*inzage*',
-    'recht op inzage',
-    'kopie van mijn gegevens',
-    'kopie ... gegevens',
-    'welke gegevens',
-    'welke ... gegevens',
-    'artikel 15 ... avg',
-    'art. 15 ... avg',
-  ]),
+  rule('access', 'nl', ['*inzage*', 'recht op inzage', 'kopie van mijn gegevens', 'kopie ... gegevens', 'welke gegevens', 'welke ... gegevens', 'artikel 15 ... avg', 'art. 15 ... avg']),
 ];

@@ -15,7 +15,7 @@ const at = Number(EXAMPLE.timestamp) * 1000;
 const headers = { signature: EXAMPLE.signature, timestamp: EXAMPLE.timestamp };
 
 describe('Slack request signatures', () => {
-  it('accepts Slack\'s worked example', () => {
+  it("accepts Slack's worked example", () => {
     expect(verifySlackSignature(EXAMPLE.secret, headers, EXAMPLE.body, at)).toBeUndefined();
   });
 
@@ -37,7 +37,9 @@ describe('Slack request signatures', () => {
     expect(verifySlackSignature(EXAMPLE.secret, { signature: EXAMPLE.signature }, EXAMPLE.body, at)).toBe('signature_missing');
     expect(verifySlackSignature(EXAMPLE.secret, { ...headers, timestamp: 'abc' }, EXAMPLE.body, at)).toBe('timestamp_invalid');
     const latin1 = Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xe9, 0x22, 0x7d]);
-    const signed = `v0=${createHmac('sha256', EXAMPLE.secret).update(Buffer.concat([Buffer.from(`v0:${EXAMPLE.timestamp}:`), latin1])).digest('hex')}`;
+    const signed = `v0=${createHmac('sha256', EXAMPLE.secret)
+      .update(Buffer.concat([Buffer.from(`v0:${EXAMPLE.timestamp}:`), latin1]))
+      .digest('hex')}`;
     expect(verifySlackSignature(EXAMPLE.secret, { ...headers, signature: signed }, latin1, at)).toBe('signature_invalid');
   });
 });

@@ -1,14 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import {
-  type CloudEventEnvelope,
-  type CustomPackRegisteredV1,
-  type PackSetChangedV1,
-  PolicyEventTypes,
-  type PolicyUsage,
-  type Principal,
-  type UpgradeAppliedV1,
-} from '@dsar/contracts';
+import { type CloudEventEnvelope, type CustomPackRegisteredV1, type PackSetChangedV1, PolicyEventTypes, type PolicyUsage, type Principal, type UpgradeAppliedV1 } from '@dsar/contracts';
 import { CurrentPrincipal, scopeOf } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { PolicyCopy } from '../application/policy-copy';

@@ -60,10 +60,13 @@ export class PolicyCopy {
   }
 
   async keepCustomPack(manager: EntityManager, data: CustomPackRegisteredV1): Promise<void> {
-    await manager.query(
-      `INSERT INTO ${this.table('policy_custom_packs')} (tenant_id, name, jurisdiction, version, document) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING`,
-      [data.tenantId, data.name, data.jurisdiction, data.version, JSON.stringify(data.pack)],
-    );
+    await manager.query(`INSERT INTO ${this.table('policy_custom_packs')} (tenant_id, name, jurisdiction, version, document) VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT DO NOTHING`, [
+      data.tenantId,
+      data.name,
+      data.jurisdiction,
+      data.version,
+      JSON.stringify(data.pack),
+    ]);
   }
 
   /**
@@ -151,6 +154,7 @@ function builtInBasis(pack: PolicyPack, basis: 'in_force' | 'earliest', localDat
   const next = versions.filter((v) => v.effectiveFrom > localDate).sort((a, b) => (a.effectiveFrom < b.effectiveFrom ? -1 : 1))[0];
   if (basis === 'in_force' && next) parts.push(`${next.packId} ${next.version} applies to requests received from ${next.effectiveFrom}.`);
   const newest = versions[versions.length - 1];
-  if (ceiling !== undefined && newest && compareVersions(ceiling, newest.version) < 0) parts.push(`The tenant is on release ${ceiling} of ${pack.packId}; ${newest.version} awaits an upgrade proposal.`);
+  if (ceiling !== undefined && newest && compareVersions(ceiling, newest.version) < 0)
+    parts.push(`The tenant is on release ${ceiling} of ${pack.packId}; ${newest.version} awaits an upgrade proposal.`);
   return parts.join(' ');
 }

@@ -74,7 +74,9 @@ export class PolicyUpgrades {
       const pack = await this.policies.customDocument(manager, row.tenantId, change.packId, change.to, row.jurisdiction);
       return pack && bindingIn(pack, row.jurisdiction) ? { pack, basis: `Custom pack ${pack.packId} ${pack.version}, re-pinned from ${row.policyVersion} by upgrade proposal.` } : undefined;
     }
-    const binding = builtInVersionsOf(change.packId).map((v) => bindingIn(v, row.jurisdiction)).find((b) => b !== undefined);
+    const binding = builtInVersionsOf(change.packId)
+      .map((v) => bindingIn(v, row.jurisdiction))
+      .find((b) => b !== undefined);
     return binding && builtInVersionAt(change.packId, binding, row.intakeReceivedAt, change.to);
   }
 }

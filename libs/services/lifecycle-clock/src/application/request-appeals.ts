@@ -1,16 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import {
-  type AppealAccepted,
-  type AppealCommand,
-  type AppealDecided,
-  type AppealDecisionCommand,
-  type AppealView,
-  isUuid,
-  LifecycleEventTypes,
-  type Principal,
-} from '@dsar/contracts';
+import { type AppealAccepted, type AppealCommand, type AppealDecided, type AppealDecisionCommand, type AppealView, isUuid, LifecycleEventTypes, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';

@@ -73,9 +73,10 @@ export class RequestClock {
       const row = await this.lockOpen(tx, principal, id, 'extend_deadline');
       const now = at ?? this.clock.now();
       const { events, input } = await this.load(tx, row);
-      const amount = command.additionalDays !== undefined || command.additionalMonths !== undefined
-        ? { additionalDays: command.additionalDays, additionalMonths: command.additionalMonths }
-        : withClockRules(() => defaultExtension(input));
+      const amount =
+        command.additionalDays !== undefined || command.additionalMonths !== undefined
+          ? { additionalDays: command.additionalDays, additionalMonths: command.additionalMonths }
+          : withClockRules(() => defaultExtension(input));
       const justification = command.justification ?? DEFAULT_EXTENSION_JUSTIFICATION;
       const event: ClockEvent = { kind: 'extension', at: now, actor: principal.id, justification, reason: command.reason ?? null, ...amount };
       const { before, after } = this.replayWith(input, event);
@@ -247,7 +248,14 @@ export class RequestClock {
     });
   }
 
-  private async commit(tx: EntityManager, row: RequestEntity, after: ClockResult, before: ClockResult, type: string, data: DeadlineExtendedV1 | ClockPausedV1 | ClockResumedV1 | PolicyRepinnedV1): Promise<ClockChangeResult> {
+  private async commit(
+    tx: EntityManager,
+    row: RequestEntity,
+    after: ClockResult,
+    before: ClockResult,
+    type: string,
+    data: DeadlineExtendedV1 | ClockPausedV1 | ClockResumedV1 | PolicyRepinnedV1,
+  ): Promise<ClockChangeResult> {
     const event = await this.outbox.record(tx, { type, subject: row.id, tenantId: row.tenantId, data });
     row.dueAt = after.finalDueAt;
     row.clockPausedSince = after.pausedSince;

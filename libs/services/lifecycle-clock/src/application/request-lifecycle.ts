@@ -210,9 +210,7 @@ export class RequestLifecycle {
    */
   async transitionOf(scope: TenantScope, id: string, eventId: string): Promise<RequestTransitionEntity> {
     const row = await this.registry.require(scope, id);
-    const transition = isUuid(eventId)
-      ? await this.registry.manager.findOne(RequestTransitionEntity, { where: { requestId: row.id, tenantId: row.tenantId, eventId } })
-      : null;
+    const transition = isUuid(eventId) ? await this.registry.manager.findOne(RequestTransitionEntity, { where: { requestId: row.id, tenantId: row.tenantId, eventId } }) : null;
     if (!transition) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${id} has no step that emitted event ${eventId}.`);
     return transition;
   }

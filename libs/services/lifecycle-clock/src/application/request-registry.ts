@@ -115,7 +115,11 @@ export class RequestRegistry {
     const prefix = idPrefixOfReference(reference);
     if (!prefix) return null;
     const rows = await this.uow.dataSource.manager.find(RequestEntity, {
-      where: { id: Between(`${prefix}-0000-0000-0000-000000000000`, `${prefix}-ffff-ffff-ffff-ffffffffffff`), tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
+      where: {
+        id: Between(`${prefix}-0000-0000-0000-000000000000`, `${prefix}-ffff-ffff-ffff-ffffffffffff`),
+        tenantId: scope.tenantId,
+        ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
+      },
       take: 2,
     });
     return rows.length === 1 ? rows[0] : null;

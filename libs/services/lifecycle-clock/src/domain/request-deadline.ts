@@ -33,7 +33,12 @@ export function requireClockMode(jurisdiction: { pack: PolicyPack; binding: Juri
 }
 
 /** A new request's deadlines: the clock engine on the pack's rules with no pause or extension yet. */
-export function initialDeadlines(jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding }, requestType: RequestType, clockMode: ClockMode, intakeReceivedAt: Date): { dueAt: Date; acknowledgementDueAt: Date | null } {
+export function initialDeadlines(
+  jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding },
+  requestType: RequestType,
+  clockMode: ClockMode,
+  intakeReceivedAt: Date,
+): { dueAt: Date; acknowledgementDueAt: Date | null } {
   // Without events the clock counts whole local days from the day of receipt, so every receipt of one local day gets
   // the same deadlines: computed once per day, pack (by identity), calendar, type and mode, not once per request.
   const key = `${jurisdiction.binding.code}|${jurisdiction.binding.timeZone}|${requestType}|${clockMode}|${localDateOf(intakeReceivedAt, jurisdiction.binding.timeZone)}`;

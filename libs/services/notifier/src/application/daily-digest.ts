@@ -87,10 +87,10 @@ export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async exists(tenantId: string, date: string): Promise<boolean> {
-    const rows: unknown[] = await this.uow.dataSource.query(
-      `SELECT 1 FROM ${qualifiedTable(this.uow.dataSource, 'notifications')} WHERE tenant_id = $1 AND source_key = $2 LIMIT 1`,
-      [tenantId, `digest:${tenantId}:${date}`],
-    );
+    const rows: unknown[] = await this.uow.dataSource.query(`SELECT 1 FROM ${qualifiedTable(this.uow.dataSource, 'notifications')} WHERE tenant_id = $1 AND source_key = $2 LIMIT 1`, [
+      tenantId,
+      `digest:${tenantId}:${date}`,
+    ]);
     return rows.length > 0;
   }
 }

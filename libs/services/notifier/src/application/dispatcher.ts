@@ -157,10 +157,21 @@ export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
       );
       const overall = await this.settle(tx, n, now);
       if (n.requestId && status === 'delivered') {
-        await this.emit(tx, n, NotificationEventTypes.delivered, { channel: send.channel, attempt, sourceEventId: n.sourceEventId, occurredAt: now.toISOString() } satisfies Partial<NotificationDeliveredV1>);
+        await this.emit(tx, n, NotificationEventTypes.delivered, {
+          channel: send.channel,
+          attempt,
+          sourceEventId: n.sourceEventId,
+          occurredAt: now.toISOString(),
+        } satisfies Partial<NotificationDeliveredV1>);
       }
       if (status === 'failed') {
-        if (n.requestId) await this.emit(tx, n, NotificationEventTypes.failed, { channel: send.channel, attempt, permanent: !outcome.ok && !outcome.transient, occurredAt: now.toISOString() } satisfies Partial<NotificationFailedV1>);
+        if (n.requestId)
+          await this.emit(tx, n, NotificationEventTypes.failed, {
+            channel: send.channel,
+            attempt,
+            permanent: !outcome.ok && !outcome.transient,
+            occurredAt: now.toISOString(),
+          } satisfies Partial<NotificationFailedV1>);
         // Operators hear of every failure but their own alerts' (no alert about an alert).
         if (n.kind !== 'notification_failed') {
           const alerted = await this.notifications.record(tx, {

@@ -52,7 +52,7 @@ function notification(audience: 'subject' | 'operators'): NotificationEntity {
   } as NotificationEntity;
 }
 
-describe('the reference in the notifier\'s emails', () => {
+describe("the reference in the notifier's emails", () => {
   const composer = new MessageComposer(lifecycle, notifierSettingsFrom({ REQUEST_REFERENCE_KEY: KEY, NOTIFIER_OPERATOR_EMAILS: ['ops@tenant-a.example'] }));
 
   it('is the tagged reference in the subject, the text and the header of an email to the data subject', async () => {
@@ -66,7 +66,7 @@ describe('the reference in the notifier\'s emails', () => {
     expect(composed.email.text).toContain(tagged);
   });
 
-  it('is the short reference in operators\' emails, which answers nothing', async () => {
+  it("is the short reference in operators' emails, which answers nothing", async () => {
     const composed = await composer.compose(notification('operators'), 'email', 'send-2');
     if (!composed.ok || !composed.email) throw new Error('expected an email');
     expect(composed.email.headers?.['X-DSAR-Reference']).toBe('DSAR-1A2B3C4D');

@@ -10,9 +10,7 @@ import { NOTIFIER_SETTINGS, type NotifierSettings, operatorSettingsOf } from '..
 import { notifierPrincipal } from './system-principal';
 
 /** A message ready for its channel, or why it cannot be written. */
-export type Composed =
-  | { ok: true; destination: string; email?: OutgoingEmail; chat?: OutgoingChat }
-  | { ok: false; transient: boolean; error: string; destination: string };
+export type Composed = { ok: true; destination: string; email?: OutgoingEmail; chat?: OutgoingChat } | { ok: false; transient: boolean; error: string; destination: string };
 
 /** The kinds whose words an operator wrote in the workflow step that caused them. */
 const WORDED_KINDS = new Set(['request_acknowledged', 'clarification_requested', 'request_refused', 'appeal_decided']);
@@ -171,7 +169,13 @@ export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'f
     refusal: f.reason !== undefined && f.previousDueAt === undefined ? { reason: f.reason } : undefined,
     extension:
       f.previousDueAt !== undefined
-        ? { additionalDays: f.additionalDays ?? 0, additionalMonths: f.additionalMonths ?? null, reason: f.reason ?? null, previousDueAt: new Date(f.previousDueAt), dueAt: new Date(f.dueAt ?? f.previousDueAt) }
+        ? {
+            additionalDays: f.additionalDays ?? 0,
+            additionalMonths: f.additionalMonths ?? null,
+            reason: f.reason ?? null,
+            previousDueAt: new Date(f.previousDueAt),
+            dueAt: new Date(f.dueAt ?? f.previousDueAt),
+          }
         : undefined,
     verification: f.methods !== undefined || f.day !== undefined || f.expiresAt !== undefined ? { methods: f.methods ?? [], expiresAt: dateOf(f.expiresAt) ?? null, day: f.day } : undefined,
     delivery: f.securityLevel !== undefined ? { channel: f.channel ?? '', level: f.securityLevel } : undefined,

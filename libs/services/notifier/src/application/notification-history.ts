@@ -60,7 +60,16 @@ export class NotificationHistoryService {
         type: NotificationEventTypes.replayed,
         subject: detail.id,
         tenantId: detail.tenantId,
-        data: { requestId: detail.id, tenantId: detail.tenantId, workspaceId: detail.workspaceId, notificationId: n.id, kind: n.kind, audience: n.audience, occurredAt: now.toISOString(), actor: principal.id } satisfies NotificationReplayedV1,
+        data: {
+          requestId: detail.id,
+          tenantId: detail.tenantId,
+          workspaceId: detail.workspaceId,
+          notificationId: n.id,
+          kind: n.kind,
+          audience: n.audience,
+          occurredAt: now.toISOString(),
+          actor: principal.id,
+        } satisfies NotificationReplayedV1,
       });
       this.dispatcher.kickAfterCommit();
     });

@@ -73,7 +73,14 @@ export class NotificationPurge {
         type: NotificationEventTypes.purged,
         subject: requestId,
         tenantId,
-        data: { requestId, tenantId, workspaceId: purged.workspaceId, occurredAt: this.clock.now().toISOString(), notificationIds: purged.ids, attempts: purged.attempts } satisfies NotificationsPurgedV1,
+        data: {
+          requestId,
+          tenantId,
+          workspaceId: purged.workspaceId,
+          occurredAt: this.clock.now().toISOString(),
+          notificationIds: purged.ids,
+          attempts: purged.attempts,
+        } satisfies NotificationsPurgedV1,
       });
     }
     return purged;

@@ -12,7 +12,7 @@ describe('retryDelayMs', () => {
     expect(retryDelayMs(3, retry, undefined, () => 0.5)).toBe(3000);
   });
 
-  it('never retries before the provider\'s Retry-After', () => {
+  it("never retries before the provider's Retry-After", () => {
     expect(retryDelayMs(1, retry, 30_000, () => 0)).toBe(30_000);
     expect(retryDelayMs(4, retry, 100, () => 1)).toBe(8000);
   });

@@ -15,9 +15,7 @@ describe('template helpers', () => {
   });
 
   it('turn missing or malformed values into nothing', () => {
-    expect(render('[{{date d}}|{{datetime d}}|{{date x}}|{{methods m}}|{{days n}}|{{extensionLength e}}|{{requestType t}}|{{count l}}]', { d: 'soon', m: 'email', n: 'seven' })).toBe(
-      '[|||||||0]',
-    );
+    expect(render('[{{date d}}|{{datetime d}}|{{date x}}|{{methods m}}|{{days n}}|{{extensionLength e}}|{{requestType t}}|{{count l}}]', { d: 'soon', m: 'email', n: 'seven' })).toBe('[|||||||0]');
   });
 
   it('label codes in the locale and show an unknown code as it is', () => {

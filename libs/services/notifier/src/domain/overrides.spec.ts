@@ -77,9 +77,7 @@ describe('tenant template overrides', () => {
     });
 
     it('rejects a template that does not compile, naming kind, locale and part', () => {
-      expect(() => compileOverrides({ request_refused: { de: { text: 'Hallo {{#if recipientName}}' } } })).toThrow(
-        /request_refused\/de\/text does not compile: Parse error/,
-      );
+      expect(() => compileOverrides({ request_refused: { de: { text: 'Hallo {{#if recipientName}}' } } })).toThrow(/request_refused\/de\/text does not compile: Parse error/);
     });
 
     it('rejects an unknown helper and partials, even in a branch that rarely renders', () => {

@@ -96,7 +96,7 @@ describe('renderNotification', () => {
     }
   });
 
-  it('shows the refusal reason and the operator\'s message, localized', () => {
+  it("shows the refusal reason and the operator's message, localized", () => {
     const { text } = renderNotification('request_refused', 'fr', full, options);
     expect(text).toContain('Motif\u00a0: La demande est manifestement infondée');
     expect(text).toContain('which R&D account you mean');
@@ -124,9 +124,7 @@ describe('renderNotification', () => {
     expect(renderNotification('verification_requested', 'en', full, options).text).toContain(
       'You can do this with a confirmation sent by email, an identity document, or a code sent by text message.',
     );
-    expect(renderNotification('verification_reminder', 'de', full, options).text).toContain(
-      'Bestätigung per E-Mail, Ausweisdokument oder Code per SMS',
-    );
+    expect(renderNotification('verification_reminder', 'de', full, options).text).toContain('Bestätigung per E-Mail, Ausweisdokument oder Code per SMS');
     expect(renderNotification('verification_requested', 'de', full, options).text).toMatch(/bis zum 30\. März 2026 um 14:00 MESZ/);
   });
 
@@ -224,7 +222,7 @@ describe('renderNotification', () => {
     for (const kind of SUBJECT_NOTIFICATION_KINDS) expect(renderNotification(kind, 'en', full, options).text).toContain('Kind regards,');
   });
 
-  it('writes in the jurisdiction\'s language when none was asked for, English when unknown', () => {
+  it("writes in the jurisdiction's language when none was asked for, English when unknown", () => {
     expect(renderNotification('request_fulfilled', null, { ...minimal, jurisdiction: 'AT' }, options).locale).toBe('de');
     expect(renderNotification('request_fulfilled', 'it', minimal, options)).toMatchObject({ locale: 'en', subject: 'Your request DSAR-1A2B3C4D has been completed' });
   });

@@ -31,12 +31,7 @@ export interface RenderedMessage {
  * An override that fails or comes out blank therefore never leaves a person
  * with an empty email; compileOverrides catches most such overrides earlier.
  */
-export function renderNotification(
-  kind: NotificationKind,
-  locale: string | null | undefined,
-  context: TemplateContext,
-  options: RenderOptions,
-): RenderedMessage {
+export function renderNotification(kind: NotificationKind, locale: string | null | undefined, context: TemplateContext, options: RenderOptions): RenderedMessage {
   if (!isNotificationKind(kind)) throw new Error(`unknown notification kind "${String(kind)}"`);
   if (!isTimeZone(options.timeZone)) throw new Error(`unknown time zone "${options.timeZone}" for notifications`);
   const resolved = resolveLocale(locale, context.jurisdiction);
@@ -88,6 +83,12 @@ function tidy(part: TemplatePart, output: string): string {
 }
 
 function isBlank(part: TemplatePart, output: string): boolean {
-  const visible = part === 'html' ? output.replace(/<!--[\s\S]*?-->/g, '').replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;/g, ' ') : output;
+  const visible =
+    part === 'html'
+      ? output
+          .replace(/<!--[\s\S]*?-->/g, '')
+          .replace(/<[^>]*>/g, '')
+          .replace(/&nbsp;|&#160;/g, ' ')
+      : output;
   return visible.trim() === '';
 }

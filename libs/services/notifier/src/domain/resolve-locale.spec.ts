@@ -29,7 +29,7 @@ describe('resolveLocale', () => {
     ['BR', 'pt'],
     ['US-CA', 'en'],
     ['GB', 'en'],
-  ])('else the jurisdiction\'s language: %s → %s', (jurisdiction, expected) => {
+  ])("else the jurisdiction's language: %s → %s", (jurisdiction, expected) => {
     expect(resolveLocale(null, jurisdiction)).toBe(expected);
     expect(resolveLocale('zz', jurisdiction)).toBe(expected);
   });

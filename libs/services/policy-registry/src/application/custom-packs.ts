@@ -75,29 +75,58 @@ export class CustomPacks {
     const statutory = statutoryPackFor(body.jurisdiction, now);
     const weaker = protectionFindings(body.pack, statutory, body.jurisdiction);
     if (weaker.length > 0) {
-      throw new ProblemError('CUSTOM_PACK_LESS_PROTECTIVE', `The custom pack gives less protection than ${statutory.packId} ${statutory.version}: ${weaker.map((f) => `${f.field} ${f.message}`).join('; ')}.`, weaker, {
-        statutoryPack: statutory.packId,
-        statutoryVersion: statutory.version,
-      });
+      throw new ProblemError(
+        'CUSTOM_PACK_LESS_PROTECTIVE',
+        `The custom pack gives less protection than ${statutory.packId} ${statutory.version}: ${weaker.map((f) => `${f.field} ${f.message}`).join('; ')}.`,
+        weaker,
+        {
+          statutoryPack: statutory.packId,
+          statutoryVersion: statutory.version,
+        },
+      );
     }
     return this.uow.run(async (tx) => {
       // Registrations of a tenant take turns on its pack set, so two of one name cannot both take the next version.
       await this.packSets.lock(tx, tenantId);
-      const [latest]: Array<{ version: string }> = await tx.query(
-        `SELECT version FROM ${this.table()} WHERE tenant_id = $1 AND name = $2 AND jurisdiction = $3 ORDER BY version_key DESC LIMIT 1`,
-        [tenantId, body.name, body.jurisdiction],
-      );
+      const [latest]: Array<{ version: string }> = await tx.query(`SELECT version FROM ${this.table()} WHERE tenant_id = $1 AND name = $2 AND jurisdiction = $3 ORDER BY version_key DESC LIMIT 1`, [
+        tenantId,
+        body.name,
+        body.jurisdiction,
+      ]);
       const step = releaseStep(latest?.version, body.version, body.metadata.releaseType);
       if (step.kind === 'not_newer') {
-        throw new ProblemError('CUSTOM_PACK_VERSION_NOT_NEWER', `${body.name} for ${body.jurisdiction} is registered up to ${step.latest}; a new version must be greater.`, [{ field: 'version', message: `must be greater than ${step.latest}` }], { latest: step.latest });
+        throw new ProblemError(
+          'CUSTOM_PACK_VERSION_NOT_NEWER',
+          `${body.name} for ${body.jurisdiction} is registered up to ${step.latest}; a new version must be greater.`,
+          [{ field: 'version', message: `must be greater than ${step.latest}` }],
+          { latest: step.latest },
+        );
       }
       if (step.kind === 'mismatch') {
-        throw new ProblemError('CUSTOM_PACK_RELEASE_TYPE_MISMATCH', `A ${body.metadata.releaseType} release after ${latest?.version} is ${step.expected}, not ${body.version}.`, [{ field: 'metadata.releaseType', message: `a ${body.metadata.releaseType} release after ${latest?.version} is ${step.expected}` }], { expected: step.expected });
+        throw new ProblemError(
+          'CUSTOM_PACK_RELEASE_TYPE_MISMATCH',
+          `A ${body.metadata.releaseType} release after ${latest?.version} is ${step.expected}, not ${body.version}.`,
+          [{ field: 'metadata.releaseType', message: `a ${body.metadata.releaseType} release after ${latest?.version} is ${step.expected}` }],
+          { expected: step.expected },
+        );
       }
       await tx.query(
         `INSERT INTO ${this.table()} (tenant_id, name, jurisdiction, version, version_key, release_type, changelog, compatibility_notes, document, published_at, registered_at, registered_by)
          VALUES ($1, $2, $3, $4, $5::int[], $6, $7, $8, $9::jsonb, $10, $11, $12)`,
-        [tenantId, body.name, body.jurisdiction, body.version, body.version.split('.').map(Number), body.metadata.releaseType, body.metadata.changelog, body.metadata.compatibilityNotes, JSON.stringify(body.pack), body.publishedAt ?? now, now, principal.id],
+        [
+          tenantId,
+          body.name,
+          body.jurisdiction,
+          body.version,
+          body.version.split('.').map(Number),
+          body.metadata.releaseType,
+          body.metadata.changelog,
+          body.metadata.compatibilityNotes,
+          JSON.stringify(body.pack),
+          body.publishedAt ?? now,
+          now,
+          principal.id,
+        ],
       );
       const data: CustomPackRegisteredV1 = {
         tenantId,
@@ -152,7 +181,15 @@ export class CustomPacks {
         principal.id,
         now,
       ]);
-      const data: CustomPackApprovedV1 = { tenantId, actor: principal.id, occurredAt: now.toISOString(), name: body.name, jurisdiction: body.jurisdiction, version: body.version, registeredBy: row.registered_by };
+      const data: CustomPackApprovedV1 = {
+        tenantId,
+        actor: principal.id,
+        occurredAt: now.toISOString(),
+        name: body.name,
+        jurisdiction: body.jurisdiction,
+        version: body.version,
+        registeredBy: row.registered_by,
+      };
       await this.outbox.record(tx, { type: PolicyEventTypes.customApproved, subject: tenantSubject(tenantId), tenantId, data });
       return answer(principal.id, now);
     });
@@ -167,7 +204,12 @@ export class CustomPacks {
     }
     if (candidates.length > 1) {
       const names = candidates.map((c) => c.name);
-      throw new ProblemError('CUSTOM_PACK_AMBIGUOUS', `Custom packs ${names.join(', ')} all cover ${body.jurisdiction} at ${body.version}; give name.`, [{ field: 'name', message: `must be one of ${names.join(', ')}` }], { names });
+      throw new ProblemError(
+        'CUSTOM_PACK_AMBIGUOUS',
+        `Custom packs ${names.join(', ')} all cover ${body.jurisdiction} at ${body.version}; give name.`,
+        [{ field: 'name', message: `must be one of ${names.join(', ')}` }],
+        { names },
+      );
     }
     const [registered] = candidates;
     const chosen: PackActivation = { workspaceId, jurisdiction: body.jurisdiction, name: registered.name, version: body.version };
@@ -252,7 +294,10 @@ export class CustomPacks {
 export function ownScope(principal: Principal, tenantId: string, workspaceId: string | undefined): string | null {
   if (tenantId !== principal.tenantId) throw new ProblemError('RESOURCE_NOT_FOUND', `No tenant ${tenantId}.`);
   if (principal.workspaceId && workspaceId !== principal.workspaceId) {
-    throw new ProblemError('RESOURCE_NOT_FOUND', workspaceId ? `No workspace ${workspaceId}.` : `This token is bound to workspace ${principal.workspaceId}; give workspaceId ${principal.workspaceId}.`);
+    throw new ProblemError(
+      'RESOURCE_NOT_FOUND',
+      workspaceId ? `No workspace ${workspaceId}.` : `This token is bound to workspace ${principal.workspaceId}; give workspaceId ${principal.workspaceId}.`,
+    );
   }
   return workspaceId ?? null;
 }
@@ -262,9 +307,13 @@ function statutoryPackFor(jurisdiction: string, now: Date): PolicyPack {
   const resolved = resolveJurisdiction(jurisdiction);
   if (!resolved) {
     const supported = supportedJurisdictions();
-    throw new ProblemError('JURISDICTION_UNSUPPORTED', `No built-in pack covers jurisdiction '${jurisdiction}', so a custom pack cannot be measured against the law there. Supported: ${supported.join(', ')}.`, [{ field: 'jurisdiction', message: 'is not a supported jurisdiction' }], { supported });
+    throw new ProblemError(
+      'JURISDICTION_UNSUPPORTED',
+      `No built-in pack covers jurisdiction '${jurisdiction}', so a custom pack cannot be measured against the law there. Supported: ${supported.join(', ')}.`,
+      [{ field: 'jurisdiction', message: 'is not a supported jurisdiction' }],
+      { supported },
+    );
   }
   const inForce = versionInForce(builtInVersionsOf(resolved.pack.packId), now.toISOString().slice(0, 10));
   return inForce?.pack ?? resolved.pack;
 }
-

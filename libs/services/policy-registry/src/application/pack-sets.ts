@@ -49,7 +49,12 @@ export class PackSets {
     const pins = { ...pinnedAtFirstChange(previous), ...(next.builtInPins ?? {}) };
     const activations = next.activations ?? previous.activations;
     const revision = previous.revision + 1;
-    await tx.query(`UPDATE ${this.table('tenant_pack_sets')} SET revision = $2, built_in_pins = $3::jsonb, updated_at = $4 WHERE tenant_id = $1`, [previous.tenantId, revision, JSON.stringify(pins), now]);
+    await tx.query(`UPDATE ${this.table('tenant_pack_sets')} SET revision = $2, built_in_pins = $3::jsonb, updated_at = $4 WHERE tenant_id = $1`, [
+      previous.tenantId,
+      revision,
+      JSON.stringify(pins),
+      now,
+    ]);
     if (next.activations) await this.storeActivations(tx, previous.tenantId, activations, now, actor);
     const set: PackSet = { tenantId: previous.tenantId, revision, builtInPins: pins, activations };
     const data: PackSetChangedV1 = { tenantId: set.tenantId, revision, builtInPins: pins, activations: [...activations], occurredAt: now.toISOString() };

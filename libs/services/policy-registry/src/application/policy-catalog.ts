@@ -21,8 +21,16 @@ export class PolicyCatalog {
     }
     return all
       .filter(({ pack }) => query.packId === undefined || pack.packId === query.packId)
-      .filter(({ pack, activatedFor }) => query.jurisdiction === undefined || (activatedFor ? activatedFor.jurisdiction === query.jurisdiction : pack.jurisdictions.some((j) => j.code === query.jurisdiction)))
-      .sort((a, b) => compare(a.pack.packId, b.pack.packId) || compare(a.activatedFor?.workspaceId ?? '', b.activatedFor?.workspaceId ?? '') || compare(a.activatedFor?.jurisdiction ?? '', b.activatedFor?.jurisdiction ?? ''));
+      .filter(
+        ({ pack, activatedFor }) =>
+          query.jurisdiction === undefined || (activatedFor ? activatedFor.jurisdiction === query.jurisdiction : pack.jurisdictions.some((j) => j.code === query.jurisdiction)),
+      )
+      .sort(
+        (a, b) =>
+          compare(a.pack.packId, b.pack.packId) ||
+          compare(a.activatedFor?.workspaceId ?? '', b.activatedFor?.workspaceId ?? '') ||
+          compare(a.activatedFor?.jurisdiction ?? '', b.activatedFor?.jurisdiction ?? ''),
+      );
   }
 
   /** One pack the caller may read: the version its new requests use today, or the given one; undefined when either does not exist. */

@@ -110,7 +110,10 @@ export class RetentionPolicies {
       if ((e as { code?: string; driverError?: { code?: string } }).code === CHECK_VIOLATION || (e as { driverError?: { code?: string } }).driverError?.code === CHECK_VIOLATION) {
         const field = update.minDays !== undefined ? 'minDays' : 'maxDays';
         throw new ProblemError('RETENTION_PERIOD_INVALID', 'minDays may not be greater than maxDays.', [
-          { field, message: update.minDays !== undefined && update.maxDays !== undefined ? 'must not be greater than maxDays' : `does not fit the stored ${field === 'minDays' ? 'maxDays' : 'minDays'}` },
+          {
+            field,
+            message: update.minDays !== undefined && update.maxDays !== undefined ? 'must not be greater than maxDays' : `does not fit the stored ${field === 'minDays' ? 'maxDays' : 'minDays'}`,
+          },
         ]);
       }
       throw e;
@@ -134,7 +137,6 @@ function nameBasedUuid(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-
 function viewOf(row: Pick<RetentionPolicyEntity, 'id' | 'tenantId' | 'class' | 'minDays' | 'maxDays' | 'purgeEnabled' | 'legalHoldEnabled' | 'updatedAt'>): RetentionPolicy {
   return {
     id: row.id,
@@ -147,4 +149,3 @@ function viewOf(row: Pick<RetentionPolicyEntity, 'id' | 'tenantId' | 'class' | '
     updatedAt: row.updatedAt.toISOString(),
   };
 }
-

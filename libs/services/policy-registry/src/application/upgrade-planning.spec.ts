@@ -49,7 +49,17 @@ describe('plannedChanges', () => {
 });
 
 describe('movedBy', () => {
-  const change = (over: Partial<UpgradeChange>): UpgradeChange => ({ source: 'built_in', packId: 'uk-gdpr', jurisdiction: null, workspaceId: null, from: '1.0.0', to: '1.1.0', changelog: '', openRequests: 0, ...over });
+  const change = (over: Partial<UpgradeChange>): UpgradeChange => ({
+    source: 'built_in',
+    packId: 'uk-gdpr',
+    jurisdiction: null,
+    workspaceId: null,
+    from: '1.0.0',
+    to: '1.1.0',
+    changelog: '',
+    openRequests: 0,
+    ...over,
+  });
 
   it('moves pins and activations forward, never back, and leaves an activation that changed since alone', () => {
     const before = set({

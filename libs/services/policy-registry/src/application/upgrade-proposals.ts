@@ -75,15 +75,22 @@ export class UpgradeProposals {
       throw new ProblemError('POLICY_NOTHING_TO_UPGRADE', `Every pack the tenant uses is at its newest release${approvedOnly ? ' (for a custom pack, its newest approved version)' : ''}.`);
     }
     const usage = await this.lifecycle.policyUsage(principal);
-    const changes = planned.map((c) => ({ ...c, openRequests: usage.filter((u) => u.policyPack === c.packId && u.policyVersion === c.from && (c.jurisdiction === null || u.jurisdiction === c.jurisdiction)).reduce((n, u) => n + u.open, 0) }));
+    const changes = planned.map((c) => ({
+      ...c,
+      openRequests: usage.filter((u) => u.policyPack === c.packId && u.policyVersion === c.from && (c.jurisdiction === null || u.jurisdiction === c.jurisdiction)).reduce((n, u) => n + u.open, 0),
+    }));
     const repin = command.repinOpenRequests ?? false;
     const now = this.clock.now();
     const id = randomUUID();
     return this.uow.run(async (tx) => {
-      await tx.query(
-        `INSERT INTO ${this.table()} (id, tenant_id, status, repin, changes, proposed_by, proposed_at) VALUES ($1, $2, 'pending_approval', $3, $4::jsonb, $5, $6)`,
-        [id, tenantId, repin, JSON.stringify(changes), principal.id, now],
-      );
+      await tx.query(`INSERT INTO ${this.table()} (id, tenant_id, status, repin, changes, proposed_by, proposed_at) VALUES ($1, $2, 'pending_approval', $3, $4::jsonb, $5, $6)`, [
+        id,
+        tenantId,
+        repin,
+        JSON.stringify(changes),
+        principal.id,
+        now,
+      ]);
       const data: UpgradeProposedV1 = { tenantId, actor: principal.id, occurredAt: now.toISOString(), proposalId: id, repinOpenRequests: repin, changes };
       await this.outbox.record(tx, { type: PolicyEventTypes.upgradeProposed, subject: tenantSubject(tenantId), tenantId, data });
       return { proposalId: id, status: 'pending_approval' as const };
@@ -118,10 +125,10 @@ export class UpgradeProposals {
   }
 
   async list(principal: Principal, status?: ProposalStatus): Promise<UpgradeProposal[]> {
-    const rows: Row[] = await this.uow.dataSource.manager.query(
-      `SELECT * FROM ${this.table()} WHERE tenant_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY proposed_at DESC, id`,
-      [principal.tenantId, status ?? null],
-    );
+    const rows: Row[] = await this.uow.dataSource.manager.query(`SELECT * FROM ${this.table()} WHERE tenant_id = $1 AND ($2::text IS NULL OR status = $2) ORDER BY proposed_at DESC, id`, [
+      principal.tenantId,
+      status ?? null,
+    ]);
     return rows.map(viewOf);
   }
 
@@ -139,9 +146,7 @@ export class UpgradeProposals {
   }
 
   private async find(manager: EntityManager, principal: Principal, id: string, lock: boolean): Promise<Row> {
-    const rows: Row[] = isUuid(id)
-      ? await manager.query(`SELECT * FROM ${this.table()} WHERE id = $1 AND tenant_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, principal.tenantId])
-      : [];
+    const rows: Row[] = isUuid(id) ? await manager.query(`SELECT * FROM ${this.table()} WHERE id = $1 AND tenant_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, principal.tenantId]) : [];
     if (rows.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No upgrade proposal ${id}.`);
     return rows[0];
   }
@@ -162,7 +167,15 @@ export function plannedChanges(set: PackSet, custom: readonly CustomPackRecord[]
     const from = set.builtInPins[newest.packId];
     if (!from || compareVersions(newest.version, from) <= 0) continue;
     const between = builtInVersionsOf(newest.packId).filter((p) => compareVersions(p.version, from) > 0);
-    changes.push({ source: 'built_in', packId: newest.packId, jurisdiction: null, workspaceId: null, from, to: newest.version, changelog: changelogOf(between.map((p) => ({ version: p.version, changelog: builtInChangelog(p.packId, p.version) }))) });
+    changes.push({
+      source: 'built_in',
+      packId: newest.packId,
+      jurisdiction: null,
+      workspaceId: null,
+      from,
+      to: newest.version,
+      changelog: changelogOf(between.map((p) => ({ version: p.version, changelog: builtInChangelog(p.packId, p.version) }))),
+    });
   }
   for (const active of set.activations) {
     const newer = custom.filter((c) => c.name === active.name && c.jurisdiction === active.jurisdiction && compareVersions(c.version, active.version) > 0);
@@ -194,7 +207,10 @@ export function movedBy(set: PackSet, changes: readonly UpgradeChange[]): { buil
 
 /** The changelogs of the versions passed over, newest first. */
 function changelogOf(versions: ReadonlyArray<{ version: string; changelog: string }>): string {
-  return [...versions].reverse().map((v) => `${v.version}: ${v.changelog}`).join('\n');
+  return [...versions]
+    .reverse()
+    .map((v) => `${v.version}: ${v.changelog}`)
+    .join('\n');
 }
 
 function viewOf(row: Row): UpgradeProposal {

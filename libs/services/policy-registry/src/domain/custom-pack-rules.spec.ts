@@ -28,7 +28,7 @@ describe('consistencyFindings', () => {
   it('reports a packId, version or jurisdiction that differs from the body', () => {
     expect(consistencyFindings({ jurisdiction: 'DE', name: 'acme-eu', version: '1.1.0' }, acmeUk(), builtInIds)).toEqual([
       { field: 'pack.packId', message: 'The pack\'s packId "acme-uk" differs from the name "acme-eu" it is registered under.' },
-      { field: 'pack.version', message: 'The pack\'s version 1.0.0 differs from the version 1.1.0 it is registered as.' },
+      { field: 'pack.version', message: "The pack's version 1.0.0 differs from the version 1.1.0 it is registered as." },
       { field: 'jurisdiction', message: 'The pack does not cover DE; it covers GB, GB-ENG, GB-WLS, GB-SCT, GB-NIR.' },
     ]);
   });
@@ -93,8 +93,20 @@ describe('protectionFindings', () => {
 
   describe('the response period', () => {
     it('allows a shorter one, also of another kind', () => {
-      expect(protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.period = calendarDays(30))), law('us-ca-ccpa'), 'US-CA')).toEqual([]);
-      expect(protectionFindings(customOf('uk-gdpr', (p) => (p.rules.default.period = calendarDays(28))), law('uk-gdpr'), 'GB')).toEqual([]);
+      expect(
+        protectionFindings(
+          customOf('us-ca-ccpa', (p) => (p.rules.default.period = calendarDays(30))),
+          law('us-ca-ccpa'),
+          'US-CA',
+        ),
+      ).toEqual([]);
+      expect(
+        protectionFindings(
+          customOf('uk-gdpr', (p) => (p.rules.default.period = calendarDays(28))),
+          law('uk-gdpr'),
+          'GB',
+        ),
+      ).toEqual([]);
     });
 
     it('reports a longer one with the first receipt it is later for, both due dates and the statutory pack', () => {
@@ -107,7 +119,15 @@ describe('protectionFindings', () => {
         },
       ]);
       // The extension and the refusal notice, taken over from the law, are later too, but only because of the period.
-      expect(fields(protectionFindings(customOf('uk-gdpr', (p) => (p.rules.default.period = calendarDays(45))), law('uk-gdpr'), 'GB'))).toEqual(['pack.rules.default.period']);
+      expect(
+        fields(
+          protectionFindings(
+            customOf('uk-gdpr', (p) => (p.rules.default.period = calendarDays(45))),
+            law('uk-gdpr'),
+            'GB',
+          ),
+        ),
+      ).toEqual(['pack.rules.default.period']);
     });
 
     it('catches a period that is later only on some days: 20 business days outrun a month over Easter', () => {
@@ -136,7 +156,13 @@ describe('protectionFindings', () => {
         },
       ]);
       // A binding the engine cannot use is a consistency finding; the comparison falls back to the law's calendar.
-      expect(protectionFindings(customOf('uk-gdpr', (p) => (p.jurisdictions[0].timeZone = 'Europe/Atlantis')), law('uk-gdpr'), 'gb')).toEqual([]);
+      expect(
+        protectionFindings(
+          customOf('uk-gdpr', (p) => (p.jurisdictions[0].timeZone = 'Europe/Atlantis')),
+          law('uk-gdpr'),
+          'gb',
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -147,7 +173,7 @@ describe('protectionFindings', () => {
         {
           field: 'pack.rules.default.extension',
           message:
-            'access: with the largest extension (3 months), a request received 2025-12-31 is due 2026-04-30T23:59:59.999+01:00 under this pack, later than 2026-03-31T23:59:59.999+01:00 with uk-gdpr@1.0.0\'s largest (2 months).',
+            "access: with the largest extension (3 months), a request received 2025-12-31 is due 2026-04-30T23:59:59.999+01:00 under this pack, later than 2026-03-31T23:59:59.999+01:00 with uk-gdpr@1.0.0's largest (2 months).",
         },
       ]);
     });
@@ -155,7 +181,13 @@ describe('protectionFindings', () => {
     it('allows a smaller one, or none', () => {
       const smaller = customOf('us-ca-ccpa', (p) => (p.rules.default.extension = { ...p.rules.default.extension!, maxTotal: { amount: 30, unit: 'calendar_days' } }));
       expect(protectionFindings(smaller, law('us-ca-ccpa'), 'US-CA')).toEqual([]);
-      expect(protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.extension = null)), law('us-ca-ccpa'), 'US-CA')).toEqual([]);
+      expect(
+        protectionFindings(
+          customOf('us-ca-ccpa', (p) => (p.rules.default.extension = null)),
+          law('us-ca-ccpa'),
+          'US-CA',
+        ),
+      ).toEqual([]);
     });
 
     it('reports one where the law allows none', () => {
@@ -186,19 +218,37 @@ describe('protectionFindings', () => {
 
   describe('acknowledgement and refusal notice', () => {
     it('reports a missing or later acknowledgement where the law requires one, and allows an earlier one', () => {
-      expect(protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = null)), law('us-ca-ccpa'), 'US-CA')).toEqual([
+      expect(
+        protectionFindings(
+          customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = null)),
+          law('us-ca-ccpa'),
+          'US-CA',
+        ),
+      ).toEqual([
         {
           field: 'pack.rules.default.acknowledgement',
           message: 'access: us-ca-ccpa@1.0.0 requires the receipt to be acknowledged within 10 business days, the receipt day not counted; this pack sets no acknowledgement.',
         },
       ]);
-      expect(protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = businessDays(15))), law('us-ca-ccpa'), 'US-CA')).toEqual([
+      expect(
+        protectionFindings(
+          customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = businessDays(15))),
+          law('us-ca-ccpa'),
+          'US-CA',
+        ),
+      ).toEqual([
         {
           field: 'pack.rules.default.acknowledgement',
           message: 'access: a request received 2026-01-01 must be acknowledged by 2026-01-23T23:59:59.999-08:00 under this pack, later than 2026-01-15T23:59:59.999-08:00 under us-ca-ccpa@1.0.0.',
         },
       ]);
-      expect(protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = calendarDays(7))), law('us-ca-ccpa'), 'US-CA')).toEqual([]);
+      expect(
+        protectionFindings(
+          customOf('us-ca-ccpa', (p) => (p.rules.default.acknowledgement = calendarDays(7))),
+          law('us-ca-ccpa'),
+          'US-CA',
+        ),
+      ).toEqual([]);
     });
 
     it('reports a later refusal notice', () => {
@@ -206,7 +256,8 @@ describe('protectionFindings', () => {
       expect(protectionFindings(lateRefusal, law('us-ca-ccpa'), 'US-CA')).toEqual([
         {
           field: 'pack.rules.default.refusalNotice',
-          message: 'access: a refusal of a request received 2026-01-01 must be explained by 2026-03-01T23:59:59.999-08:00 under this pack, later than 2026-02-14T23:59:59.999-08:00 under us-ca-ccpa@1.0.0.',
+          message:
+            'access: a refusal of a request received 2026-01-01 must be explained by 2026-03-01T23:59:59.999-08:00 under this pack, later than 2026-02-14T23:59:59.999-08:00 under us-ca-ccpa@1.0.0.',
         },
       ]);
     });
@@ -214,7 +265,13 @@ describe('protectionFindings', () => {
 
   describe('appeals', () => {
     it('reports an appeal the law gives and the pack removes', () => {
-      expect(protectionFindings(customOf('us-va-vcdpa', (p) => (p.appeal = null)), law('us-va-vcdpa'), 'US-VA')).toEqual([
+      expect(
+        protectionFindings(
+          customOf('us-va-vcdpa', (p) => (p.appeal = null)),
+          law('us-va-vcdpa'),
+          'US-VA',
+        ),
+      ).toEqual([
         { field: 'pack.appeal', message: 'us-va-vcdpa@1.0.0 gives the data subject an appeal to the controller, answered within 60 days, the receipt day not counted; this pack removes it.' },
       ]);
     });
@@ -234,7 +291,7 @@ describe('protectionFindings', () => {
         {
           field: 'pack.appeal.extension',
           message:
-            'appeal: with the largest extension (90 days), an appeal received 2025-12-31 is due 2026-05-15T23:59:59.999-06:00 under this pack, later than 2026-04-15T23:59:59.999-06:00 with us-co-cpa@1.0.0\'s largest (60 days).',
+            "appeal: with the largest extension (90 days), an appeal received 2025-12-31 is due 2026-05-15T23:59:59.999-06:00 under this pack, later than 2026-04-15T23:59:59.999-06:00 with us-co-cpa@1.0.0's largest (60 days).",
         },
       ]);
     });
@@ -242,7 +299,13 @@ describe('protectionFindings', () => {
 
   describe('service targets', () => {
     const anythingGoes = (p: PolicyPack) => {
-      p.rules.default = { ...p.rules.default, period: calendarDays(90), extension: { ...law('ca-pipeda').rules.default.extension!, maxTotal: null, maxCount: 3 }, acknowledgement: null, refusalNotice: null };
+      p.rules.default = {
+        ...p.rules.default,
+        period: calendarDays(90),
+        extension: { ...law('ca-pipeda').rules.default.extension!, maxTotal: null, maxCount: 3 },
+        acknowledgement: null,
+        refusalNotice: null,
+      };
     };
 
     it('lets a custom pack set any target where the law sets no period', () => {
@@ -287,7 +350,11 @@ describe('protectionFindings', () => {
       p.rules.default.period = businessDays(30);
       p.rules.overrides.opt_out = { ...p.rules.overrides.opt_out, period: calendarDays(20) };
     });
-    protectionFindings(customOf('us-ca-ccpa', (p) => (p.rules.default.period = businessDays(29))), law('us-ca-ccpa'), 'US-CA');
+    protectionFindings(
+      customOf('us-ca-ccpa', (p) => (p.rules.default.period = businessDays(29))),
+      law('us-ca-ccpa'),
+      'US-CA',
+    );
     expect(fields(protectionFindings(changed, law('us-ca-ccpa'), 'US-CA'))).toEqual(['pack.rules.default.period', 'pack.rules.overrides.opt_out.period']);
   });
 

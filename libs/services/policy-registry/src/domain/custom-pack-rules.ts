@@ -40,11 +40,7 @@ export type ReleaseStep = { readonly kind: 'ok' } | { readonly kind: 'not_newer'
  * does not cover the body's jurisdiction, takes a built-in pack's name, or names a time
  * zone or holiday calendar the deadline engine would fail on.
  */
-export function consistencyFindings(
-  body: { readonly jurisdiction: string; readonly name: string; readonly version: string },
-  pack: PolicyPack,
-  builtInPackIds: ReadonlySet<string>,
-): Finding[] {
+export function consistencyFindings(body: { readonly jurisdiction: string; readonly name: string; readonly version: string }, pack: PolicyPack, builtInPackIds: ReadonlySet<string>): Finding[] {
   return [...identityFindings(body, pack, builtInPackIds), ...pack.jurisdictions.flatMap((binding, i) => bindingFindings(binding, `pack.jurisdictions[${i}]`))];
 }
 
@@ -501,7 +497,11 @@ function dailyReceiptDays(): readonly string[] {
 function sampledReceiptDays(): readonly string[] {
   sampled ??= [
     ...daysFrom('2026-01-28', 5),
-    ...Array.from({ length: 12 }, (_, m) => DateTime.utc(2026, m + 1).endOf('month').toFormat(LOCAL_DATE)),
+    ...Array.from({ length: 12 }, (_, m) =>
+      DateTime.utc(2026, m + 1)
+        .endOf('month')
+        .toFormat(LOCAL_DATE),
+    ),
     ...daysFrom('2026-06-08', 7),
     ...daysFrom('2026-09-14', 7),
     ...daysFrom('2028-01-28', 4),
@@ -570,7 +570,5 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v,
-  );
+  return JSON.stringify(value, (_key, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) : v));
 }

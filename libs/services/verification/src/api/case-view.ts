@@ -5,11 +5,7 @@ import type { ReminderClaimEntity } from '../infrastructure/reminder-claim.entit
 import type { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
 
 /** The case as GET …/verification-case answers it: metadata only, never evidence bytes. */
-export function caseViewOf(
-  row: VerificationCaseEntity,
-  evidence: Array<{ evidence: EvidenceEntity; files: EvidenceFileEntity[] }>,
-  reminders: ReminderClaimEntity[],
-): VerificationCaseView {
+export function caseViewOf(row: VerificationCaseEntity, evidence: Array<{ evidence: EvidenceEntity; files: EvidenceFileEntity[] }>, reminders: ReminderClaimEntity[]): VerificationCaseView {
   return {
     id: row.id,
     requestId: row.requestId,

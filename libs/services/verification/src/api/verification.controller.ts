@@ -95,10 +95,7 @@ export class VerificationController {
   async caseOf(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     const row = isUuid(id) ? await this.cases.latestCase(principal.tenantId, id) : null;
     if (!row) throw new ProblemError('VERIFICATION_CASE_NOT_FOUND', `Request ${id} has no verification case: request one with POST …/verification/request.`);
-    const [evidence, reminders] = await Promise.all([
-      this.evidence.evidenceOf(principal.tenantId, id),
-      this.db.getRepository(ReminderClaimEntity).find({ where: { caseId: row.id } }),
-    ]);
+    const [evidence, reminders] = await Promise.all([this.evidence.evidenceOf(principal.tenantId, id), this.db.getRepository(ReminderClaimEntity).find({ where: { caseId: row.id } })]);
     return caseViewOf(row, evidence, reminders);
   }
 
@@ -122,4 +119,3 @@ function headerOf(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
-

@@ -125,7 +125,11 @@ export class VerificationCases {
       if (decision.outcome === 'approved') {
         await this.record(tx, row, VerificationEventTypes.approved, { ...facts, method: row.decisionMethod ?? row.method, hasNote: row.decisionNote !== null } satisfies VerificationApprovedV1);
       } else if (decision.outcome === 'rejected') {
-        await this.record(tx, row, VerificationEventTypes.rejected, { ...facts, reason: row.decisionReason ?? DEFAULT_VERIFICATION_REJECTION_REASON, hasMessage: row.decisionNote !== null } satisfies VerificationRejectedV1);
+        await this.record(tx, row, VerificationEventTypes.rejected, {
+          ...facts,
+          reason: row.decisionReason ?? DEFAULT_VERIFICATION_REJECTION_REASON,
+          hasMessage: row.decisionNote !== null,
+        } satisfies VerificationRejectedV1);
       } else {
         await this.record(tx, row, VerificationEventTypes.expired, { ...facts, requestedAt: row.requestedAt.toISOString(), expiresAt: (row.expiresAt ?? now).toISOString() });
       }
@@ -202,14 +206,7 @@ export class VerificationCases {
         decisionNote: null,
       });
       // A concurrent caller recorded the same case (same request and number), or another pending one: that one stands.
-      const inserted = await tx
-        .createQueryBuilder()
-        .insert()
-        .into(VerificationCaseEntity)
-        .values(row)
-        .orIgnore()
-        .returning(['id'])
-        .execute();
+      const inserted = await tx.createQueryBuilder().insert().into(VerificationCaseEntity).values(row).orIgnore().returning(['id']).execute();
       if (inserted.raw.length === 0) {
         const existing = await tx.findOne(VerificationCaseEntity, { where: { requestId: detail.id, status: 'pending' } });
         if (existing) return existing;

@@ -18,7 +18,17 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { BlobNotFoundError, type ByteRange, EmptyPayloadError, FileStorage, type GetResult, PayloadTooLargeError, safeFilename, StorageUnavailableError, TenantKeyDestroyedError } from '@dsar/platform/storage';
+import {
+  BlobNotFoundError,
+  type ByteRange,
+  EmptyPayloadError,
+  FileStorage,
+  type GetResult,
+  PayloadTooLargeError,
+  safeFilename,
+  StorageUnavailableError,
+  TenantKeyDestroyedError,
+} from '@dsar/platform/storage';
 import { contradictsDeclaredType, normalizeMediaType, SNIFF_BYTES, sniffMediaType } from '../domain/evidence-type';
 import { EvidenceEntity } from '../infrastructure/evidence.entity';
 import { EvidenceFileEntity } from '../infrastructure/evidence-file.entity';
@@ -137,7 +147,11 @@ export class VerificationEvidence {
   }
 
   /** Records evidence made of uploaded files of this request and references to evidence held elsewhere. */
-  async record(principal: Principal, requestId: string, command: VerificationEvidenceCommand): Promise<{ requestId: string; evidenceId: string; level: VerificationLevel; status: 'pending'; surface: 'verification_evidence' }> {
+  async record(
+    principal: Principal,
+    requestId: string,
+    command: VerificationEvidenceCommand,
+  ): Promise<{ requestId: string; evidenceId: string; level: VerificationLevel; status: 'pending'; surface: 'verification_evidence' }> {
     const detail = await this.openRequest(principal, requestId);
     const keys = [...new Set(command.evidenceArtifacts.flatMap((a) => (a.type === 'upload' ? [a.artifactKey] : [])))];
     if (keys.length > 0) {
@@ -147,7 +161,9 @@ export class VerificationEvidence {
       });
       const unknown = keys.filter((k) => !known.some((f) => f.artifactKey === k));
       if (unknown.length > 0) {
-        throw new ProblemError('VERIFICATION_EVIDENCE_UNKNOWN', `No file of this request was uploaded under ${unknown.join(', ')}: upload it first (POST …/verification/evidence/upload).`, undefined, { artifactKeys: unknown });
+        throw new ProblemError('VERIFICATION_EVIDENCE_UNKNOWN', `No file of this request was uploaded under ${unknown.join(', ')}: upload it first (POST …/verification/evidence/upload).`, undefined, {
+          artifactKeys: unknown,
+        });
       }
     }
     const pending = await this.cases.pendingCase(principal.tenantId, requestId);
@@ -173,7 +189,16 @@ export class VerificationEvidence {
   ): Promise<EvidenceEntity> {
     const now = this.clock.now();
     const { upload, ...fields } = what;
-    const evidence = tx.create(EvidenceEntity, { ...fields, id: randomUUID(), tenantId: principal.tenantId, requestId: detail.id, caseId: pending?.id ?? null, status: 'pending', createdAt: now, createdBy: principal.id });
+    const evidence = tx.create(EvidenceEntity, {
+      ...fields,
+      id: randomUUID(),
+      tenantId: principal.tenantId,
+      requestId: detail.id,
+      caseId: pending?.id ?? null,
+      status: 'pending',
+      createdAt: now,
+      createdBy: principal.id,
+    });
     await tx.insert(EvidenceEntity, evidence);
     await this.cases.record(tx, { requestId: detail.id, tenantId: detail.tenantId }, VerificationEventTypes.evidenceReceived, {
       ...this.requestFacts(detail),
@@ -297,7 +322,9 @@ export class VerificationEvidence {
     if (header === undefined) return undefined;
     const type = normalizeMediaType(header);
     if (!type) {
-      throw new ProblemError('REQUEST_VALIDATION_FAILED', 'x-evidence-content-type must be a media type, e.g. application/pdf.', [{ field: 'x-evidence-content-type', message: 'must be a media type, e.g. application/pdf' }]);
+      throw new ProblemError('REQUEST_VALIDATION_FAILED', 'x-evidence-content-type must be a media type, e.g. application/pdf.', [
+        { field: 'x-evidence-content-type', message: 'must be a media type, e.g. application/pdf' },
+      ]);
     }
     if (!this.settings.evidenceContentTypes.includes(type)) throw this.typeNotAllowed(type);
     return type;
@@ -319,7 +346,7 @@ export class VerificationEvidence {
 
   private typeNotAllowed(type: string | undefined): ProblemError {
     const allowed = [...this.settings.evidenceContentTypes];
-    const what = type ? `${type} is not accepted` : 'the file\'s type was not declared (x-evidence-content-type) and was not recognized';
+    const what = type ? `${type} is not accepted` : "the file's type was not declared (x-evidence-content-type) and was not recognized";
     return new ProblemError('EVIDENCE_CONTENT_TYPE_NOT_ALLOWED', `Evidence files must be one of ${allowed.join(', ')}: ${what}.`, undefined, { allowed });
   }
 }

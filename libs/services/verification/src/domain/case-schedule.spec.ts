@@ -20,7 +20,7 @@ describe('verification case schedule', () => {
     expect(reachedReminderDays([7, 14], opened, new Date('2026-06-20T00:00:00Z'))).toEqual([7, 14]);
   });
 
-  it('takes a tenant\'s overrides field by field', () => {
+  it("takes a tenant's overrides field by field", () => {
     const defaults = { reminderDays: [7, 14], expiryDays: 30 };
     expect(rulesForTenant(defaults, { t1: { expiryDays: 0 } }, 't1')).toEqual({ reminderDays: [7, 14], expiryDays: 0 });
     expect(rulesForTenant(defaults, { t1: { reminderDays: [] } }, 't1')).toEqual({ reminderDays: [], expiryDays: 30 });

@@ -18,9 +18,7 @@ export interface CaseSchedule {
  */
 export function caseScheduleOf(rules: ScheduleRules, requestedAt: Date): CaseSchedule {
   const expiresAt = rules.expiryDays > 0 ? new Date(requestedAt.getTime() + rules.expiryDays * DAY_MS) : null;
-  const reminderDays = [...new Set(rules.reminderDays)]
-    .filter((d) => d > 0 && (rules.expiryDays === 0 || d < rules.expiryDays))
-    .sort((a, b) => a - b);
+  const reminderDays = [...new Set(rules.reminderDays)].filter((d) => d > 0 && (rules.expiryDays === 0 || d < rules.expiryDays)).sort((a, b) => a - b);
   return { reminderDays, expiresAt };
 }
 

@@ -33,7 +33,7 @@ describe('evidence media types', () => {
     }
   });
 
-  it('a type without a known signature is contradicted only by another type\'s signature', () => {
+  it("a type without a known signature is contradicted only by another type's signature", () => {
     expect(contradictsDeclaredType('text/plain', Buffer.from('hello'))).toBe(false);
     expect(contradictsDeclaredType('text/plain', HEADS['application/pdf'])).toBe(true);
   });

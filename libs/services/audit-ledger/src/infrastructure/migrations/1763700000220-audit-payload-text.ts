@@ -30,7 +30,7 @@ export class AuditPayloadText1763700000220 implements MigrationInterface {
     const s = schemaOf(q);
     await q.query(`ALTER TABLE ${s}.audit_entries ALTER COLUMN payload TYPE text USING payload::text`);
     await q.query(`ALTER TABLE ${s}.audit_entries DISABLE TRIGGER audit_entries_append_only`);
-    for (const after = { tenant: '', request: '', sequence: '0' }; ; ) {
+    for (const after = { tenant: '', request: '', sequence: '0' }; ;) {
       const rows = (await q.query(
         `SELECT tenant_id, request_id, sequence::text AS sequence, payload FROM ${s}.audit_entries
           WHERE (tenant_id, request_id, sequence) > ($1, $2, $3::bigint)

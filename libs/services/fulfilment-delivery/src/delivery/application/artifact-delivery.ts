@@ -96,7 +96,10 @@ export class ArtifactDelivery {
         tx,
         facts,
         DeliveryEventTypes.artifactDelivered,
-        { actor: principal.id, occurredAt: now.toISOString(), challengeId: challenge.id, artifactId: artifact.artifactId, version: artifact.version, bytes } satisfies Omit<z.infer<typeof artifactDeliveredV1>, keyof DeliveryFacts>,
+        { actor: principal.id, occurredAt: now.toISOString(), challengeId: challenge.id, artifactId: artifact.artifactId, version: artifact.version, bytes } satisfies Omit<
+          z.infer<typeof artifactDeliveredV1>,
+          keyof DeliveryFacts
+        >,
         { outcome: bytes ? 'bytes' : 'metadata', actor: principal.id, at: now, challengeId: challenge.id, artifactId: artifact.artifactId, detail: what },
       );
     });

@@ -45,12 +45,22 @@ describe('the delivery log view', () => {
       [DeliveryEventTypes.stepUpCompleted, id(4), ['1:ok', '2:already_completed']],
       [DeliveryEventTypes.artifactDelivered, id(7), ['1:metadata', '2:bytes']],
     ]);
-    expect(logs[2].attempts[0]).toEqual({ attempt: 1, at: '2026-06-01T09:02:00.000Z', outcome: 'wrong_token', actor: 'key:1', detail: 'completion: failure 1 of 5', repeats: 1, lastAt: '2026-06-01T09:02:00.000Z' });
+    expect(logs[2].attempts[0]).toEqual({
+      attempt: 1,
+      at: '2026-06-01T09:02:00.000Z',
+      outcome: 'wrong_token',
+      actor: 'key:1',
+      detail: 'completion: failure 1 of 5',
+      repeats: 1,
+      lastAt: '2026-06-01T09:02:00.000Z',
+    });
   });
 
   it('shows an entry of repeated refusals with how many tries it stands for, from the first to the latest', () => {
     const logs = groupTries([row(DeliveryEventTypes.stepUpFailed, id(1), 'throttled', '2026-06-01T09:00:00Z', 'download: throttled', { repeats: 290, lastAt: '2026-06-01T09:20:00Z' })]);
-    expect(logs[0].attempts).toEqual([{ attempt: 1, at: '2026-06-01T09:00:00.000Z', outcome: 'throttled', actor: 'key:1', detail: 'download: throttled', repeats: 290, lastAt: '2026-06-01T09:20:00.000Z' }]);
+    expect(logs[0].attempts).toEqual([
+      { attempt: 1, at: '2026-06-01T09:00:00.000Z', outcome: 'throttled', actor: 'key:1', detail: 'download: throttled', repeats: 290, lastAt: '2026-06-01T09:20:00.000Z' },
+    ]);
   });
 
   it('is empty without tries', () => {

@@ -87,7 +87,10 @@ export class DeliveryLog {
       .set({ repeats: () => 'repeats + 1', lastAt: entry.at })
       .where(`seq = (SELECT max(newest.seq) FROM ${table} newest WHERE newest.tenant_id = :tenantId AND newest.request_id = :requestId)`, { tenantId: facts.tenantId, requestId: facts.requestId })
       .andWhere('event_type = :type AND actor = :actor AND outcome = :outcome', { type, actor: entry.actor, outcome: entry.outcome })
-      .andWhere('challenge_id IS NOT DISTINCT FROM CAST(:challengeId AS uuid) AND detail IS NOT DISTINCT FROM CAST(:detail AS text)', { challengeId: entry.challengeId ?? null, detail: entry.detail ?? null })
+      .andWhere('challenge_id IS NOT DISTINCT FROM CAST(:challengeId AS uuid) AND detail IS NOT DISTINCT FROM CAST(:detail AS text)', {
+        challengeId: entry.challengeId ?? null,
+        detail: entry.detail ?? null,
+      })
       .returning(['seq'])
       .execute();
     if ((counted.raw as unknown[]).length > 0) return;

@@ -57,8 +57,17 @@ export class DeliveryPreparations {
         tx,
         facts,
         DeliveryEventTypes.prepared,
-        { actor: principal.id, occurredAt: now.toISOString(), channel: command.channel, securityLevel: command.securityLevel, artifactCount: artifacts.length } satisfies Omit<z.infer<typeof deliveryPreparedV1>, keyof DeliveryFacts>,
-        { outcome: 'prepared', actor: principal.id, at: now, artifactId: row.artifactId, detail: `${command.channel}, security level ${command.securityLevel}, ${artifacts.length} artifact${artifacts.length === 1 ? '' : 's'}` },
+        { actor: principal.id, occurredAt: now.toISOString(), channel: command.channel, securityLevel: command.securityLevel, artifactCount: artifacts.length } satisfies Omit<
+          z.infer<typeof deliveryPreparedV1>,
+          keyof DeliveryFacts
+        >,
+        {
+          outcome: 'prepared',
+          actor: principal.id,
+          at: now,
+          artifactId: row.artifactId,
+          detail: `${command.channel}, security level ${command.securityLevel}, ${artifacts.length} artifact${artifacts.length === 1 ? '' : 's'}`,
+        },
       );
       return {
         requestId: detail.id,

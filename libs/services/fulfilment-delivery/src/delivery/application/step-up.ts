@@ -94,7 +94,13 @@ export class StepUp {
         facts,
         DeliveryEventTypes.stepUpIssued,
         { actor: principal.id, occurredAt: now.toISOString(), challengeId: row.id, expiresAt: row.expiresAt.toISOString() } satisfies Facts<typeof stepUpIssuedV1>,
-        { outcome: 'issued', actor: principal.id, at: now, challengeId: row.id, detail: `expires ${row.expiresAt.toISOString()}${replaced.length > 0 ? `; replaces challenge ${replaced.join(', ')}` : ''}` },
+        {
+          outcome: 'issued',
+          actor: principal.id,
+          at: now,
+          challengeId: row.id,
+          detail: `expires ${row.expiresAt.toISOString()}${replaced.length > 0 ? `; replaces challenge ${replaced.join(', ')}` : ''}`,
+        },
       );
       return row;
     });
@@ -144,7 +150,15 @@ export class StepUp {
           );
         } else {
           // Recorded once: a repeat is logged, and publishes nothing.
-          await this.log.append(tx, facts, { eventType: DeliveryEventTypes.stepUpCompleted, eventId: null, outcome: 'already_completed', actor: principal.id, at: now, challengeId: completed.id, detail: 'the challenge was already completed' });
+          await this.log.append(tx, facts, {
+            eventType: DeliveryEventTypes.stepUpCompleted,
+            eventId: null,
+            outcome: 'already_completed',
+            actor: principal.id,
+            at: now,
+            challengeId: completed.id,
+            detail: 'the challenge was already completed',
+          });
         }
         return null;
       }
@@ -191,7 +205,10 @@ export class StepUp {
    * person's download.
    */
   async authorize(principal: Principal, detail: RequestDetail, token: string | undefined, artifactId: string): Promise<StepUpChallengeEntity> {
-    const presented = token && token.trim() !== '' ? await this.db.getRepository(StepUpChallengeEntity).findOne({ where: { tenantId: detail.tenantId, requestId: detail.id, tokenHash: hashStepUpToken(token) } }) : null;
+    const presented =
+      token && token.trim() !== ''
+        ? await this.db.getRepository(StepUpChallengeEntity).findOne({ where: { tenantId: detail.tenantId, requestId: detail.id, tokenHash: hashStepUpToken(token) } })
+        : null;
     const now = this.clock.now();
     const outcome = downloadOutcome(token, presented, now);
     if (outcome === 'ok') return presented as StepUpChallengeEntity;
@@ -210,7 +227,17 @@ export class StepUp {
   }
 
   /** Logs a refused try and publishes `dsar.delivery.step_up_failed.v1`, in the transaction; a repeat of the log's newest entry only counts in it. */
-  private async refuse(tx: EntityManager, facts: DeliveryFacts, principal: Principal, now: Date, during: 'completion' | 'download', reason: Refusal, challenge: StepUpChallengeEntity | null, failures: number, detail: string): Promise<void> {
+  private async refuse(
+    tx: EntityManager,
+    facts: DeliveryFacts,
+    principal: Principal,
+    now: Date,
+    during: 'completion' | 'download',
+    reason: Refusal,
+    challenge: StepUpChallengeEntity | null,
+    failures: number,
+    detail: string,
+  ): Promise<void> {
     const locked = challenge !== null && !challenge.revokedAt && isLocked({ failures, maxFailures: challenge.maxFailures });
     await this.log.recordRefusal(
       tx,
@@ -231,7 +258,7 @@ export class StepUp {
       case 'locked':
         return `locked after ${challenge?.failures} wrong tokens; issue a new challenge`;
       case 'revoked':
-        return 'the token\'s challenge was replaced by a newer one';
+        return "the token's challenge was replaced by a newer one";
       case 'not_completed':
         return 'the challenge was not completed';
       case 'wrong_token': {
@@ -239,7 +266,7 @@ export class StepUp {
         const owner = token ? await tx.findOne(StepUpChallengeEntity, { where: { tenantId: detail.tenantId, tokenHash: hashStepUpToken(token) } }) : null;
         if (owner && owner.requestId !== detail.id) return 'a token of another request';
         if (owner?.revokedAt) return 'a token of a replaced challenge';
-        return 'not the challenge\'s token';
+        return "not the challenge's token";
       }
     }
   }
@@ -265,10 +292,10 @@ export function refusalProblem(refusal: TokenRefusal): ProblemError {
   if (refusal === 'locked') return new ProblemError('STEP_UP_LOCKED', 'Too many wrong tokens: this step-up challenge is locked. Issue a new challenge (POST …/delivery/step-up/challenge).');
   const why: Record<Exclude<TokenRefusal, 'locked'>, string> = {
     missing_token: 'No delivery token was sent (x-delivery-token).',
-    wrong_token: 'The token is not the one of this request\'s step-up challenge.',
+    wrong_token: "The token is not the one of this request's step-up challenge.",
     expired: 'The token has expired: issue a new challenge.',
-    revoked: 'The token\'s challenge was replaced by a newer one.',
-    not_completed: 'The token\'s challenge has not been completed (POST …/delivery/step-up/complete).',
+    revoked: "The token's challenge was replaced by a newer one.",
+    not_completed: "The token's challenge has not been completed (POST …/delivery/step-up/complete).",
   };
   return new ProblemError('STEP_UP_TOKEN_INVALID', why[refusal]);
 }

@@ -20,7 +20,7 @@ describe('delivery address rules', () => {
     expect(addressesMatch('jane@example.org', 'jane@exampIe.org')).toBe(false);
   });
 
-  it('know the requestor\'s email first, else the intake contact when it is an email', () => {
+  it("know the requestor's email first, else the intake contact when it is an email", () => {
     const source = { channel: 'email' as const, rawText: 'x', receivedAt: '2026-06-01T00:00:00Z' };
     expect(knownAddressOf({ requestor: { type: 'subject', email: 'jane@example.org' }, intakeSource: { ...source, contact: 'other@example.org' } })).toBe('jane@example.org');
     expect(knownAddressOf({ requestor: { type: 'subject' }, intakeSource: { ...source, contact: ' contact@example.org ' } })).toBe('contact@example.org');

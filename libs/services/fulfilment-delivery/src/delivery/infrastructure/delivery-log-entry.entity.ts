@@ -2,19 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /** What a delivery log entry records about one try. */
 export type DeliveryLogOutcome =
-  | 'prepared'
-  | 'issued'
-  | 'ok'
-  | 'already_completed'
-  | 'wrong_token'
-  | 'expired'
-  | 'locked'
-  | 'missing_token'
-  | 'revoked'
-  | 'not_completed'
-  | 'throttled'
-  | 'metadata'
-  | 'bytes';
+  'prepared' | 'issued' | 'ok' | 'already_completed' | 'wrong_token' | 'expired' | 'locked' | 'missing_token' | 'revoked' | 'not_completed' | 'throttled' | 'metadata' | 'bytes';
 
 /**
  * One try of a delivery step (retention class `delivery_log`): preparing,

@@ -119,7 +119,13 @@ export class Artifacts {
    * Replaces an artifact's file (a redacted version, say): same id, a new version with a new key and hash. The
    * replaced version is kept for review until the request is fulfilled, then purged.
    */
-  async replace(principal: Principal, requestId: string, artifactId: string, headers: ArtifactUploadHeaders, body: Readable): Promise<{ artifactId: string; artifactKey: string; replaced: true; requestId: string }> {
+  async replace(
+    principal: Principal,
+    requestId: string,
+    artifactId: string,
+    headers: ArtifactUploadHeaders,
+    body: Readable,
+  ): Promise<{ artifactId: string; artifactKey: string; replaced: true; requestId: string }> {
     const code = 'MANIFEST_ARTIFACT_REPLACE_FAILED';
     const declared = this.declared(headers, false);
     this.checkLength(headers.contentLength, code);
@@ -174,7 +180,10 @@ export class Artifacts {
     const version = query.version ?? artifact.currentVersion;
     const file = await db.getRepository(ArtifactVersionEntity).findOne({ where: { artifactId: artifact.id, version, purgedAt: IsNull() } });
     if (!file) {
-      throw new ProblemError('MANIFEST_ARTIFACT_DOWNLOAD_FAILED', version > artifact.currentVersion ? `Artifact ${artifact.id} has no version ${version}.` : `The bytes of version ${version} of artifact ${artifact.id} are no longer held.`);
+      throw new ProblemError(
+        'MANIFEST_ARTIFACT_DOWNLOAD_FAILED',
+        version > artifact.currentVersion ? `Artifact ${artifact.id} has no version ${version}.` : `The bytes of version ${version} of artifact ${artifact.id} are no longer held.`,
+      );
     }
     return file;
   }

@@ -79,15 +79,19 @@ export class Fulfilments {
       if (!row || !pending || pending.round <= row.fulfilments) return false;
       const now = this.clock.now();
       if (deleted.length > 0) await tx.update(ArtifactVersionEntity, { artifactKey: In(deleted), purgedAt: IsNull() }, { purgedAt: now });
-      await tx.update(ManifestEntity, { requestId }, {
-        fulfilments: pending.round,
-        fulfilledAt: now,
-        fulfilledBy: pending.by,
-        fulfilledVersion: pending.manifestVersion,
-        pendingFulfilment: null,
-        fulfilmentClaimedUntil: null,
-        updatedAt: now,
-      });
+      await tx.update(
+        ManifestEntity,
+        { requestId },
+        {
+          fulfilments: pending.round,
+          fulfilledAt: now,
+          fulfilledBy: pending.by,
+          fulfilledVersion: pending.manifestVersion,
+          pendingFulfilment: null,
+          fulfilmentClaimedUntil: null,
+          updatedAt: now,
+        },
+      );
       const artifactCount = pending.manifestVersion === 0 ? 0 : await tx.count(ArtifactEntity, { where: { requestId, purgedAt: IsNull() } });
       await this.manifests.record(tx, row, FulfilmentEventTypes.fulfilmentRecorded, {
         ...this.manifests.facts(row, pending.by, now),
@@ -151,9 +155,7 @@ export class Fulfilments {
    */
   private async release(requestId: string, cause: unknown): Promise<void> {
     const refused = cause instanceof ProblemError && cause.status < 500;
-    await this.uow
-      .run((tx) => tx.update(ManifestEntity, { requestId }, { fulfilmentClaimedUntil: null, ...(refused ? { pendingFulfilment: null } : {}) }))
-      .catch(() => undefined);
+    await this.uow.run((tx) => tx.update(ManifestEntity, { requestId }, { fulfilmentClaimedUntil: null, ...(refused ? { pendingFulfilment: null } : {}) })).catch(() => undefined);
   }
 }
 

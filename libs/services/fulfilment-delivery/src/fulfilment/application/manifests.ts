@@ -125,17 +125,27 @@ export class Manifests {
   }
 
   /** A change of the artifacts or the manifest's fields: a new version, pending review, and an entry of the history. */
-  async changed(tx: EntityManager, row: ManifestEntity, principal: Principal, change: 'artifact_uploaded' | 'artifact_replaced' | 'manifest_recorded', fields: Partial<ManifestEntity> = {}): Promise<ManifestEntity> {
+  async changed(
+    tx: EntityManager,
+    row: ManifestEntity,
+    principal: Principal,
+    change: 'artifact_uploaded' | 'artifact_replaced' | 'manifest_recorded',
+    fields: Partial<ManifestEntity> = {},
+  ): Promise<ManifestEntity> {
     const now = this.clock.now();
     Object.assign(row, fields, { version: row.version + 1, validationState: 'pending', changedBy: principal.id, changedAt: now, updatedAt: now });
-    await tx.update(ManifestEntity, { requestId: row.requestId }, {
-      ...fields,
-      version: row.version,
-      validationState: row.validationState,
-      changedBy: row.changedBy,
-      changedAt: row.changedAt,
-      updatedAt: row.updatedAt,
-    });
+    await tx.update(
+      ManifestEntity,
+      { requestId: row.requestId },
+      {
+        ...fields,
+        version: row.version,
+        validationState: row.validationState,
+        changedBy: row.changedBy,
+        changedAt: row.changedAt,
+        updatedAt: row.updatedAt,
+      },
+    );
     await tx.insert(ManifestChangeEntity, { requestId: row.requestId, tenantId: row.tenantId, version: row.version, change, by: principal.id, at: now, validationState: 'pending' });
     return row;
   }
@@ -173,7 +183,12 @@ export class Manifests {
       this.db.getRepository(ArtifactVersionEntity).find({ where: { tenantId, requestId }, order: { version: 'ASC' } }),
       this.db.getRepository(ManifestChangeEntity).find({ where: { requestId }, order: { seq: 'ASC' } }),
     ]);
-    const records = artifacts.map((a) => artifactRecordOf(a, versions.filter((v) => v.artifactId === a.id)));
+    const records = artifacts.map((a) =>
+      artifactRecordOf(
+        a,
+        versions.filter((v) => v.artifactId === a.id),
+      ),
+    );
     return {
       requestId,
       version: row.version,
@@ -206,12 +221,16 @@ export class Manifests {
       await this.assertKnown(principal.tenantId, requestId, ids, tx);
       const now = this.clock.now();
       for (const a of named) {
-        await tx.update(ArtifactEntity, { id: a.artifactId, requestId }, {
-          ...(a.dataCategories !== undefined ? { dataCategories: mergeCategories(a.dataCategories) } : {}),
-          ...(a.title !== undefined ? { title: a.title } : {}),
-          updatedAt: now,
-          updatedBy: principal.id,
-        });
+        await tx.update(
+          ArtifactEntity,
+          { id: a.artifactId, requestId },
+          {
+            ...(a.dataCategories !== undefined ? { dataCategories: mergeCategories(a.dataCategories) } : {}),
+            ...(a.title !== undefined ? { title: a.title } : {}),
+            updatedAt: now,
+            updatedBy: principal.id,
+          },
+        );
       }
       const m = command.manifest;
       const fields: Partial<ManifestEntity> = {
@@ -251,10 +270,14 @@ export class Manifests {
       await this.assertChangeable(tx, row, round, what);
       const stale = staleReview(command.version, row.version);
       if (stale) {
-        throw new ProblemError('MANIFEST_VERSION_CHANGED', `You reviewed version ${command.version}, but ${stale}: read the manifest again and review that.`, undefined, { manifestVersion: row.version });
+        throw new ProblemError('MANIFEST_VERSION_CHANGED', `You reviewed version ${command.version}, but ${stale}: read the manifest again and review that.`, undefined, {
+          manifestVersion: row.version,
+        });
       }
       if (!mayReview(fourEyesFor(this.settings, row.tenantId), await this.authorsOf(tx, requestId), principal.id)) {
-        throw new ProblemError('MANIFEST_REVIEW_FOUR_EYES', 'You uploaded, replaced or recorded part of this manifest: another reviewer must review it (four eyes).', undefined, { manifestVersion: row.version });
+        throw new ProblemError('MANIFEST_REVIEW_FOUR_EYES', 'You uploaded, replaced or recorded part of this manifest: another reviewer must review it (four eyes).', undefined, {
+          manifestVersion: row.version,
+        });
       }
       const now = this.clock.now();
       const review = { action: command.action, by: principal.id, at: now.toISOString(), comment: command.comment ?? null, version: row.version };
@@ -292,12 +315,9 @@ export class Manifests {
     const known = await tx.find(ArtifactEntity, { where: { tenantId, requestId, id: In(ids), purgedAt: IsNull() }, select: { id: true } });
     const unknown = ids.filter((id) => !known.some((k) => k.id === id));
     if (unknown.length > 0) {
-      throw new ProblemError(
-        'FULFILMENT_ARTIFACT_UNKNOWN',
-        `No artifact of this request was uploaded as ${unknown.join(', ')}: upload it first (POST …/manifest/artifact/upload).`,
-        undefined,
-        { artifactIds: unknown },
-      );
+      throw new ProblemError('FULFILMENT_ARTIFACT_UNKNOWN', `No artifact of this request was uploaded as ${unknown.join(', ')}: upload it first (POST …/manifest/artifact/upload).`, undefined, {
+        artifactIds: unknown,
+      });
     }
   }
 }

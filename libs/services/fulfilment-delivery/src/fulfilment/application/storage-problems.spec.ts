@@ -11,15 +11,20 @@ const problem = (e: unknown) => {
 
 describe('artifact storage failures as the client sees them', () => {
   describe('writes', () => {
-    it('over the limit is 413, no bytes is 400 with the write\'s code', () => {
+    it("over the limit is 413, no bytes is 400 with the write's code", () => {
       expect(problem(storageWriteProblem(new PayloadTooLargeError(10), 'MANIFEST_ARTIFACT_UPLOAD_FAILED', 10))).toMatchObject({ name: 'PAYLOAD_TOO_LARGE', status: 413 });
       expect(problem(storageWriteProblem(new EmptyPayloadError(), 'MANIFEST_ARTIFACT_UPLOAD_FAILED', 10))).toMatchObject({ code: 'SVC-BE-1206', status: 400 });
       expect(problem(storageWriteProblem(new EmptyPayloadError(), 'MANIFEST_ARTIFACT_REPLACE_FAILED', 10))).toMatchObject({ code: 'SVC-BE-1208', status: 400 });
     });
 
-    it('storage not configured, misconfigured or failing is 503 with the write\'s code and Retry-After', () => {
+    it("storage not configured, misconfigured or failing is 503 with the write's code and Retry-After", () => {
       for (const e of [new StorageUnavailableError('no key'), new MasterKeyMismatchError('t', 'a', 'b'), Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })]) {
-        expect(problem(storageWriteProblem(e, 'MANIFEST_ARTIFACT_UPLOAD_FAILED', 10, new PassThrough()))).toEqual({ name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED', code: 'SVC-BE-1206', status: 503, retryAfter: '5' });
+        expect(problem(storageWriteProblem(e, 'MANIFEST_ARTIFACT_UPLOAD_FAILED', 10, new PassThrough()))).toEqual({
+          name: 'MANIFEST_ARTIFACT_UPLOAD_FAILED',
+          code: 'SVC-BE-1206',
+          status: 503,
+          retryAfter: '5',
+        });
         expect(problem(storageWriteProblem(e, 'MANIFEST_ARTIFACT_REPLACE_FAILED', 10))).toMatchObject({ code: 'SVC-BE-1208', status: 503 });
       }
     });

@@ -31,7 +31,7 @@ describe('manifest rules', () => {
   describe('four eyes', () => {
     const settings = { fourEyes: true, tenants: { relaxed: { fourEyes: false }, strict: { fourEyes: true }, unset: {} } };
 
-    it('takes the tenant\'s override, else the service setting', () => {
+    it("takes the tenant's override, else the service setting", () => {
       expect(fourEyesFor(settings, 'relaxed')).toBe(false);
       expect(fourEyesFor(settings, 'strict')).toBe(true);
       expect(fourEyesFor(settings, 'unset')).toBe(true);

@@ -150,7 +150,15 @@ describe('the classifier on the labelled set', () => {
   });
 
   it('is described in docs/intake.md with the figures it reaches, per language and in all', () => {
-    const expected = [...LANGUAGES.map((language) => row(language, set.filter((m) => m.language === language))), row('all', set)];
+    const expected = [
+      ...LANGUAGES.map((language) =>
+        row(
+          language,
+          set.filter((m) => m.language === language),
+        ),
+      ),
+      row('all', set),
+    ];
     expect(documentedTable()).toEqual(expected);
   });
 });

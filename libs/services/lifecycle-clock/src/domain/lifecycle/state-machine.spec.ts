@@ -63,7 +63,16 @@ describe('the request state machine', () => {
     expect(allowedActions(stateOf('refused'))).toEqual(['close', 'appeal']);
     expect(allowedActions(stateOf('closed'))).toEqual(['appeal']);
     expect(allowedActions(stateOf('verification_pending'))).toEqual([
-      'acknowledge', 'approve_verification', 'reject_verification', 'refuse', 'close', 'replace_requestor', 'submit_authority', 'extend_deadline', 'pause_clock', 'resume_clock',
+      'acknowledge',
+      'approve_verification',
+      'reject_verification',
+      'refuse',
+      'close',
+      'replace_requestor',
+      'submit_authority',
+      'extend_deadline',
+      'pause_clock',
+      'resume_clock',
     ]);
   });
 

@@ -68,7 +68,9 @@ export class RequestLifecycle1763700000130 implements MigrationInterface {
       )`);
     // The monitor scans open requests of every tenant by deadline.
     await q.query(`CREATE INDEX requests_open_due ON ${s}.requests (due_at) WHERE status IN ('received', 'in_progress', 'clarification_pending', 'verification_pending')`);
-    await q.query(`CREATE INDEX requests_open_ack_due ON ${s}.requests (acknowledgement_due_at) WHERE acknowledged_at IS NULL AND acknowledgement_due_at IS NOT NULL AND status IN ('received', 'in_progress', 'clarification_pending', 'verification_pending')`);
+    await q.query(
+      `CREATE INDEX requests_open_ack_due ON ${s}.requests (acknowledgement_due_at) WHERE acknowledged_at IS NULL AND acknowledgement_due_at IS NOT NULL AND status IN ('received', 'in_progress', 'clarification_pending', 'verification_pending')`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

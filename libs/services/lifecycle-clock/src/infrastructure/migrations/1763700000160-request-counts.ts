@@ -57,7 +57,9 @@ export class RequestCounts1763700000160 implements MigrationInterface {
         RETURN NULL;
       END $$`);
     await q.query(`CREATE TRIGGER request_counts_insert AFTER INSERT ON ${s}.requests REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.request_counts_apply()`);
-    await q.query(`CREATE TRIGGER request_counts_update AFTER UPDATE ON ${s}.requests REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.request_counts_apply()`);
+    await q.query(
+      `CREATE TRIGGER request_counts_update AFTER UPDATE ON ${s}.requests REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.request_counts_apply()`,
+    );
     await q.query(`CREATE TRIGGER request_counts_delete AFTER DELETE ON ${s}.requests REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION ${s}.request_counts_apply()`);
     await q.query(`CREATE TRIGGER request_counts_truncate AFTER TRUNCATE ON ${s}.requests FOR EACH STATEMENT EXECUTE FUNCTION ${s}.request_counts_apply()`);
     // Counts every request again, with writes of requests held off until the caller's transaction ends (reads go on).

@@ -121,10 +121,7 @@ function htmlBlock(block: Block): string {
       return `<table role="presentation" cellpadding="0" cellspacing="0" style="${P};border-collapse:collapse">${rows.join('')}</table>`;
     }
     case 'list':
-      return guard(
-        `(count ${block.each})`,
-        `${htmlTitle(block.title)}<ul style="${P};padding-left:20px">{{#each ${block.each}}}<li>${block.item}</li>{{/each}}</ul>`,
-      );
+      return guard(`(count ${block.each})`, `${htmlTitle(block.title)}<ul style="${P};padding-left:20px">{{#each ${block.each}}}<li>${block.item}</li>{{/each}}</ul>`);
     case 'if':
       return `{{#if ${block.test}}}${htmlOf(block.then)}{{else}}${htmlOf(block.otherwise)}{{/if}}`;
   }

@@ -10,8 +10,7 @@ const frame: Frame = {
   operatorFooter: 'Diese Nachricht enthält keine personenbezogenen Daten. Einzelheiten finden Sie im Antrag unter seiner Referenz.',
 };
 
-const COMPLAINT =
-  'das Recht, sich bei einer Datenschutz-Aufsichtsbehörde oder einer anderen zuständigen Behörde zu beschweren und gerichtlichen Rechtsschutz in Anspruch zu nehmen.';
+const COMPLAINT = 'das Recht, sich bei einer Datenschutz-Aufsichtsbehörde oder einer anderen zuständigen Behörde zu beschweren und gerichtlichen Rechtsschutz in Anspruch zu nehmen.';
 
 export const de: Record<NotificationKind, MessageTemplates> = {
   request_acknowledged: subjectMessage(frame, 'Eingangsbestätigung zu Ihrem Antrag {{reference}}', [
@@ -23,10 +22,7 @@ export const de: Record<NotificationKind, MessageTemplates> = {
       fact('Antwort spätestens bis', '{{date dueAt}}', 'dueAt'),
     ),
     quote('message'),
-    when(
-      'dueAt',
-      p('Wir antworten Ihnen spätestens bis zum {{date dueAt}}. Sollten wir mehr Zeit benötigen, teilen wir Ihnen dies vorher mit und nennen Ihnen die Gründe.'),
-    ),
+    when('dueAt', p('Wir antworten Ihnen spätestens bis zum {{date dueAt}}. Sollten wir mehr Zeit benötigen, teilen wir Ihnen dies vorher mit und nennen Ihnen die Gründe.')),
     p('Möglicherweise müssen wir Ihre Identität bestätigen, bevor wir Ihren Antrag bearbeiten können; in diesem Fall melden wir uns bei Ihnen.'),
   ]),
 
@@ -53,17 +49,12 @@ export const de: Record<NotificationKind, MessageTemplates> = {
   verification_reminder: subjectMessage(frame, 'Erinnerung: Bitte bestätigen Sie Ihre Identität (Antrag {{reference}})', [
     p('wir warten noch auf die Bestätigung Ihrer Identität zu Ihrem Antrag {{reference}}. Erst danach können wir Ihren Antrag bearbeiten.'),
     when('verification.methods.length', p('Dafür stehen Ihnen folgende Wege offen: {{methods verification.methods}}.')),
-    when(
-      'verification.expiresAt',
-      p('Die Bestätigung ist bis zum {{datetime verification.expiresAt}} möglich. Danach können wir Ihren Antrag möglicherweise nicht mehr bearbeiten.'),
-    ),
+    when('verification.expiresAt', p('Die Bestätigung ist bis zum {{datetime verification.expiresAt}} möglich. Danach können wir Ihren Antrag möglicherweise nicht mehr bearbeiten.')),
     p('Falls Sie die Bestätigung bereits abgeschlossen haben, betrachten Sie diese Erinnerung bitte als gegenstandslos.'),
   ]),
 
   deadline_extended: subjectMessage(frame, 'Ihr Antrag {{reference}}: Verlängerung der Bearbeitungsfrist', [
-    p(
-      'wir benötigen mehr Zeit, um Ihren Antrag {{reference}} zu beantworten. Wie gesetzlich vorgeschrieben, informieren wir Sie hiermit über die Fristverlängerung, ihre Dauer und die Gründe dafür.',
-    ),
+    p('wir benötigen mehr Zeit, um Ihren Antrag {{reference}} zu beantworten. Wie gesetzlich vorgeschrieben, informieren wir Sie hiermit über die Fristverlängerung, ihre Dauer und die Gründe dafür.'),
     facts(
       fact('Referenznummer', '{{reference}}'),
       fact('Verlängerung um', '{{extensionLength extension}}', 'extension'),
@@ -172,9 +163,7 @@ export const de: Record<NotificationKind, MessageTemplates> = {
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Nachricht zurückgestellt{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
-    p(
-      'Eine Nachricht konnte nicht verarbeitet werden und wurde zur Prüfung zurückgestellt. Bis sie bearbeitet ist, ist der Antrag {{reference}} möglicherweise nicht auf dem aktuellen Stand.',
-    ),
+    p('Eine Nachricht konnte nicht verarbeitet werden und wurde zur Prüfung zurückgestellt. Bis sie bearbeitet ist, ist der Antrag {{reference}} möglicherweise nicht auf dem aktuellen Stand.'),
     facts(
       fact('Referenz', '{{reference}}'),
       fact('Topic', '{{parked.topic}}', 'parked.topic'),
@@ -186,21 +175,17 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p('Bitte prüfen Sie die Nachricht, beheben Sie die Ursache und spielen Sie sie erneut ein.'),
   ]),
 
-  daily_digest: operatorMessage(
-    frame,
-    '[DSAR] Tagesübersicht{{#if digest.date}} vom {{date digest.date}}{{/if}}: {{count digest.atRisk}} gefährdet, {{count digest.overdue}} überfällig',
-    [
-      facts(
-        fact('Datum', '{{date digest.date}}', 'digest.date'),
-        fact('Gefährdet', '{{count digest.atRisk}}'),
-        fact('Überfällig', '{{count digest.overdue}}'),
-        fact('Referenz der Übersicht', '{{reference}}'),
-      ),
-      list('digest.overdue', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Überfällige Anträge:'),
-      list('digest.atRisk', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Gefährdete Anträge:'),
-      when('(or (count digest.atRisk) (count digest.overdue))', [], p('Es gibt keine gefährdeten oder überfälligen Anträge.')),
-    ],
-  ),
+  daily_digest: operatorMessage(frame, '[DSAR] Tagesübersicht{{#if digest.date}} vom {{date digest.date}}{{/if}}: {{count digest.atRisk}} gefährdet, {{count digest.overdue}} überfällig', [
+    facts(
+      fact('Datum', '{{date digest.date}}', 'digest.date'),
+      fact('Gefährdet', '{{count digest.atRisk}}'),
+      fact('Überfällig', '{{count digest.overdue}}'),
+      fact('Referenz der Übersicht', '{{reference}}'),
+    ),
+    list('digest.overdue', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Überfällige Anträge:'),
+    list('digest.atRisk', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Gefährdete Anträge:'),
+    when('(or (count digest.atRisk) (count digest.overdue))', [], p('Es gibt keine gefährdeten oder überfälligen Anträge.')),
+  ]),
 
   notification_failed: operatorMessage(frame, '[DSAR] Benachrichtigung nicht zugestellt: {{reference}}', [
     p('Eine Benachrichtigung konnte nicht zugestellt werden.'),

@@ -9,8 +9,7 @@ const frame: Frame = {
   operatorFooter: 'This message contains no personal data. Open the request by its reference for details.',
 };
 
-const COMPLAINT =
-  'You also have the right to lodge a complaint with a data protection supervisory authority or another competent regulator, and to seek a judicial remedy.';
+const COMPLAINT = 'You also have the right to lodge a complaint with a data protection supervisory authority or another competent regulator, and to seek a judicial remedy.';
 
 export const en: Record<NotificationKind, MessageTemplates> = {
   request_acknowledged: subjectMessage(frame, 'We have received your request {{reference}}', [
@@ -37,10 +36,7 @@ export const en: Record<NotificationKind, MessageTemplates> = {
   verification_requested: subjectMessage(frame, 'Your request {{reference}}: please confirm your identity', [
     p('To protect your personal data, we need to confirm your identity before we can act on your request {{reference}}.'),
     when('verification.methods.length', p('You can do this with {{methods verification.methods}}.')),
-    when(
-      'verification.expiresAt',
-      p('Please complete the verification by {{datetime verification.expiresAt}}. If we cannot confirm your identity by then, we may be unable to act on your request.'),
-    ),
+    when('verification.expiresAt', p('Please complete the verification by {{datetime verification.expiresAt}}. If we cannot confirm your identity by then, we may be unable to act on your request.')),
     p('We will use the information you give us for this purpose only to confirm your identity.'),
   ]),
 
@@ -52,9 +48,7 @@ export const en: Record<NotificationKind, MessageTemplates> = {
   ]),
 
   deadline_extended: subjectMessage(frame, 'Your request {{reference}}: we need more time to respond', [
-    p(
-      'We need more time to respond to your request {{reference}}. As the law requires, we are informing you of the extension, how long it is and the reasons for it.',
-    ),
+    p('We need more time to respond to your request {{reference}}. As the law requires, we are informing you of the extension, how long it is and the reasons for it.'),
     facts(
       fact('Reference', '{{reference}}'),
       fact('Extended by', '{{extensionLength extension}}', 'extension'),
@@ -173,21 +167,12 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p('Please inspect the message, fix the cause and replay it.'),
   ]),
 
-  daily_digest: operatorMessage(
-    frame,
-    '[DSAR] Daily digest{{#if digest.date}} for {{date digest.date}}{{/if}}: {{count digest.atRisk}} at risk, {{count digest.overdue}} overdue',
-    [
-      facts(
-        fact('Date', '{{date digest.date}}', 'digest.date'),
-        fact('At risk', '{{count digest.atRisk}}'),
-        fact('Overdue', '{{count digest.overdue}}'),
-        fact('Digest reference', '{{reference}}'),
-      ),
-      list('digest.overdue', '{{reference}} – due {{date dueAt}} ({{status}})', 'Overdue requests:'),
-      list('digest.atRisk', '{{reference}} – due {{date dueAt}} ({{status}})', 'Requests at risk:'),
-      when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nothing is at risk or overdue.')),
-    ],
-  ),
+  daily_digest: operatorMessage(frame, '[DSAR] Daily digest{{#if digest.date}} for {{date digest.date}}{{/if}}: {{count digest.atRisk}} at risk, {{count digest.overdue}} overdue', [
+    facts(fact('Date', '{{date digest.date}}', 'digest.date'), fact('At risk', '{{count digest.atRisk}}'), fact('Overdue', '{{count digest.overdue}}'), fact('Digest reference', '{{reference}}')),
+    list('digest.overdue', '{{reference}} – due {{date dueAt}} ({{status}})', 'Overdue requests:'),
+    list('digest.atRisk', '{{reference}} – due {{date dueAt}} ({{status}})', 'Requests at risk:'),
+    when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nothing is at risk or overdue.')),
+  ]),
 
   notification_failed: operatorMessage(frame, '[DSAR] Notification not delivered: {{reference}}', [
     p('A notification could not be delivered.'),

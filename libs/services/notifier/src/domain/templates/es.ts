@@ -10,8 +10,7 @@ const frame: Frame = {
   operatorFooter: 'Este mensaje no contiene datos personales. Consulte la solicitud mediante su referencia para ver los detalles.',
 };
 
-const COMPLAINT =
-  'derecho a presentar una reclamación ante una autoridad de control de protección de datos u otra autoridad competente, así como a ejercer acciones judiciales.';
+const COMPLAINT = 'derecho a presentar una reclamación ante una autoridad de control de protección de datos u otra autoridad competente, así como a ejercer acciones judiciales.';
 
 export const es: Record<NotificationKind, MessageTemplates> = {
   request_acknowledged: subjectMessage(frame, 'Hemos recibido su solicitud {{reference}}', [
@@ -23,10 +22,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
       fact('Respuesta a más tardar el', '{{date dueAt}}', 'dueAt'),
     ),
     quote('message'),
-    when(
-      'dueAt',
-      p('Le responderemos a más tardar el {{date dueAt}}. Si necesitamos más tiempo, se lo comunicaremos antes de esa fecha y le explicaremos los motivos.'),
-    ),
+    when('dueAt', p('Le responderemos a más tardar el {{date dueAt}}. Si necesitamos más tiempo, se lo comunicaremos antes de esa fecha y le explicaremos los motivos.')),
     p('Es posible que necesitemos verificar su identidad antes de tramitar su solicitud; en ese caso, nos pondremos en contacto con usted.'),
   ]),
 
@@ -53,17 +49,12 @@ export const es: Record<NotificationKind, MessageTemplates> = {
   verification_reminder: subjectMessage(frame, 'Recordatorio: confirme su identidad (solicitud {{reference}})', [
     p('Todavía estamos a la espera de que confirme su identidad para su solicitud {{reference}}. No podremos atenderla hasta que lo haga.'),
     when('verification.methods.length', p('Puede hacerlo mediante {{methods verification.methods}}.')),
-    when(
-      'verification.expiresAt',
-      p('La verificación estará disponible hasta el {{datetime verification.expiresAt}}. Después de esa fecha, es posible que no podamos atender su solicitud.'),
-    ),
+    when('verification.expiresAt', p('La verificación estará disponible hasta el {{datetime verification.expiresAt}}. Después de esa fecha, es posible que no podamos atender su solicitud.')),
     p('Si ya ha completado la verificación, no tenga en cuenta este recordatorio.'),
   ]),
 
   deadline_extended: subjectMessage(frame, 'Su solicitud {{reference}}: ampliación del plazo de respuesta', [
-    p(
-      'Necesitamos más tiempo para responder a su solicitud {{reference}}. Tal como exige la ley, le informamos de la ampliación del plazo, de su duración y de sus motivos.',
-    ),
+    p('Necesitamos más tiempo para responder a su solicitud {{reference}}. Tal como exige la ley, le informamos de la ampliación del plazo, de su duración y de sus motivos.'),
     facts(
       fact('Referencia', '{{reference}}'),
       fact('Ampliación', '{{extensionLength extension}}', 'extension'),
@@ -79,9 +70,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p(`Hemos examinado detenidamente su solicitud {{reference}}${TYPE_SUFFIX}. Lamentablemente, no podemos atenderla.`),
     when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(
-      `Si no está de acuerdo con esta decisión, tiene derecho a apelarla ante nosotros: basta con que responda a este mensaje indicando su referencia {{reference}}. Asimismo, tiene ${COMPLAINT}`,
-    ),
+    p(`Si no está de acuerdo con esta decisión, tiene derecho a apelarla ante nosotros: basta con que responda a este mensaje indicando su referencia {{reference}}. Asimismo, tiene ${COMPLAINT}`),
   ]),
 
   request_fulfilled: subjectMessage(frame, 'Su solicitud {{reference}} se ha completado', [
@@ -99,9 +88,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     ),
     when(
       'delivery.expiresAt',
-      p(
-        'El enlace es válido hasta el {{datetime delivery.expiresAt}}. Después de esa fecha, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.',
-      ),
+      p('El enlace es válido hasta el {{datetime delivery.expiresAt}}. Después de esa fecha, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
       p('El enlace solo es válido durante un tiempo limitado. Si ha caducado, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
     ),
     p('No reenvíe el enlace ni el código a nadie. Nunca le pediremos su contraseña.'),
@@ -174,9 +161,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Mensaje apartado{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
-    p(
-      'Un mensaje no se ha podido procesar y se ha apartado para su revisión. Mientras no se resuelva, es posible que la solicitud {{reference}} no esté actualizada.',
-    ),
+    p('Un mensaje no se ha podido procesar y se ha apartado para su revisión. Mientras no se resuelva, es posible que la solicitud {{reference}} no esté actualizada.'),
     facts(
       fact('Referencia', '{{reference}}'),
       fact('Topic', '{{parked.topic}}', 'parked.topic'),
@@ -188,21 +173,17 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p('Revise el mensaje, corrija la causa y vuelva a procesarlo.'),
   ]),
 
-  daily_digest: operatorMessage(
-    frame,
-    '[DSAR] Resumen diario{{#if digest.date}} del {{date digest.date}}{{/if}}: {{count digest.atRisk}} en riesgo, {{count digest.overdue}} vencidas',
-    [
-      facts(
-        fact('Fecha', '{{date digest.date}}', 'digest.date'),
-        fact('En riesgo', '{{count digest.atRisk}}'),
-        fact('Vencidas', '{{count digest.overdue}}'),
-        fact('Referencia del resumen', '{{reference}}'),
-      ),
-      list('digest.overdue', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes vencidas:'),
-      list('digest.atRisk', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes en riesgo:'),
-      when('(or (count digest.atRisk) (count digest.overdue))', [], p('No hay solicitudes en riesgo ni vencidas.')),
-    ],
-  ),
+  daily_digest: operatorMessage(frame, '[DSAR] Resumen diario{{#if digest.date}} del {{date digest.date}}{{/if}}: {{count digest.atRisk}} en riesgo, {{count digest.overdue}} vencidas', [
+    facts(
+      fact('Fecha', '{{date digest.date}}', 'digest.date'),
+      fact('En riesgo', '{{count digest.atRisk}}'),
+      fact('Vencidas', '{{count digest.overdue}}'),
+      fact('Referencia del resumen', '{{reference}}'),
+    ),
+    list('digest.overdue', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes vencidas:'),
+    list('digest.atRisk', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes en riesgo:'),
+    when('(or (count digest.atRisk) (count digest.overdue))', [], p('No hay solicitudes en riesgo ni vencidas.')),
+  ]),
 
   notification_failed: operatorMessage(frame, '[DSAR] Notificación no entregada: {{reference}}', [
     p('No se ha podido entregar una notificación.'),

@@ -19,9 +19,7 @@ const COMPLAINT =
 
 export const fr: Record<NotificationKind, MessageTemplates> = {
   request_acknowledged: subjectMessage(frame, 'Accusé de réception de votre demande {{reference}}', [
-    p(
-      'Nous vous remercions de votre message. Nous avons bien reçu votre demande et la traiterons conformément à la réglementation applicable en matière de protection des données.',
-    ),
+    p('Nous vous remercions de votre message. Nous avons bien reçu votre demande et la traiterons conformément à la réglementation applicable en matière de protection des données.'),
     facts(
       fact('Référence', '{{reference}}'),
       fact('Type de demande', '{{requestType requestType}}', 'requestType'),
@@ -29,12 +27,7 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
       fact('Réponse au plus tard le', '{{date dueAt}}', 'dueAt'),
     ),
     quote('message'),
-    when(
-      'dueAt',
-      p(
-        'Nous vous répondrons au plus tard le {{date dueAt}}. Si nous avons besoin de plus de temps, nous vous en informerons avant cette date en vous en indiquant les raisons.',
-      ),
-    ),
+    when('dueAt', p('Nous vous répondrons au plus tard le {{date dueAt}}. Si nous avons besoin de plus de temps, nous vous en informerons avant cette date en vous en indiquant les raisons.')),
     p(`Il se peut que nous devions vérifier votre identité avant de pouvoir traiter votre demande${NBSP}; le cas échéant, nous reviendrons vers vous.`),
   ]),
 
@@ -59,23 +52,17 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
   ]),
 
   verification_reminder: subjectMessage(frame, `Rappel${C} merci de confirmer votre identité (demande {{reference}})`, [
-    p(
-      "Nous attendons toujours la confirmation de votre identité pour votre demande {{reference}}. Nous ne pourrons pas la traiter tant que cette étape n'aura pas été effectuée.",
-    ),
+    p("Nous attendons toujours la confirmation de votre identité pour votre demande {{reference}}. Nous ne pourrons pas la traiter tant que cette étape n'aura pas été effectuée."),
     when('verification.methods.length', p('Vous pouvez pour cela utiliser {{methods verification.methods}}.')),
     when(
       'verification.expiresAt',
-      p(
-        "La vérification reste possible jusqu'au {{datetime verification.expiresAt}}. Passé ce délai, il se peut que nous ne puissions pas donner suite à votre demande.",
-      ),
+      p("La vérification reste possible jusqu'au {{datetime verification.expiresAt}}. Passé ce délai, il se peut que nous ne puissions pas donner suite à votre demande."),
     ),
     p('Si vous avez déjà effectué cette vérification, merci de ne pas tenir compte de ce rappel.'),
   ]),
 
   deadline_extended: subjectMessage(frame, `Votre demande {{reference}}${C} prolongation du délai de réponse`, [
-    p(
-      "Nous avons besoin d'un délai supplémentaire pour répondre à votre demande {{reference}}. Comme la loi l'exige, nous vous informons de cette prolongation, de sa durée et de ses motifs.",
-    ),
+    p("Nous avons besoin d'un délai supplémentaire pour répondre à votre demande {{reference}}. Comme la loi l'exige, nous vous informons de cette prolongation, de sa durée et de ses motifs."),
     facts(
       fact('Référence', '{{reference}}'),
       fact('Durée de la prolongation', '{{extensionLength extension}}', 'extension'),
@@ -184,9 +171,7 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
   ]),
 
   message_parked: operatorMessage(frame, `[DSAR] Message mis de côté{{#if parked.eventType}}${C} {{parked.eventType}}{{/if}} ({{reference}})`, [
-    p(
-      "Un message n'a pas pu être traité et a été mis de côté pour examen. Tant qu'il n'est pas traité, la demande {{reference}} risque de ne pas être à jour.",
-    ),
+    p("Un message n'a pas pu être traité et a été mis de côté pour examen. Tant qu'il n'est pas traité, la demande {{reference}} risque de ne pas être à jour."),
     facts(
       fact('Référence', '{{reference}}'),
       fact('Topic', '{{parked.topic}}', 'parked.topic'),
@@ -198,21 +183,17 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p('Examinez le message, corrigez la cause et rejouez-le.'),
   ]),
 
-  daily_digest: operatorMessage(
-    frame,
-    `[DSAR] Récapitulatif quotidien{{#if digest.date}} du {{date digest.date}}{{/if}}${C} {{count digest.atRisk}} à risque, {{count digest.overdue}} en retard`,
-    [
-      facts(
-        fact('Date', '{{date digest.date}}', 'digest.date'),
-        fact('À risque', '{{count digest.atRisk}}'),
-        fact('En retard', '{{count digest.overdue}}'),
-        fact('Référence du récapitulatif', '{{reference}}'),
-      ),
-      list('digest.overdue', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes en retard${C}`),
-      list('digest.atRisk', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes à risque${C}`),
-      when('(or (count digest.atRisk) (count digest.overdue))', [], p('Aucune demande à risque ni en retard.')),
-    ],
-  ),
+  daily_digest: operatorMessage(frame, `[DSAR] Récapitulatif quotidien{{#if digest.date}} du {{date digest.date}}{{/if}}${C} {{count digest.atRisk}} à risque, {{count digest.overdue}} en retard`, [
+    facts(
+      fact('Date', '{{date digest.date}}', 'digest.date'),
+      fact('À risque', '{{count digest.atRisk}}'),
+      fact('En retard', '{{count digest.overdue}}'),
+      fact('Référence du récapitulatif', '{{reference}}'),
+    ),
+    list('digest.overdue', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes en retard${C}`),
+    list('digest.atRisk', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes à risque${C}`),
+    when('(or (count digest.atRisk) (count digest.overdue))', [], p('Aucune demande à risque ni en retard.')),
+  ]),
 
   notification_failed: operatorMessage(frame, `[DSAR] Notification non distribuée${C} {{reference}}`, [
     p("Une notification n'a pas pu être distribuée."),

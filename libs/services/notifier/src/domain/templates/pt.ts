@@ -10,8 +10,7 @@ const frame: Frame = {
   operatorFooter: 'Esta mensagem não contém dados pessoais. Consulte a solicitação pela referência para ver os detalhes.',
 };
 
-const COMPLAINT =
-  'o direito de apresentar uma reclamação a uma autoridade de proteção de dados ou a outra autoridade competente, bem como de buscar a tutela judicial.';
+const COMPLAINT = 'o direito de apresentar uma reclamação a uma autoridade de proteção de dados ou a outra autoridade competente, bem como de buscar a tutela judicial.';
 
 export const pt: Record<NotificationKind, MessageTemplates> = {
   request_acknowledged: subjectMessage(frame, 'Recebemos sua solicitação {{reference}}', [
@@ -40,9 +39,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     when('verification.methods.length', p('Você pode fazer isso por meio de {{methods verification.methods}}.')),
     when(
       'verification.expiresAt',
-      p(
-        'Conclua a verificação até {{datetime verification.expiresAt}}. Se não conseguirmos confirmar sua identidade até lá, talvez não possamos atender sua solicitação.',
-      ),
+      p('Conclua a verificação até {{datetime verification.expiresAt}}. Se não conseguirmos confirmar sua identidade até lá, talvez não possamos atender sua solicitação.'),
     ),
     p('Usaremos as informações que você nos fornecer para isso apenas para confirmar sua identidade.'),
   ]),
@@ -71,9 +68,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p(`Analisamos com atenção sua solicitação {{reference}}${TYPE_SUFFIX}. Infelizmente, não podemos atendê-la.`),
     when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(
-      `Se você não concordar com esta decisão, tem o direito de recorrer dela junto a nós: basta responder a esta mensagem informando sua referência {{reference}}. Você também tem ${COMPLAINT}`,
-    ),
+    p(`Se você não concordar com esta decisão, tem o direito de recorrer dela junto a nós: basta responder a esta mensagem informando sua referência {{reference}}. Você também tem ${COMPLAINT}`),
   ]),
 
   request_fulfilled: subjectMessage(frame, 'Sua solicitação {{reference}} foi concluída', [
@@ -99,11 +94,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
 
   appeal_received: subjectMessage(frame, 'Recebemos seu recurso sobre a solicitação {{reference}}', [
     p('Recebemos seu recurso referente à sua solicitação {{reference}}.'),
-    when(
-      'appeal.dueAt',
-      p('Vamos decidir até {{date appeal.dueAt}} e informaremos a decisão e os motivos.'),
-      p('Informaremos a decisão e os motivos assim que ela for tomada.'),
-    ),
+    when('appeal.dueAt', p('Vamos decidir até {{date appeal.dueAt}} e informaremos a decisão e os motivos.'), p('Informaremos a decisão e os motivos assim que ela for tomada.')),
   ]),
 
   appeal_decided: subjectMessage(frame, 'Seu recurso sobre a solicitação {{reference}}: nossa decisão', [
@@ -176,21 +167,17 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p('Analise a mensagem, corrija a causa e reprocesse-a.'),
   ]),
 
-  daily_digest: operatorMessage(
-    frame,
-    '[DSAR] Resumo diário{{#if digest.date}} de {{date digest.date}}{{/if}}: {{count digest.atRisk}} em risco, {{count digest.overdue}} atrasadas',
-    [
-      facts(
-        fact('Data', '{{date digest.date}}', 'digest.date'),
-        fact('Em risco', '{{count digest.atRisk}}'),
-        fact('Atrasadas', '{{count digest.overdue}}'),
-        fact('Referência do resumo', '{{reference}}'),
-      ),
-      list('digest.overdue', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações atrasadas:'),
-      list('digest.atRisk', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações em risco:'),
-      when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nenhuma solicitação em risco ou atrasada.')),
-    ],
-  ),
+  daily_digest: operatorMessage(frame, '[DSAR] Resumo diário{{#if digest.date}} de {{date digest.date}}{{/if}}: {{count digest.atRisk}} em risco, {{count digest.overdue}} atrasadas', [
+    facts(
+      fact('Data', '{{date digest.date}}', 'digest.date'),
+      fact('Em risco', '{{count digest.atRisk}}'),
+      fact('Atrasadas', '{{count digest.overdue}}'),
+      fact('Referência do resumo', '{{reference}}'),
+    ),
+    list('digest.overdue', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações atrasadas:'),
+    list('digest.atRisk', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações em risco:'),
+    when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nenhuma solicitação em risco ou atrasada.')),
+  ]),
 
   notification_failed: operatorMessage(frame, '[DSAR] Notificação não entregue: {{reference}}', [
     p('Uma notificação não pôde ser entregue.'),

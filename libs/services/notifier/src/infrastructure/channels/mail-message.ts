@@ -11,7 +11,10 @@ export function safeMessageId(messageId: string): string {
 /** The domain of a From such as `"Acme Privacy <privacy@acme.example>"` or `privacy@acme.example`. */
 export function senderDomain(from: string): string | undefined {
   const address = /<([^<>]+)>\s*$/.exec(from)?.[1] ?? from;
-  const domain = address.slice(address.lastIndexOf('@') + 1).trim().toLowerCase();
+  const domain = address
+    .slice(address.lastIndexOf('@') + 1)
+    .trim()
+    .toLowerCase();
   return address.includes('@') && /^[a-z0-9.-]+$/.test(domain) ? domain : undefined;
 }
 
