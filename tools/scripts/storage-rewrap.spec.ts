@@ -9,11 +9,21 @@ import { readAllBytes, sourceOf } from '@dsar/platform/storage/testing';
 /** `npm run storage:rewrap` (tools/scripts/storage-rewrap.ts) as an operator runs it, against a store on disk. */
 const root = path.resolve(__dirname, '../..');
 
+/**
+ * Each test runs the script several times, and each run compiles its TypeScript at start: seconds apiece on a busy
+ * two-core machine, so Jest's default 5 s is far too short. A run of the script that hangs is killed.
+ */
+jest.setTimeout(120_000);
+const SCRIPT_TIMEOUT_MS = 60_000;
+
 /** Runs the script with only `env` (and PATH) set: its exit code and output. */
 function rewrap(env: Record<string, string>, args: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['tools/scripts/run-ts.cjs', 'tools/scripts/storage-rewrap.ts', ...args], { cwd: root, env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['tools/scripts/run-ts.cjs', 'tools/scripts/storage-rewrap.ts', ...args],
+      { cwd: root, timeout: SCRIPT_TIMEOUT_MS, env: { PATH: process.env.PATH ?? '', ...env } },
+      (error, stdout, stderr) => resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
     );
   });
 }

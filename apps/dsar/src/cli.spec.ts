@@ -104,7 +104,7 @@ describe('shell completion', () => {
     expect(await complete('dsar', 'policies', 'upgrades', 'list', '--status', '')).toEqual(['applied', 'approved', 'pending_approval']);
     expect(await complete('dsar', 'policies', 'custom', 'register', '--release-type', '')).toEqual(['major', 'minor', 'patch']);
     expect(await complete('dsar', 'completion', '')).toEqual([]);
-  });
+  }, 30_000); // spawns bash several times: more than the default 5 s on a busy machine
 
   it('writes a zsh function with described commands and options, loadable by compinit or by source', () => {
     const script = zshCompletion(tree);
