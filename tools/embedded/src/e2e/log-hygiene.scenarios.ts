@@ -214,10 +214,20 @@ export function logHygieneScenarios(getSystem: () => TestSystem, capture: LogCap
 
     const times = <T>(n: number, make: () => T) => Array.from({ length: n }, make);
 
+    /**
+     * The least of three batches of ten: the process also runs the services' background work (consumers, the relay,
+     * periodic jobs), which only ever adds to a batch's time, while a cost of the request itself is in every batch.
+     */
+    async function leastCpuMsPerRequest(send: () => Promise<RawResponse>): Promise<number> {
+      const rounds: number[] = [];
+      for (let round = 0; round < 3; round++) rounds.push(await cpuMsPerRequest(times(10, () => send)));
+      return Math.min(...rounds);
+    }
+
     it('a long hostile path, header or body without a token costs about what a short request does', async () => {
       const plain = () => raw(gateway(), 'GET', '/api/v1/requests/00000000-0000-4000-8000-000000000000', { 'x-request-id': nextId() });
       await cpuMsPerRequest(times(5, () => plain)); // warm-up
-      const baseline = await cpuMsPerRequest(times(20, () => plain));
+      const baseline = await leastCpuMsPerRequest(plain);
       const batches: Record<string, () => Promise<RawResponse>> = {
         'path of a': () => raw(gateway(), 'GET', hostilePath('a'), { 'x-request-id': nextId() }),
         'path of a.': () => raw(gateway(), 'GET', hostilePath('a.'), { 'x-request-id': nextId() }),
@@ -235,7 +245,7 @@ export function logHygieneScenarios(getSystem: () => TestSystem, capture: LogCap
           raw(gateway(), 'POST', '/api/v1/requests', { 'x-request-id': nextId(), 'content-type': 'application/json' }, Buffer.from(JSON.stringify(intake({}, { rawText: 'a.'.repeat(40_000) })))),
       };
       const costs: Record<string, number> = {};
-      for (const [name, send] of Object.entries(batches)) costs[name] = await cpuMsPerRequest(times(20, () => send));
+      for (const [name, send] of Object.entries(batches)) costs[name] = await leastCpuMsPerRequest(send);
       // A quadratic scrubber spends tens of milliseconds on each of these paths; a linear one about what a short path costs.
       const bound = 2 * baseline + 10;
       expect({ baseline, over: Object.entries(costs).filter(([, ms]) => ms > bound) }).toEqual({ baseline, over: [] });
