@@ -57,7 +57,7 @@ export function schemathesisSettingsFrom(env: NodeJS.ProcessEnv = process.env, d
 }
 
 /**
- * A system as Schemathesis sees it: embedded (PGlite in memory, in-memory bus), one admin key, no rate limit, quiet
+ * A system as Schemathesis sees it: embedded (PGlite in memory, in-memory bus), one admin key, no rate limits, quiet
  * logs, and signed audit checkpoints every few seconds (with a throwaway key) so that the checkpoint routes have data.
  */
 export async function startFuzzTarget(dataDir = 'schemathesis'): Promise<RunningSystem> {
@@ -65,6 +65,8 @@ export async function startFuzzTarget(dataDir = 'schemathesis'): Promise<Running
     ...quietHostConfig({ DATA_DIR: `memory://${dataDir}`, LOG_LEVEL: process.env.LOG_LEVEL || process.env.TEST_LOG_LEVEL || 'silent' }),
     DSAR_API_KEYS: apiKeyListSchema.parse([{ token: FUZZ_ADMIN_TOKEN, tenantId: 'schemathesis', roles: ['admin'] }]),
     RATE_LIMIT_PER_MINUTE: 0,
+    // A fuzzer presents many wrong delivery tokens: the refusal budget's 429 is not what it tests.
+    DOWNLOAD_REFUSALS_PER_HOUR: 1000,
     AUDIT_CHECKPOINT_INTERVAL_MS: 5_000,
     AUDIT_SIGNING_KEY: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   });
