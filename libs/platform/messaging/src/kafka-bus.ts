@@ -162,7 +162,12 @@ export class KafkaBus implements BusPort {
         // Take no more messages, let the handlers running finish, commit what they did, then leave the group (so
         // that a rebalance starts at once) without handing the next member work already done.
         running.progress.stop();
-        running.consumer.pause(topics.map((t) => ({ topic: this.prefix + t })));
+        try {
+          running.consumer.pause(topics.map((t) => ({ topic: this.prefix + t })));
+        } catch {
+          // kafkajs refuses to pause a consumer whose group is being re-initialised (it crashed, a broker error, and
+          // restarts itself): it delivers nothing meanwhile, so there is nothing to pause; disconnect below ends it.
+        }
         await running.progress.idle();
         await running.progress.flush();
         await running.consumer.disconnect();

@@ -5,6 +5,7 @@ import { EventProbe } from './event-probe';
 import { STEP_EVENT, stepCatalog, StepLog, stepService } from './step-service';
 import { distributedTestConfig } from './host-config';
 import { waitFor } from './wait-for';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaJSNonRetriableError } from 'kafkajs';
 import { KafkaBus } from '@dsar/platform/messaging/kafka';
 
@@ -115,4 +116,23 @@ describe('a Kafka consumer that kafkajs gives up on', () => {
       await bus.close();
     }
   });
+
+  it('can be closed while it is down between its crash and its restart (a service stopping then)', async () => {
+    const prefix = await createTestTopics();
+    const bus = new KafkaBus({ brokers: kafkaBrokers().split(','), clientId: 'close-after-crash', topicPrefix: prefix });
+    let crashedAt: number | undefined;
+    try {
+      const subscription = await bus.subscribe(`${prefix}close-after-crash`, [Topics.request], async () => {
+        crashedAt ??= Date.now();
+        throw new KafkaJSNonRetriableError('Failed to find group coordinator');
+      });
+      await bus.publish([{ topic: Topics.request, key: 'only', value: '{}', headers: {} }]);
+      await waitFor('the consumer to crash', async () => crashedAt, { timeoutMs: 30_000 });
+      // kafkajs has stopped the crashed consumer (its group is gone) well before the restart a second later.
+      await sleep(300);
+      await expect(subscription.close()).resolves.toBeUndefined();
+    } finally {
+      await bus.close();
+    }
+  }, 60_000);
 });
