@@ -24,6 +24,8 @@ export const embeddedConfigSchema = z
   .object({
     ...commonFields,
     ...httpFields,
+    // This machine only: the start prints an admin key when no authentication is configured. HOST=0.0.0.0 widens it.
+    HOST: z.string().default('127.0.0.1'),
     PORT: httpFields.PORT.default(8080),
     ...databaseFields,
     ...busFields,

@@ -16,22 +16,13 @@ function openDatabaseEarly(): void {
 /** `npm start`: the whole product in one process. */
 async function main(): Promise<void> {
   openDatabaseEarly();
-  const [{ embeddedConfigSchema }, { startSystem, tuneHeapGrowth }] = await Promise.all([import('./config'), import('./system')]);
+  const [{ embeddedConfigSchema }, { startSystem, tuneHeapGrowth }, { startBanner }] = await Promise.all([import('./config'), import('./system'), import('./banner')]);
   const config = loadConfig('dsar (embedded)', embeddedConfigSchema);
   tuneHeapGrowth(config.HEAP_GROWING_PERCENT);
   const system = await startSystem(config);
-  process.stdout.write(
-    `DSAR service running in embedded mode on ${system.gatewayUrl} ` +
-      `(database: ${config.DB_DRIVER}${config.DB_DRIVER === 'pglite' ? ` in ${config.DATA_DIR}` : ''}, bus: ${config.BUS_DRIVER})\n` +
-      `API: ${system.gatewayUrl}/api/v1  reference: ${system.gatewayUrl}/api/docs\n`,
-  );
-  if (system.devToken) {
-    // Printed once per start, never logged: the log may be shipped elsewhere.
-    process.stdout.write(
-      `No authentication configured: development admin key for tenant "default"${system.devToken.path ? ` (also in ${system.devToken.path})` : ''}:\n` +
-        `  Authorization: Bearer ${system.devToken.token}\n`,
-    );
-  }
+  const banner = startBanner(config, system);
+  process.stdout.write(banner.text);
+  for (const warning of banner.warnings) process.stderr.write(`${warning}\n`);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;

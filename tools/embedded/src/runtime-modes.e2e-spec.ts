@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { waitFor } from '@dsar/platform/testing';
@@ -108,6 +108,8 @@ describe('embedded mode (npm start)', () => {
           const token = await devToken(dataDir);
           expect(app.output()).toContain(`Authorization: Bearer ${token}`);
           await captureAndRead('http://127.0.0.1:18080', token);
+          // HOST left unset: bound to the loopback interface only, and the banner (from the bound address) says so.
+          expect(app.output()).toContain('Listening on 127.0.0.1:18080: this machine only');
         }
       } finally {
         app.child.kill('SIGTERM');
@@ -116,6 +118,37 @@ describe('embedded mode (npm start)', () => {
     }
     // The embedded database lives under DATA_DIR and was reused, not recreated.
     expect(await readdir(path.join(dataDir, 'pg'))).toContain('PG_VERSION');
+  });
+
+  it('with HOST=0.0.0.0 listens on every interface; with DSAR_API_KEYS set it names the dev-token left in DATA_DIR, whose key answers 401', async () => {
+    const ownDataDir = await mkdtemp(path.join(tmpdir(), 'dsar-start-keys-'));
+    const leftover = 'dsar_dev_a-key-from-a-start-without-authentication';
+    await writeFile(path.join(ownDataDir, 'dev-token'), `${leftover}\n`, { mode: 0o600 });
+    const configured = 'configured-admin-key-0123456789abcdef';
+    const app = launch(process.execPath, ['tools/scripts/run-ts.cjs', 'tools/embedded/src/main.ts'], {
+      PORT: '18081',
+      HOST: '0.0.0.0',
+      DATA_DIR: ownDataDir,
+      LOG_LEVEL: 'warn',
+      DB_DRIVER: '',
+      BUS_DRIVER: '',
+      DSAR_API_KEYS: JSON.stringify([{ token: configured, tenantId: 'default', roles: ['admin'] }]),
+    });
+    try {
+      await waitFor('the runner to print its banner', () => app.output().includes('Listening on'), { timeoutMs: 20000, intervalMs: 200 });
+      expect(app.output()).toContain('Listening on every interface (0.0.0.0:18081): other machines can reach it.');
+      expect(app.output()).toContain(`warning: ${ownDataDir}/dev-token is not accepted: DSAR_API_KEYS is set, so the development key in that file answers 401.`);
+      expect(app.output()).not.toContain('Authorization: Bearer');
+      const base = 'http://127.0.0.1:18081';
+      expect((await api(base, 'GET', '/requests', leftover)).status).toBe(401);
+      expect((await api(base, 'GET', '/requests', configured)).status).toBe(200);
+      // Named, not removed: the operator decides.
+      expect(await devToken(ownDataDir)).toBe(leftover);
+    } finally {
+      app.child.kill('SIGTERM');
+      await app.exited;
+      await rm(ownDataDir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to start on bad configuration and lists every problem', async () => {

@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import type { EventCatalog } from '@dsar/contracts';
-import { type AuthSettings, ensureDevToken } from '@dsar/platform/auth';
+import { type AuthSettings, ensureDevToken, leftoverDevTokenFile } from '@dsar/platform/auth';
 import { ensureDevInternalAuthKey, ensureDevRequestReferenceKey, internalAuthKeyFrom, requestReferenceKeysFrom } from '@dsar/platform/config';
 import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
@@ -124,6 +125,10 @@ export interface RunningSystem {
   readonly services: ReadonlyMap<string, HostedService>;
   /** The development admin key, when no authentication was configured. */
   readonly devToken?: { token: string; path?: string; created: boolean };
+  /** A dev-token file left in DATA_DIR while authentication is configured (its key answers 401), and the settings that turned it off. */
+  readonly leftoverDevToken?: { path: string; configuredBy: string[] };
+  /** Where the gateway really listens: the bound address (`0.0.0.0` or `::` for every interface) and port. */
+  readonly listening: { address: string; port: number };
   /** The key the services sign and check internal identity with (configured, or the development one of DATA_DIR). */
   readonly internalAuthKey: string;
   close(): Promise<void>;
@@ -134,11 +139,20 @@ export interface RunningSystem {
 }
 
 /** The gateway's authentication, or a development admin key for tenant `default` when none is configured. */
-async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings; devToken?: RunningSystem['devToken'] }> {
+async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings; devToken?: RunningSystem['devToken']; leftoverDevToken?: RunningSystem['leftoverDevToken'] }> {
   const settings = gatewaySettingsFrom({ RATE_LIMIT_PER_MINUTE: 0, UPSTREAM_TIMEOUT_MS: 0, ...config });
-  if (settings.auth.apiKeys.length > 0 || settings.auth.jwtSecret || settings.auth.jwksUrl) return { auth: settings.auth };
+  const configuredBy = authSettingsGiven(settings.auth);
+  if (configuredBy.length > 0) {
+    const path = await leftoverDevTokenFile(config.DATA_DIR);
+    return { auth: settings.auth, ...(path ? { leftoverDevToken: { path, configuredBy } } : {}) };
+  }
   const devToken = await ensureDevToken(config.DATA_DIR);
   return { auth: { ...settings.auth, apiKeys: [{ token: devToken.token, tenantId: 'default', roles: ['admin'] }] }, devToken };
+}
+
+/** The variables that configured the gateway's authentication; none: the development key applies. */
+function authSettingsGiven(auth: AuthSettings): string[] {
+  return [auth.apiKeys.length > 0 && 'DSAR_API_KEYS', auth.jwtSecret && 'AUTH_JWT_SECRET', auth.jwksUrl && 'AUTH_JWKS_URL'].filter((name): name is string => typeof name === 'string');
 }
 
 /** The configured internal auth key, or the development one kept in DATA_DIR (a fresh one with in-memory data). */
@@ -161,7 +175,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     if (config.DB_DRIVER === 'pglite') await PgliteHost.closeAll();
   };
   try {
-    const { auth, devToken } = await embeddedAuth(config);
+    const { auth, devToken, leftoverDevToken } = await embeddedAuth(config);
     const internalAuthKey = await embeddedInternalAuthKey(config);
     // Every service signs and checks internal identity with the same key (ADR 0020).
     const keyed: SystemConfig = { ...config, INTERNAL_AUTH_KEY: internalAuthKey, INTERNAL_AUTH_KEY_FILE: undefined };
@@ -215,7 +229,8 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       await service.close();
       stopped.add(name);
     };
-    return { gatewayUrl: gateway.url, services, devToken, internalAuthKey, close, restart, stop };
+    const bound = gateway.app.getHttpServer().address() as AddressInfo;
+    return { gatewayUrl: gateway.url, listening: { address: bound.address, port: bound.port }, services, devToken, leftoverDevToken, internalAuthKey, close, restart, stop };
   } catch (e) {
     await close();
     throw e;

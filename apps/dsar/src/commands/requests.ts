@@ -136,7 +136,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.captureRequest,
     body: INTAKE_FLAGS,
     complete: completeIntake,
-    examples: ['dsar requests capture --jurisdiction US-CA --type deletion --channel web_form --text "Delete my account" --received-at 2026-10-01T17:00:00Z'],
+    examples: ['dsar requests capture --jurisdiction US-CA --type deletion --channel web_form --text "Delete my account"'],
   });
 
   const list = requests

@@ -141,7 +141,7 @@ export function workflowCommands(program: Command, kit: Kit): void {
       { flags: '--at <time>', description: 'when the pause began (ISO 8601); default now', field: 'at' },
       { flags: '--note <text>', description: 'a note for the record', field: 'note' },
     ],
-    examples: [`dsar clock pause ${ID} --reason fee --at 2026-03-04T10:00:00Z`],
+    examples: [`dsar clock pause ${ID} --reason fee --note "fee requested"`],
   });
   kit.api(clock, {
     name: 'resume <id>',

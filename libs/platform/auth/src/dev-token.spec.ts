@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevToken } from './dev-token';
+import { ensureDevToken, leftoverDevTokenFile } from './dev-token';
 
 describe('ensureDevToken', () => {
   let root: string;
@@ -42,5 +42,27 @@ describe('ensureDevToken', () => {
     expect(second.token).not.toBe(first.token);
     expect(await readdir(root)).toEqual([]);
     await expect(stat('memory:')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('leftoverDevTokenFile', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dsar-dev-token-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('names the dev-token file a data directory holds, and leaves it in place', async () => {
+    await writeFile(join(root, 'dev-token'), 'dsar_dev_an-earlier-development-key-0123\n');
+    expect(await leftoverDevTokenFile(root)).toBe(join(root, 'dev-token'));
+    expect(await readdir(root)).toEqual(['dev-token']);
+  });
+
+  it('names nothing when there is no such file, or the data is in memory', async () => {
+    expect(await leftoverDevTokenFile(root)).toBeUndefined();
+    expect(await leftoverDevTokenFile(join(root, 'not-made-yet'))).toBeUndefined();
+    expect(await leftoverDevTokenFile('memory://x')).toBeUndefined();
   });
 });

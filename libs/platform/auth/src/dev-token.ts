@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { dataDirSecret } from '@dsar/platform/config';
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dataDirSecret, IN_MEMORY_DATA_DIR_PREFIX } from '@dsar/platform/config';
 import { MIN_API_KEY_LENGTH } from './api-keys';
 
 export const DEV_TOKEN_FILE = 'dev-token';
@@ -31,4 +33,21 @@ function checkToken(content: string, path: string): string {
     throw new Error(`${path} holds a token shorter than ${MIN_API_KEY_LENGTH} characters; delete the file to have a new one generated.`);
   }
   return token;
+}
+
+/**
+ * The development key's file in DATA_DIR, when one is there: with authentication configured the key in it is no longer
+ * accepted, and an operator who still reads it gets a 401 without knowing why. The file is left in place (it is a
+ * secret someone may still want, and the next start without authentication takes it up again); the runner names it.
+ */
+export async function leftoverDevTokenFile(dataDir: string): Promise<string | undefined> {
+  if (dataDir.startsWith(IN_MEMORY_DATA_DIR_PREFIX)) return undefined;
+  const path = join(dataDir, DEV_TOKEN_FILE);
+  try {
+    await access(path);
+    return path;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
 }
