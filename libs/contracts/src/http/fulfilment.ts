@@ -168,8 +168,25 @@ export const deliveryPrepared = z
   })
   .meta({ id: 'DeliveryPrepared' });
 
-export const addressVerifyCommand = z.strictObject({ email: emailAddress().optional().describe("Default: the requestor's known address") }).meta({ id: 'AddressVerifyCommand' });
-export const addressVerified = z.object({ requestId: z.uuid(), email: z.string().nullable(), verified: z.boolean() }).meta({ id: 'AddressVerified' });
+export const addressVerifyCommand = z
+  .strictObject({
+    // Trimmed before the check: an address pasted with surrounding white space is the same address. Published as
+    // an email without the address pattern, which the untrimmed input need not match.
+    email: z.string().trim().meta({ format: 'email' }).pipe(emailAddress()).optional().describe("Surrounding white space is trimmed. Default: the requestor's known address"),
+  })
+  .meta({ id: 'AddressVerifyCommand' });
+export const addressVerified = z
+  .object({
+    requestId: z.uuid(),
+    email: z.string().nullable().describe('The normalized address asked about; without `email`, the known address masked, or null when there is none'),
+    addressKnown: z.boolean().describe('Whether the request has a known email address (requestor.email, else an email intake contact)'),
+    verified: z
+      .boolean()
+      .describe(
+        'With `email`: whether it is the known address. Without `email`: deprecated alias of `addressKnown` (it says that an address is known, not that one was checked); read `addressKnown` instead',
+      ),
+  })
+  .meta({ id: 'AddressVerified' });
 
 export const stepUpChallenge = z
   .object({ requestId: z.uuid(), token: z.string().describe('Shown once; stored only as a hash'), expiresAt: timestamp.describe('Exactly 24 hours after issuance') })

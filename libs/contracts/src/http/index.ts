@@ -4,6 +4,7 @@ export * from './policies';
 export * from './policy-admin';
 export * from './clock';
 export * from './lifecycle';
+export * from './lifecycle-rules';
 export * from './appeals';
 export * from './audit';
 export * from './verification';

@@ -13,3 +13,4 @@ export * from './clients/retention-client';
 export * from './file-response';
 export * from './csv';
 export * from './request-context';
+export * from './upload-body';

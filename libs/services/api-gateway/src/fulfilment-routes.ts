@@ -76,7 +76,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadManifestArtifact',
     summary: 'Upload an artifact to the manifest',
     description:
-      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as `application/octet-stream` (a JSON `Content-Type` is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
+      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as its raw bytes with `application/octet-stream` (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
     tag: 'Fulfilment',
     upload: { description: "The artifact's bytes.", headers: artifactHeaders(false) },
     response: { status: 202, schema: artifactUploaded, description: 'The file was stored as a new artifact.' },

@@ -425,6 +425,15 @@ describe('gateway streaming: uploads and downloads', () => {
       expect(upstream.calls).toHaveLength(0);
     });
 
+    it('refuses a multipart or JSON body with 415 (SVC-BE-1104) before it reaches the service', async () => {
+      for (const type of ['multipart/form-data; boundary=abc', 'application/json']) {
+        const answer = await upload(base, { total: 10, headers: { 'content-type': type } });
+        if (answer === 'aborted') throw new Error('aborted');
+        expect({ status: answer.status, code: json(answer).code }).toEqual({ status: 415, code: 'SVC-BE-1104' });
+      }
+      expect(upstream.calls).toHaveLength(0);
+    });
+
     it('fingerprints an idempotent upload over its method, path, type, length and declared headers', async () => {
       const key = { 'idempotency-key': 'upload-1' };
       const a = json(await upload(base, { total: 100, headers: key })).headers['x-dsar-request-fingerprint'];

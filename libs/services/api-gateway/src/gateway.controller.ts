@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { IDEMPOTENCY_KEY_HEADER, type Principal, rolesAllow } from '@dsar/contracts';
 import { AuthenticationError, Authenticator } from '@dsar/platform/auth';
 import { type FieldProblem, ProblemError } from '@dsar/platform/errors';
-import { acceptedMediaType, assertNormalizedPath, hasBody, pathOf, strictJsonBody } from '@dsar/platform/http';
+import { acceptedMediaType, assertNormalizedPath, hasBody, JSON_MEDIA_TYPE as JSON_TYPE, pathOf, strictJsonBody, uploadBodyTypeProblem } from '@dsar/platform/http';
 import { parseIdempotencyKey, requestFingerprint } from '@dsar/platform/idempotency';
 import { requestIdOf } from '@dsar/platform/observability';
 import { type CallerlessRequest, DOWNLOAD_REQUEST_HEADERS, type ForwardedResponse, type ForwardedStream, Forwarder, type ForwardRequest } from './forwarder';
@@ -16,8 +16,6 @@ import { RouteMatcher } from './route-matcher';
 import { routeTableProblems } from './route-table-checks';
 import { type GatewayRoute, PUBLIC } from './route-types';
 import { ROUTES } from './routes';
-
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** The route table the gateway serves; ROUTES unless a test provides its own. */
 export const GATEWAY_ROUTES = Symbol('GATEWAY_ROUTES');
@@ -150,15 +148,12 @@ export class GatewayController {
     if (contentCodings(req.headers['content-encoding']).length > 0) {
       throw new ProblemError('CONTENT_ENCODING_UNSUPPORTED', 'An upload is sent as it is stored, without a Content-Encoding.', undefined, {}, { 'Accept-Encoding': 'identity' });
     }
-    // JSON is what commands are sent as: a file labelled so was most likely meant for another route, or is a
-    // command sent here by mistake. Refused before a byte is read, rather than stored as an artifact or evidence.
+    // A body that is not the file itself (a JSON command, a multipart form) is refused before a byte is read,
+    // rather than stored as an artifact or evidence. The owning service applies the same rule to a direct call.
     const contentType = req.headers['content-type'] || 'application/octet-stream';
-    if (JSON_TYPE.test(contentType)) {
-      throw new ProblemError(
-        'UNSUPPORTED_MEDIA_TYPE',
-        `An upload's body is the file, sent as application/octet-stream; its own media type goes in the route's content-type header, not in Content-Type (${contentType.split(';')[0]}).`,
-      );
-    }
+    const typeHeader = Object.keys(upload.headers).find((name) => name.endsWith('-content-type')) ?? "the route's content-type header";
+    const notAFile = uploadBodyTypeProblem(contentType, typeHeader);
+    if (notAFile) throw notAFile;
     const declared = declaredHeaders(req, upload);
     const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
     const idempotencyKey = call.route.method === 'POST' || call.route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;

@@ -55,7 +55,7 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadVerificationEvidence',
     summary: 'Upload an identity evidence file',
     description:
-      "The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type's signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.",
+      "The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), sent as its raw bytes (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type's signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.",
     tag: 'Verification',
     upload: {
       description: "The evidence file's bytes.",

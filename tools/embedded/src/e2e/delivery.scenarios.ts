@@ -4,6 +4,7 @@ import { waitFor } from '@dsar/platform/testing';
 import type { TestSystem } from './systems';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
+import { clockAllowedActions } from './lifecycle-probe';
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
 type LogGroup = { eventId: string; eventType: string; attempts: Array<{ attempt: number; at: string; outcome: string; actor: string; detail: string | null; repeats: number; lastAt: string }> };
@@ -126,6 +127,8 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
     it('only a fulfilled request (409 SVC-BE-1401 before), with an artifact (409 SVC-BE-1211 without)', async () => {
       const open = await openRequest();
       expectProblem(await prepare(open), 409, 'SVC-BE-1401');
+      // It names what lifecycle-clock's own 409 names for the same request.
+      expect((await prepare(open)).body.allowedActions).toEqual(await clockAllowedActions(admin, open));
       // A deletion is fulfilled without a manifest: nothing to deliver.
       const deletion = await openRequest({ requestType: 'deletion' });
       expect((await admin.post(`/requests/${deletion}/fulfilment`, {})).status).toBe(202);
@@ -177,14 +180,17 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       const id = await openRequest();
       const res = await admin.call('POST', `/api/v1/requests/${id}/delivery/address/verify`);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ requestId: id, email: 'j***@example.org', verified: true });
+      expect(res.body).toEqual({ requestId: id, email: 'j***@example.org', addressKnown: true, verified: true });
     });
 
     it('matches trimmed and case-insensitively; folds no plus tag or dot', async () => {
       const id = await openRequest({ requestor: { type: 'subject', email: 'Rene.Doe@Example.org' } });
       const verify = (email: string) => admin.post(`/requests/${id}/delivery/address/verify`, { email });
-      expect((await verify('rene.doe@example.org')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', verified: true });
-      expect((await verify('RENE.DOE@EXAMPLE.ORG')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', verified: true });
+      expect((await verify('rene.doe@example.org')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', addressKnown: true, verified: true });
+      expect((await verify('RENE.DOE@EXAMPLE.ORG')).body).toEqual({ requestId: id, email: 'rene.doe@example.org', addressKnown: true, verified: true });
+      // The docs promise trimming: surrounding white space (a pasted address) is no 400, and the answer is trimmed.
+      expect(await verify('  Rene.Doe@example.org \t')).toMatchObject({ status: 200, body: { requestId: id, email: 'rene.doe@example.org', addressKnown: true, verified: true } });
+      expect((await verify(' renedoe@example.org ')).body).toEqual({ requestId: id, email: 'renedoe@example.org', addressKnown: true, verified: false });
       expect((await verify('rene.doe+dsar@example.org')).body.verified).toBe(false);
       expect((await verify('renedoe@example.org')).body.verified).toBe(false);
       expectProblem(await verify('not an address'), 400, 'SVC-BE-1102');
@@ -194,7 +200,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       const byContact = await openRequest({ requestor: { type: 'subject' } }, { contact: 'jane@example.org' });
       expect((await admin.post(`/requests/${byContact}/delivery/address/verify`, { email: 'JANE@example.org' })).body.verified).toBe(true);
       const none = await openRequest({ requestor: { type: 'subject' } }, { channel: 'phone', contact: '+49 30 1234567' });
-      expect((await admin.post(`/requests/${none}/delivery/address/verify`, {})).body).toEqual({ requestId: none, email: null, verified: false });
+      expect((await admin.post(`/requests/${none}/delivery/address/verify`, {})).body).toEqual({ requestId: none, email: null, addressKnown: false, verified: false });
       expect((await admin.post(`/requests/${none}/delivery/address/verify`, { email: 'jane@example.org' })).body.verified).toBe(false);
     });
   });

@@ -8,7 +8,9 @@ import { Artifacts } from '@dsar/services/fulfilment-delivery';
 import type { TestSystem } from './systems';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
-import { filesUnder } from './verification.scenarios';
+import { servicePrincipal, signedInternalHeaders } from './internal-identity';
+import { clockAllowedActions } from './lifecycle-probe';
+import { filesUnder, formOf } from './verification.scenarios';
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
 
@@ -336,6 +338,20 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expectProblem(await approve(id), 409, 'SVC-BE-1401');
       expectProblem(await fulfil(id), 409, 'SVC-BE-1401');
     });
+
+    it("each 409 (1401) names the allowed actions that lifecycle-clock's own 409 names for the request", async () => {
+      const allowed = await clockAllowedActions(api, id);
+      const answers = [
+        await upload(id, profileBytes(1000)),
+        await replace(id, artifactId, profileBytes(1000)),
+        await api.post(`/requests/${id}/fulfilment/callback`, { manifest: { artifacts: [] } }),
+        await approve(id),
+        await fulfil(id),
+      ];
+      expect(answers.map((a) => ({ status: a.status, code: a.body.code, allowedActions: a.body.allowedActions }))).toEqual(
+        answers.map(() => ({ status: 409, code: 'SVC-BE-1401', allowedActions: allowed })),
+      );
+    });
   });
 
   describe('four eyes per tenant', () => {
@@ -554,6 +570,27 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect({ files: storedFiles().length, version: (await api.get(`/requests/${id}/manifest`)).body.version }).toEqual(before);
       // The file's own type is JSON: it says so in x-artifact-content-type, and the body goes as octet-stream.
       expect((await upload(id, Buffer.from('{"a":1}'), headers({ 'x-artifact-content-type': 'application/json' }))).status).toBe(202);
+    });
+
+    it('a multipart body (curl -F, a browser form) is a 415 (1104) saying to send the raw bytes, at the gateway and at the service, and nothing is kept', async () => {
+      const before = { files: storedFiles().length, version: (await api.get(`/requests/${id}/manifest`)).body.version };
+      const form = formOf(Buffer.from('{"a":1}'), 'export.json', 'application/json');
+      for (const type of [form.type, 'Multipart/Mixed; boundary=x']) {
+        const uploaded = await upload(id, form.body, { ...headers(), 'content-type': type });
+        expectProblem(uploaded, 415, 'SVC-BE-1104');
+        expect(uploaded.body.detail).toMatch(/raw bytes.*application\/octet-stream.*x-artifact-content-type/);
+        expectProblem(await replace(id, artifactId, form.body, { ...headers(), 'content-type': type }), 415, 'SVC-BE-1104');
+      }
+      // A direct call to the service, past the gateway, meets the same rule.
+      const serviceUrl = `${getSystem().services.get('fulfilment-delivery')!.url}/internal/v1/requests/${id}/manifest/artifact/upload`;
+      const principal = servicePrincipal(KEYS.adminA.tenantId, 'key:test', ['admin']);
+      const direct = await fetch(serviceUrl, {
+        method: 'POST',
+        headers: { ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', serviceUrl, principal), ...headers(), 'content-type': form.type },
+        body: form.body,
+      });
+      expect({ status: direct.status, code: ((await direct.json()) as { code: string }).code }).toEqual({ status: 415, code: 'SVC-BE-1104' });
+      expect({ files: storedFiles().length, version: (await api.get(`/requests/${id}/manifest`)).body.version }).toEqual(before);
     });
 
     it('unknown artifacts: replace 404 1208, download 404 1207, callback 422 1210 listing them', async () => {

@@ -9,12 +9,20 @@ import type { TestSystem } from './systems';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 import { servicePrincipal, signedInternalHeaders } from './internal-identity';
+import { clockAllowedActions } from './lifecycle-probe';
 import type { LogCapture } from './log-hygiene.scenarios';
 
 type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
 
 const MiB = 1024 * 1024;
 /** A file that starts like a PDF, with a marker to look for on disk. */
+/** A multipart/form-data body with one file part, as `curl -F file=@name` sends it. */
+export function formOf(file: Buffer, filename: string, type: string): { body: Buffer; type: string } {
+  const boundary = '------------------------dsar0form0boundary';
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`;
+  return { body: Buffer.concat([Buffer.from(head), file, Buffer.from(`\r\n--${boundary}--\r\n`)]), type: `multipart/form-data; boundary=${boundary}` };
+}
+
 export function pdfBytes(size: number, marker = 'PASSPORT-NUMBER-X1234567'): Buffer {
   const head = Buffer.from(`%PDF-1.7\n% ${marker}\n`);
   const body = Buffer.alloc(Math.max(size - head.length, 0), `${marker} `);
@@ -319,6 +327,26 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect(storedFiles().length).toBe(before + 1);
     });
 
+    it('a multipart body (curl -F, a browser form) is a 415 (1104) saying to send the raw bytes, at the gateway and at the service, and nothing is kept', async () => {
+      const before = storedFiles().length;
+      const form = formOf(pdfBytes(1000), 'passport.pdf', 'application/pdf');
+      for (const type of [form.type, 'multipart/mixed; boundary=x']) {
+        const refused = await upload(id, form.body, { 'content-type': type, 'x-evidence-content-type': 'application/pdf' });
+        expectProblem(refused, 415, 'SVC-BE-1104');
+        expect(refused.body.detail).toMatch(/raw bytes.*application\/octet-stream/);
+      }
+      // A direct call to the service, past the gateway, meets the same rule.
+      const serviceUrl = `${getSystem().services.get('verification')!.url}/internal/v1/requests/${id}/verification/evidence/upload`;
+      const principal = servicePrincipal(KEYS.adminA.tenantId, 'key:test', ['admin']);
+      const direct = await fetch(serviceUrl, {
+        method: 'POST',
+        headers: { ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', serviceUrl, principal), 'content-type': form.type },
+        body: form.body,
+      });
+      expect({ status: direct.status, code: ((await direct.json()) as { code: string }).code }).toEqual({ status: 415, code: 'SVC-BE-1104' });
+      expect(storedFiles().length).toBe(before);
+    });
+
     it('another tenant sees none of it (404), and roles are checked (403)', async () => {
       const other = api.as(KEYS.operatorB.token);
       expectProblem(await other.post(`/requests/${id}/verification/request`, {}), 404, 'SVC-BE-1003');
@@ -352,6 +380,21 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect((await api.post(`/requests/${closed}/closures`, {})).status).toBe(202);
       expectProblem(await api.post(`/requests/${closed}/verification/request`, {}), 409, 'SVC-BE-1401');
       expectProblem(await upload(closed, pdfBytes(1000), { 'x-evidence-content-type': 'application/pdf' }), 409, 'SVC-BE-1401');
+    });
+
+    it("each 409 (1401) names the allowed actions that lifecycle-clock's own 409 names for the request, open or closed", async () => {
+      const { id: open } = await capture('DE', '2026-06-01T09:00:00Z');
+      const openAllowed = await clockAllowedActions(api, open);
+      for (const res of [await api.post(`/requests/${open}/verification/approve`, {}), await api.post(`/requests/${open}/verification/reject`, {})]) {
+        expect({ status: res.status, code: res.body.code, allowedActions: res.body.allowedActions }).toEqual({ status: 409, code: 'SVC-BE-1401', allowedActions: openAllowed });
+      }
+      const { id: closed } = await capture('DE', '2026-06-01T09:00:00Z');
+      expect((await api.post(`/requests/${closed}/closures`, {})).status).toBe(202);
+      const closedAllowed = await clockAllowedActions(api, closed);
+      const upload409 = await upload(closed, pdfBytes(1000), { 'x-evidence-content-type': 'application/pdf' });
+      for (const res of [await api.post(`/requests/${closed}/verification/request`, {}), upload409]) {
+        expect({ status: res.status, code: res.body.code, allowedActions: res.body.allowedActions }).toEqual({ status: 409, code: 'SVC-BE-1401', allowedActions: closedAllowed });
+      }
     });
   });
 

@@ -12,7 +12,7 @@ import {
   verificationRequestCommand,
 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { CurrentPrincipal, fileConditionsOf, optionalBody, parseInput, sendStoredFile } from '@dsar/platform/http';
+import { CurrentPrincipal, fileConditionsOf, optionalBody, parseInput, sendStoredFile, uploadBodyTypeProblem } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { VerificationCases } from '../application/verification-cases';
@@ -57,6 +57,9 @@ export class VerificationController {
   @HttpCode(202)
   async upload(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Req() req: Request) {
     try {
+      // The gateway's rule, for a call that bypasses it: a form or a command is not the file.
+      const notAFile = uploadBodyTypeProblem(headerOf(req, 'content-type'), EVIDENCE_UPLOAD_HEADERS.contentType);
+      if (notAFile) throw notAFile;
       return await this.evidence.upload(
         principal,
         id,

@@ -6,6 +6,7 @@ import {
   DEFAULT_VERIFICATION_LEVEL,
   DEFAULT_VERIFICATION_METHOD,
   DEFAULT_VERIFICATION_REJECTION_REASON,
+  allowedActionsOf,
   type LifecycleAction,
   type Principal,
   type RequestDetail,
@@ -64,7 +65,7 @@ export class VerificationCases {
     const pending = await this.pendingCase(principal.tenantId, requestId);
     // Asking again while a case is pending returns it; nothing pauses twice.
     if (pending) return { requestId, caseId: pending.id, status: 'verification_pending' };
-    if (CLOSED.includes(detail.status)) throw disallowed(detail.status, 'request_verification');
+    if (CLOSED.includes(detail.status)) throw disallowed(detail, 'request_verification');
 
     const seq = (await this.db.getRepository(VerificationCaseEntity).count({ where: { requestId } })) + 1;
     const pauseClock = command.pauseClock ?? true;
@@ -172,7 +173,7 @@ export class VerificationCases {
   private async requirePending(principal: Principal, requestId: string, action: LifecycleAction): Promise<VerificationCaseEntity> {
     const detail = await this.lifecycle.request(principal, requestId);
     const pending = await this.pendingCase(principal.tenantId, requestId);
-    if (!pending || detail.status !== 'verification_pending') throw disallowed(detail.status, action, pending === null);
+    if (!pending || detail.status !== 'verification_pending') throw disallowed(detail, action, pending === null);
     return pending;
   }
 
@@ -229,7 +230,8 @@ export class VerificationCases {
   }
 }
 
-function disallowed(status: RequestStatus, action: LifecycleAction, noCase = false): ProblemError {
+function disallowed(detail: RequestDetail, action: LifecycleAction, noCase = false): ProblemError {
+  const status = detail.status;
   const why = noCase && status === 'verification_pending' ? 'it has no pending verification case' : `it is ${status}`;
-  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `${action} is not allowed: ${why}.`, undefined, { currentStatus: status, action });
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `${action} is not allowed: ${why}.`, undefined, { currentStatus: status, action, allowedActions: allowedActionsOf(detail) });
 }

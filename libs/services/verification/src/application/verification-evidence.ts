@@ -5,6 +5,7 @@ import { type EntityManager, In, IsNull } from 'typeorm';
 import {
   DEFAULT_VERIFICATION_LEVEL,
   type Principal,
+  allowedActionsOf,
   type RequestDetail,
   type RequestStatus,
   VERIFICATION_LEVELS,
@@ -303,7 +304,10 @@ export class VerificationEvidence {
   private async openRequest(principal: Principal, requestId: string): Promise<RequestDetail> {
     const detail = await this.lifecycle.request(principal, requestId);
     if (CLOSED.includes(detail.status)) {
-      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is ${detail.status}: it takes no more evidence.`, undefined, { currentStatus: detail.status });
+      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is ${detail.status}: it takes no more evidence.`, undefined, {
+        currentStatus: detail.status,
+        allowedActions: allowedActionsOf(detail),
+      });
     }
     return detail;
   }

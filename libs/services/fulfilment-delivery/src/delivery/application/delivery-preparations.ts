@@ -35,7 +35,7 @@ export class DeliveryPreparations {
    */
   async prepare(principal: Principal, requestId: string, command: DeliveryPrepareCommand): Promise<DeliveryPrepared> {
     const detail = await this.requests.read(principal, requestId);
-    if (detail.status !== 'fulfilled') throw disallowed(detail.status, 'prepare_delivery', 'delivery is prepared once the request is fulfilled');
+    if (detail.status !== 'fulfilled') throw disallowed(detail, 'prepare_delivery', 'delivery is prepared once the request is fulfilled');
     const artifacts = await this.artifacts.currentOf(detail.tenantId, detail.id);
     if (artifacts.length === 0) {
       throw new ProblemError('DELIVERY_NOTHING_TO_DELIVER', `Request ${requestId} has no fulfilment artifact to deliver: its manifest has none.`);
@@ -87,7 +87,8 @@ export class DeliveryPreparations {
   async verifyAddress(principal: Principal, requestId: string, email: string | undefined): Promise<AddressVerified> {
     const detail = await this.requests.read(principal, requestId);
     const known = knownAddressOf(detail);
-    if (email === undefined) return { requestId: detail.id, email: known === null ? null : maskAddress(known), verified: known !== null };
-    return { requestId: detail.id, email: normalizeAddress(email), verified: known !== null && addressesMatch(known, email) };
+    const addressKnown = known !== null;
+    if (email === undefined) return { requestId: detail.id, email: known === null ? null : maskAddress(known), addressKnown, verified: addressKnown };
+    return { requestId: detail.id, email: normalizeAddress(email), addressKnown, verified: known !== null && addressesMatch(known, email) };
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, type Principal, type RequestDetail, type RequestStatus } from '@dsar/contracts';
+import { allowedActionsOf, isUuid, type Principal, type RequestDetail, type RequestStatus } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 
@@ -29,10 +29,15 @@ export class DeliveryRequests {
   }
 
   assertCollectable(detail: RequestDetail, action: string): void {
-    if (!COLLECTABLE.includes(detail.status)) throw disallowed(detail.status, action, 'only a fulfilled request is delivered');
+    if (!COLLECTABLE.includes(detail.status)) throw disallowed(detail, action, 'only a fulfilled request is delivered');
   }
 }
 
-export function disallowed(status: RequestStatus, action: string, why: string): ProblemError {
-  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `${action} is not allowed: the request is ${status} (${why}).`, undefined, { currentStatus: status, action });
+/** The 409 of a delivery step the request's status does not allow, naming what lifecycle-clock allows it. */
+export function disallowed(detail: RequestDetail, action: string, why: string): ProblemError {
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `${action} is not allowed: the request is ${detail.status} (${why}).`, undefined, {
+    currentStatus: detail.status,
+    action,
+    allowedActions: allowedActionsOf(detail),
+  });
 }

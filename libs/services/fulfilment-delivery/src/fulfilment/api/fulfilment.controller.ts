@@ -2,7 +2,7 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req,
 import type { Request, Response } from 'express';
 import { ARTIFACT_UPLOAD_HEADERS, artifactDownloadQuery, fulfilmentCallbackCommand, manifestValidateCommand, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { CurrentPrincipal, fileConditionsOf, parseInput, sendStoredFile } from '@dsar/platform/http';
+import { CurrentPrincipal, fileConditionsOf, parseInput, sendStoredFile, uploadBodyTypeProblem } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { type ArtifactUploadHeaders, Artifacts } from '../application/artifacts';
 import { Fulfilments } from '../application/fulfilments';
@@ -34,7 +34,7 @@ export class FulfilmentController {
   @HttpCode(202)
   async upload(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Req() req: Request) {
     try {
-      refuseParsedBody(req);
+      refuseNonFileBody(req);
       return await this.artifacts.upload(principal, id, uploadHeaders(req), req);
     } catch (e) {
       // Refused before the whole file arrived: the rest is read and dropped, so that the answer reaches the
@@ -48,7 +48,7 @@ export class FulfilmentController {
   @HttpCode(202)
   async replace(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('artifactId') artifactId: string, @Req() req: Request) {
     try {
-      refuseParsedBody(req);
+      refuseNonFileBody(req);
       return await this.artifacts.replace(principal, id, artifactId, uploadHeaders(req), req);
     } catch (e) {
       req.resume();
@@ -109,11 +109,13 @@ function uploadHeaders(req: Request): ArtifactUploadHeaders {
 }
 
 /**
- * A body sent with a JSON Content-Type was read by the service's JSON parser before this handler (up to
- * HTTP_BODY_LIMIT): its bytes are no longer a stream to store. The file goes as application/octet-stream; its
- * own type is x-artifact-content-type.
+ * Refuses a body that is not the file: a form or a command (the gateway's rule, for a call that bypasses it),
+ * or any body the service's JSON parser read before this handler (up to HTTP_BODY_LIMIT), whose bytes are no
+ * longer a stream to store. The file goes as application/octet-stream; its own type is x-artifact-content-type.
  */
-function refuseParsedBody(req: Request): void {
+function refuseNonFileBody(req: Request): void {
+  const notAFile = uploadBodyTypeProblem(headerOf(req, 'content-type'), ARTIFACT_UPLOAD_HEADERS.contentType);
+  if (notAFile) throw notAFile;
   if ((req as Request & { _body?: boolean })._body) {
     throw new ProblemError('UNSUPPORTED_MEDIA_TYPE', `Send the file with Content-Type: application/octet-stream; its own media type goes in ${ARTIFACT_UPLOAD_HEADERS.contentType}.`);
   }

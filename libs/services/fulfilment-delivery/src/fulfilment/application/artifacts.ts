@@ -12,6 +12,7 @@ import {
   FulfilmentEventTypes,
   isUuid,
   type Principal,
+  type RequestDetail,
 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
@@ -21,7 +22,7 @@ import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf } from '../domai
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestEntity } from '../infrastructure/manifest.entity';
-import { Manifests } from './manifests';
+import { beingFulfilledProblem, Manifests } from './manifests';
 import { type ArtifactWriteCode, emptyUpload, storageReadProblem, storageWriteProblem, tooLarge } from './storage-problems';
 
 /** The headers of an upload or a replacement as the client sent them. */
@@ -74,15 +75,16 @@ export class Artifacts {
     const declared = this.declared(headers, true);
     this.checkLength(headers.contentLength, code);
     const what = 'uploading an artifact';
-    const { detail, round } = await this.manifests.openRequest(principal, requestId, what);
-    await this.refuseWhileFulfilling(requestId, what);
+    const opened = await this.manifests.openRequest(principal, requestId, what);
+    const { detail } = opened;
+    await this.refuseWhileFulfilling(detail, what);
     const artifactKey = newArtifactKey();
     const storageKey = storageKeyOf(requestId, artifactKey);
     const stored = await this.store(principal.tenantId, storageKey, body, code);
     try {
       return await this.uow.run(async (tx) => {
         const row = await this.manifests.lock(tx, detail);
-        await this.manifests.assertChangeable(tx, row, round, what);
+        await this.manifests.assertChangeable(tx, row, opened, what);
         const now = this.clock.now();
         const artifact = tx.create(ArtifactEntity, {
           id: randomUUID(),
@@ -130,18 +132,19 @@ export class Artifacts {
     const declared = this.declared(headers, false);
     this.checkLength(headers.contentLength, code);
     const what = 'replacing an artifact';
-    const { detail, round } = await this.manifests.openRequest(principal, requestId, what);
+    const opened = await this.manifests.openRequest(principal, requestId, what);
+    const { detail } = opened;
     if (!isUuid(artifactId) || !(await this.manifests.db.getRepository(ArtifactEntity).exists({ where: { id: artifactId, tenantId: principal.tenantId, requestId, purgedAt: IsNull() } }))) {
       throw unknownArtifact(artifactId, requestId);
     }
-    await this.refuseWhileFulfilling(requestId, what);
+    await this.refuseWhileFulfilling(detail, what);
     const artifactKey = newArtifactKey();
     const storageKey = storageKeyOf(requestId, artifactKey);
     const stored = await this.store(principal.tenantId, storageKey, body, code);
     try {
       return await this.uow.run(async (tx) => {
         const row = await this.manifests.lock(tx, detail);
-        await this.manifests.assertChangeable(tx, row, round, what);
+        await this.manifests.assertChangeable(tx, row, opened, what);
         const artifact = await tx.findOne(ArtifactEntity, { where: { id: artifactId, requestId, purgedAt: IsNull() }, lock: { mode: 'pessimistic_write' } });
         if (!artifact) throw unknownArtifact(artifactId, requestId);
         const previous = await tx.findOne(ArtifactVersionEntity, { where: { artifactId, version: artifact.currentVersion } });
@@ -320,10 +323,8 @@ export class Artifacts {
   }
 
   /** A quick look before any byte is read: a fulfilment under way refuses the upload now, not after a long transfer (checked again when recording). */
-  private async refuseWhileFulfilling(requestId: string, what: string): Promise<void> {
-    if (await this.manifests.fulfilmentUnderway(this.manifests.db, requestId)) {
-      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is being fulfilled: ${what} is not allowed now.`, undefined, { currentStatus: 'in_progress' });
-    }
+  private async refuseWhileFulfilling(detail: RequestDetail, what: string): Promise<void> {
+    if (await this.manifests.fulfilmentUnderway(this.manifests.db, detail.id)) throw beingFulfilledProblem(detail, what);
   }
 
   private checkLength(header: string | undefined, code: ArtifactWriteCode): void {

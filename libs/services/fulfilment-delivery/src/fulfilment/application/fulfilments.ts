@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { In, IsNull } from 'typeorm';
-import { FulfilmentEventTypes, isUuid, type Principal, type RequestDetail, type RequestFulfilmentRecordedV1, type RequestStatus } from '@dsar/contracts';
+import { allowedActionsOf, FulfilmentEventTypes, isUuid, type Principal, type RequestDetail, type RequestFulfilmentRecordedV1 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
@@ -50,7 +50,7 @@ export class Fulfilments {
       if (detail.status === 'fulfilled' && (await this.takeOver(requestId)) && (await this.record(detail.tenantId, requestId))) {
         return { id: requestId, status: 'fulfilled', dueAt: detail.dueAt };
       }
-      throw disallowed(detail.status);
+      throw disallowed(detail);
     }
     const noted = await this.claim(principal, detail);
     let dueAt: string;
@@ -116,7 +116,7 @@ export class Fulfilments {
   private claim(principal: Principal, detail: RequestDetail): Promise<PendingFulfilment> {
     return this.uow.run(async (tx) => {
       const row = await this.manifests.lock(tx, detail);
-      if (await this.manifests.fulfilmentUnderway(tx, row.requestId)) throw disallowed(detail.status, 'another fulfilment of it is under way');
+      if (await this.manifests.fulfilmentUnderway(tx, row.requestId)) throw disallowed(detail, 'another fulfilment of it is under way');
       const blocker = fulfilmentBlocker({ requestType: detail.requestType, manifestVersion: row.version, validationState: row.validationState });
       if (blocker) {
         throw new ProblemError('FULFILMENT_MANIFEST_NOT_APPROVED', `The request cannot be fulfilled: ${blocker}.`, undefined, { manifestVersion: row.version, validationState: row.validationState });
@@ -159,6 +159,6 @@ export class Fulfilments {
   }
 }
 
-function disallowed(status: RequestStatus, why = `it is ${status}`): ProblemError {
-  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `fulfil is not allowed: ${why}.`, undefined, { currentStatus: status, action: 'fulfil' });
+function disallowed(detail: RequestDetail, why = `it is ${detail.status}`): ProblemError {
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `fulfil is not allowed: ${why}.`, undefined, { currentStatus: detail.status, action: 'fulfil', allowedActions: allowedActionsOf(detail) });
 }

@@ -6,6 +6,7 @@ import {
   type CloudEventEnvelope,
   type FulfilmentCallbackCommand,
   FulfilmentEventTypes,
+  allowedActionsOf,
   isUuid,
   type ManifestRecordedV1,
   type ManifestReviewedV1,
@@ -62,7 +63,7 @@ export class Manifests {
     if (!isUuid(requestId)) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${requestId} does not exist.`);
     const round = (await this.db.getRepository(ManifestEntity).findOne({ where: { requestId }, select: { requestId: true, fulfilments: true } }))?.fulfilments ?? 0;
     const detail = await this.lifecycle.request(principal, requestId);
-    if (CLOSED.includes(detail.status)) throw closedProblem(detail.status, what);
+    if (CLOSED.includes(detail.status)) throw closedProblem(detail, what);
     return { detail, round };
   }
 
@@ -117,11 +118,9 @@ export class Manifests {
    * Refuses a change (409) while the request is being fulfilled, or when a fulfilment was recorded since the
    * request was read (the change would land after the request was answered). Call with the row locked.
    */
-  async assertChangeable(tx: EntityManager, row: ManifestEntity, round: number, what: string): Promise<void> {
-    if (row.fulfilments !== round) throw closedProblem('fulfilled', what);
-    if (await this.fulfilmentUnderway(tx, row.requestId)) {
-      throw new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is being fulfilled: ${what} is not allowed now.`, undefined, { currentStatus: 'in_progress' });
-    }
+  async assertChangeable(tx: EntityManager, row: ManifestEntity, { detail, round }: OpenRequest, what: string): Promise<void> {
+    if (row.fulfilments !== round) throw closedProblem({ ...detail, status: 'fulfilled' }, what);
+    if (await this.fulfilmentUnderway(tx, row.requestId)) throw beingFulfilledProblem(detail, what);
   }
 
   /** A change of the artifacts or the manifest's fields: a new version, pending review, and an entry of the history. */
@@ -210,13 +209,14 @@ export class Manifests {
    */
   async callback(principal: Principal, requestId: string, command: FulfilmentCallbackCommand): Promise<{ requestId: string; status: 'recorded' }> {
     const what = 'recording the manifest';
-    const { detail, round } = await this.openRequest(principal, requestId, what);
+    const opened = await this.openRequest(principal, requestId, what);
+    const { detail } = opened;
     const named = command.manifest.artifacts;
     const ids = [...new Set(named.map((a) => a.artifactId))];
     await this.assertKnown(principal.tenantId, requestId, ids);
     return this.uow.run(async (tx) => {
       const row = await this.lock(tx, detail);
-      await this.assertChangeable(tx, row, round, what);
+      await this.assertChangeable(tx, row, opened, what);
       // Checked again under the lock: a purge may have come in between.
       await this.assertKnown(principal.tenantId, requestId, ids, tx);
       const now = this.clock.now();
@@ -261,13 +261,13 @@ export class Manifests {
    */
   async validate(principal: Principal, requestId: string, command: ManifestValidateCommand): Promise<{ id: string; status: 'approved' | 'rejected' }> {
     const what = 'reviewing the manifest';
-    const { round } = await this.openRequest(principal, requestId, what);
+    const opened = await this.openRequest(principal, requestId, what);
     return this.uow.run(async (tx) => {
       const row = await tx.findOne(ManifestEntity, { where: { tenantId: principal.tenantId, requestId }, lock: { mode: 'pessimistic_write' } });
       if (!row || row.version === 0) {
         throw new ProblemError('MANIFEST_NOT_FOUND', `Request ${requestId} has no manifest to review: upload its artifacts or record them with the fulfilment callback first.`);
       }
-      await this.assertChangeable(tx, row, round, what);
+      await this.assertChangeable(tx, row, opened, what);
       const stale = staleReview(command.version, row.version);
       if (stale) {
         throw new ProblemError('MANIFEST_VERSION_CHANGED', `You reviewed version ${command.version}, but ${stale}: read the manifest again and review that.`, undefined, {
@@ -360,7 +360,18 @@ export function artifactRecordOf(artifact: ArtifactEntity, versions: ArtifactVer
   };
 }
 
-/** The 409 of a change to the manifest of a request that is no longer open. */
-export function closedProblem(status: RequestStatus, what: string): ProblemError {
-  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is ${status}: ${what} is not allowed.`, undefined, { currentStatus: status });
+/** The 409 of a change to the manifest of a request that is no longer open, naming what lifecycle-clock allows it. */
+export function closedProblem(detail: RequestDetail, what: string): ProblemError {
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is ${detail.status}: ${what} is not allowed.`, undefined, {
+    currentStatus: detail.status,
+    allowedActions: allowedActionsOf(detail),
+  });
+}
+
+/** The 409 of a change to the manifest while the request is being fulfilled (it is still in_progress). */
+export function beingFulfilledProblem(detail: RequestDetail, what: string): ProblemError {
+  return new ProblemError('LIFECYCLE_TRANSITION_DISALLOWED', `The request is being fulfilled: ${what} is not allowed now.`, undefined, {
+    currentStatus: detail.status,
+    allowedActions: allowedActionsOf(detail),
+  });
 }
