@@ -9,15 +9,23 @@ import { buildOpenApiDocument, type GatewayRoute, ROUTES } from '@dsar/services/
  * - the OpenAPI document of the public API to docs/api/openapi.json, the same
  *   document the gateway serves at /api/v1/openapi.json;
  * - the table of every authenticated route with its permission and scope
- *   (tenant-wide or workspace) in docs/security.md, "Scope of each route".
+ *   (tenant-wide or workspace) in docs/security.md, "Scope of each route";
+ * - the list of every endpoint with its permission and summary in
+ *   docs/api/README.md, between its endpoint list markers.
  *
- * Unit tests fail when either is out of date (openapi-doc.spec.ts,
+ * Unit tests fail when any is out of date (openapi-doc.spec.ts,
  * route-scope-doc.spec.ts):
  *
  *   node tools/scripts/run-ts.cjs tools/scripts/export-openapi.ts
  */
 export const OPENAPI_JSON_PATH = path.resolve(__dirname, '../../docs/api/openapi.json');
 export const SECURITY_MD_PATH = path.resolve(__dirname, '../../docs/security.md');
+export const API_README_PATH = path.resolve(__dirname, '../../docs/api/README.md');
+/** The lines around docs/api/README.md's generated endpoint list; everything between them is replaced. */
+export const ENDPOINT_LIST_MARKERS = {
+  begin: '<!-- endpoints:begin (generated from the route table by tools/scripts/export-openapi.ts; do not edit) -->',
+  end: '<!-- endpoints:end -->',
+} as const;
 /** The heading whose table lists the routes' scopes. */
 export const ROUTE_SCOPE_HEADING = '### Scope of each route';
 
@@ -33,8 +41,29 @@ export const ROUTE_SCOPES = { tenantWide: 'tenant-wide', workspace: 'workspace' 
 export function renderRouteScopeTable(routes: readonly GatewayRoute[] = ROUTES): string {
   const rows = routes
     .filter((r) => r.permission !== 'public')
-    .map((r) => `| \`${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}\` | \`${r.permission}\` | ${r.tenantWide ? ROUTE_SCOPES.tenantWide : ROUTE_SCOPES.workspace} |`);
+    .map((r) => `| \`${r.method} ${openApiPath(r.path)}\` | \`${r.permission}\` | ${r.tenantWide ? ROUTE_SCOPES.tenantWide : ROUTE_SCOPES.workspace} |`);
   return ['| Route | Permission | Scope |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The Markdown table of every route, in the route table's order: the path as OpenAPI writes it, who may call it, its summary. */
+export function renderEndpointTable(routes: readonly GatewayRoute[] = ROUTES): string {
+  const rows = routes.map((r) => {
+    const caller = r.permission === 'public' ? "public (the provider's signature)" : `\`${r.permission}\``;
+    return `| \`${r.method} ${openApiPath(r.path)}\` | ${caller} | ${r.summary.replace(/\|/g, '\\|')}. |`;
+  });
+  return ['| Method and path | Permission | What it does |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** docs/api/README.md with the lines between its endpoint list markers replaced by the generated table. */
+export function withEndpointTable(doc: string, table = renderEndpointTable()): string {
+  const begin = doc.indexOf(ENDPOINT_LIST_MARKERS.begin);
+  const end = doc.indexOf(ENDPOINT_LIST_MARKERS.end);
+  if (begin < 0 || end < begin) throw new Error(`docs/api/README.md has no endpoint list between "${ENDPOINT_LIST_MARKERS.begin}" and "${ENDPOINT_LIST_MARKERS.end}"`);
+  return `${doc.slice(0, begin + ENDPOINT_LIST_MARKERS.begin.length)}\n\n${table}\n\n${doc.slice(end)}`;
+}
+
+function openApiPath(routePath: string): string {
+  return routePath.replace(/:(\w+)/g, '{$1}');
 }
 
 /** docs/security.md with its route scope table replaced by one generated from the route table. */
@@ -52,11 +81,19 @@ export function withRouteScopeTable(doc: string, table = renderRouteScopeTable()
 async function main(): Promise<void> {
   await mkdir(path.dirname(OPENAPI_JSON_PATH), { recursive: true });
   await writeFile(OPENAPI_JSON_PATH, renderOpenApiJson());
-  const security = await readFile(SECURITY_MD_PATH, 'utf8');
-  const updated = withRouteScopeTable(security);
-  // Written only when the table changed: other sections of the page are edited by hand.
-  if (updated !== security) await writeFile(SECURITY_MD_PATH, updated);
-  for (const file of [OPENAPI_JSON_PATH, ...(updated !== security ? [SECURITY_MD_PATH] : [])]) process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
+  const written = [OPENAPI_JSON_PATH];
+  for (const [file, update] of [
+    [SECURITY_MD_PATH, withRouteScopeTable],
+    [API_README_PATH, withEndpointTable],
+  ] as const) {
+    const doc = await readFile(file, 'utf8');
+    const updated = update(doc);
+    // Written only when the generated part changed: the rest of each page is edited by hand.
+    if (updated === doc) continue;
+    await writeFile(file, updated);
+    written.push(file);
+  }
+  for (const file of written) process.stdout.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
 }
 
 // Run only as the entry point (run-ts.cjs puts it in argv[1]), not when a test imports the helpers above.

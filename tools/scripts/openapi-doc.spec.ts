@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { buildOpenApiDocument } from '@dsar/services/api-gateway';
-import { OPENAPI_JSON_PATH, renderOpenApiJson } from './export-openapi';
+import { buildOpenApiDocument, ROUTES } from '@dsar/services/api-gateway';
+import { API_README_PATH, OPENAPI_JSON_PATH, renderOpenApiJson, withEndpointTable } from './export-openapi';
 
 /**
  * docs/api/openapi.json is the API reference kept in the repository; it must
@@ -94,5 +94,21 @@ describe('the OpenAPI document', () => {
     expect(refs.length).toBeGreaterThan(0);
     const dangling = refs.filter(({ ref }) => resolveRef(doc, ref) === undefined).map(({ at, ref }) => `${at}: ${ref}`);
     expect(dangling).toEqual([]);
+  });
+});
+
+describe('docs/api/README.md, the endpoint list', () => {
+  const doc = readFileSync(API_README_PATH, 'utf8');
+
+  it("names every endpoint of the gateway's route table once, and no other", () => {
+    // The first cell of an endpoint row: `METHOD /path`, the path as OpenAPI writes it.
+    const listed = [...doc.matchAll(/^\| `(GET|POST|PUT|PATCH|DELETE) (\/[^`\s]*)` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const served = ROUTES.map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`);
+    expect({ missing: served.filter((e) => !listed.includes(e)), unknown: listed.filter((e) => !served.includes(e)) }).toEqual({ missing: [], unknown: [] });
+    expect(listed).toHaveLength(new Set(listed).size);
+  });
+
+  it('is the list generated from the route table (regenerate it when the API changes)', () => {
+    if (withEndpointTable(doc) !== doc) throw new Error(`the endpoint list of docs/api/README.md is out of date: run \`${REGENERATE}\``);
   });
 });

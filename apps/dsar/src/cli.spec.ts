@@ -6,7 +6,8 @@ import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import type { Command } from 'commander';
 import { type ChainEntry, chainEntry, GENESIS_HASH, keyIdOf, leafHash, merkleRoot, statementText } from '@dsar/platform/audit-chain';
-import { ROUTES } from '@dsar/services/api-gateway';
+import { PRODUCT_VERSION } from '@dsar/contracts';
+import { buildOpenApiDocument, ROUTES } from '@dsar/services/api-gateway';
 import { chainFindings, checkChain, checkCheckpoint } from './audit-check';
 import { buildProgram } from './cli';
 import { bashCompletion, zshCompletion } from './completion';
@@ -53,6 +54,15 @@ describe('the command tree', () => {
     expect([...published].filter((e) => !table.some((t) => key(t) === e))).toEqual([]);
     expect(table.filter((t) => !published.has(key(t))).map(key)).toEqual([]);
     expect(table.map(key).filter((e) => !used.has(e))).toEqual([]);
+  });
+
+  it('prints the version of package.json, the one the OpenAPI document publishes', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+    expect({ cli: tree.version(), contracts: PRODUCT_VERSION, openapi: (buildOpenApiDocument().info as { version: string }).version }).toEqual({
+      cli: manifest.version,
+      contracts: manifest.version,
+      openapi: manifest.version,
+    });
   });
 
   it("has an endpoint for every route of the gateway's table but the providers' webhooks, sending its body as the route takes it, and no other", () => {

@@ -15,6 +15,8 @@ import { CLI_ERRORS, CliError, EXIT } from './errors';
 import { DEFAULT_BASE_URL, defaultFormat, examples, intArg, type Io, Kit } from './kit';
 import { OUTPUT_FORMATS, Output, type OutputFormat } from './output';
 
+// package.json is where the product's version lives; read here, not through @dsar/contracts' PRODUCT_VERSION, because
+// loading that module's index (every schema) at start would slow each command down. cli.spec.ts checks they agree.
 const VERSION = (JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as { version: string }).version;
 
 const HELP_FOOTER = `

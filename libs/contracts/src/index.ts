@@ -15,3 +15,4 @@ export * from './events/domain-catalog';
 export * from './auth/roles';
 export * from './http';
 export * from './policy/jurisdictions';
+export * from './product-version';

@@ -407,7 +407,8 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(await ok(['clarify', 'receive', id, '--message', 'The one with jane@example.org'])).toMatchObject({ status: 'in_progress' });
       const extended = await ok(['extend', id, '--months', '1', '--justification', 'complexity', '--reason', 'Your request covers many systems.']);
       expect(Date.parse(extended.dueAt)).toBeGreaterThan(Date.parse(extended.previousDueAt));
-      expect(await ok(['clock', 'pause', id, '--reason', 'fee', '--note', 'Fee asked by letter'])).toMatchObject({ clockState: 'paused' });
+      // Verification suspends a DE clock; a fee pause would leave it running (the pack's rule is `ignore`).
+      expect(await ok(['clock', 'pause', id, '--reason', 'verification', '--note', 'Proof of identity asked by letter'])).toMatchObject({ clockState: 'paused' });
       expect(await ok(['clock', 'resume', id])).toMatchObject({ clockState: 'running' });
       expect((await ok(['clock', 'explain', id])).extensions).toHaveLength(1);
       expect(await ok(['requestor', 'set', id, '--type', 'authorized_agent', '--name', 'Sam Lee', '--relation', 'attorney'])).toMatchObject({ id });

@@ -162,6 +162,18 @@ describe('computeClock: CCPA verification does not stop the clock (11 CCR 7021(b
     expect(clock.segments.find((s) => s.reason === 'verification')).toMatchObject({ countsTowardDeadline: true });
   });
 
+  it('while the verification pause is open the clock says running, in its state and in its words', () => {
+    const clock = clockOf('US-CA', '2026-03-01T20:00:00Z', [pause('verification', '2026-03-02T18:00:00Z')]);
+    expect(clock.state).toBe('running');
+    // The pause is still open and must be resumed, so when it began stays known.
+    expect(clock.pausedSince).toEqual(new Date('2026-03-02T18:00:00Z'));
+    expect(clock.pauses[0]).toMatchObject({ rule: 'ignore', effect: 'pending', to: null });
+    expect(clock.segments.at(-1)).toMatchObject({ reason: 'verification', to: null, countsTowardDeadline: true });
+    const words = clock.steps.join('\n');
+    expect(words).toMatch(/the clock keeps running/);
+    expect(words).not.toMatch(/clock is paused|earliest it can be|moves when the pause ends/);
+  });
+
   it('gives the 10-business-day acknowledgement deadline (Mon 2 Mar 2026 -> Mon 16 Mar)', () => {
     expect(clockOf('US-CA', '2026-03-02T18:00:00Z').acknowledgementDueAt).toEqual(new Date('2026-03-17T06:59:59.999Z'));
   });
@@ -178,6 +190,12 @@ describe('computeClock: order and pause rules', () => {
     const clock = clockOf('GB', '2026-06-01T09:00:00Z', [pause('verification', '2026-07-03T09:00:00Z'), resume('2026-07-10T09:00:00Z')]);
     expect(clock.lastDay).toBe('2026-07-01');
     expect(clock.pauses[0].effect).toBe('after_deadline');
+  });
+
+  it('a pause open since after the deadline leaves the clock running', () => {
+    const clock = clockOf('GB', '2026-06-01T09:00:00Z', [pause('verification', '2026-07-03T09:00:00Z')]);
+    expect(clock.state).toBe('running');
+    expect(clock.steps.join('\n')).not.toMatch(/clock is paused/);
   });
 
   it('explains every step in words', () => {

@@ -417,13 +417,17 @@ class ClockReplay {
         reason: open.reason,
         from: open.at,
         to: null,
-        countsTowardDeadline: open.rule === 'ignore' || open.afterDeadline,
+        countsTowardDeadline: !stopsClock(open),
         actor: open.actor,
         policyVersion: this.version,
         rule: open.rule,
       });
       this.pauses.push({ reason: open.reason, rule: open.rule, from: open.at, to: null, excludedDays: 0, effect: 'pending', actor: open.actor });
-      this.steps.push(`The clock is paused for ${open.reason} since ${open.at.toISOString()}; the due date shown is the earliest it can be and moves when the pause ends.`);
+      this.steps.push(
+        stopsClock(open)
+          ? `The clock is paused for ${open.reason} since ${open.at.toISOString()}; the due date shown is the earliest it can be and moves when the pause ends.`
+          : `A ${open.reason} pause is open since ${open.at.toISOString()}, but the clock keeps running through it: the due date shown does not move when the pause ends.`,
+      );
     } else {
       this.closeFinalSegments(final);
     }
@@ -438,7 +442,7 @@ class ClockReplay {
       baseDeadline,
       finalDueAt: final.dueAt,
       lastDay: final.lastDay,
-      state: open ? 'paused' : 'running',
+      state: open && stopsClock(open) ? 'paused' : 'running',
       pausedSince: open?.at ?? null,
       startedAt: this.running.startedAt,
       rule: this.rule,
@@ -564,6 +568,11 @@ const PAUSE_RULE_TEXT: Record<PauseRule, string> = {
   suspend: 'the paused days, both end days included, do not count',
   ignore: 'the clock keeps running',
 };
+
+/** Whether an open pause stops the clock: an `ignore` rule, or a start after the last day, leaves it running. */
+function stopsClock(open: { readonly rule: PauseRule; readonly afterDeadline: boolean }): boolean {
+  return open.rule !== 'ignore' && !open.afterDeadline;
+}
 
 function plusCalendar(day: string, months: number, days: number): string {
   return parseLocalDate(day).plus({ months }).plus({ days }).toISODate();

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { ErrorCatalog, type ErrorName, errorStatuses, EVIDENCE_ARTIFACT_KEY_PATTERN, IDEMPOTENCY_KEY_PATTERN, PACK_ID, PERMISSIONS, ROLE_PERMISSIONS, type Role } from '@dsar/contracts';
+import {
+  ErrorCatalog,
+  type ErrorName,
+  errorStatuses,
+  EVIDENCE_ARTIFACT_KEY_PATTERN,
+  IDEMPOTENCY_KEY_PATTERN,
+  PACK_ID,
+  PERMISSIONS,
+  PRODUCT_VERSION,
+  ROLE_PERMISSIONS,
+  type Role,
+} from '@dsar/contracts';
 import { MAX_LISTED_FIELD_PROBLEMS } from '@dsar/platform/errors';
 import { BODY_ERRORS, COMMON_ERRORS, PUBLIC_COMMON_ERRORS } from './route-errors';
 import { type GatewayRoute, PUBLIC } from './route-types';
@@ -243,7 +254,7 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       ? {
           requestBody: {
             required: true,
-            description: `${route.upload.description} Streamed as it is sent, taken as bytes whatever its \`Content-Type\` says (the file's own type goes in the route's content-type header), without a \`Content-Encoding\` (415).`,
+            description: `${route.upload.description} Streamed as it is sent: the raw bytes of the file, stored as they arrive; a JSON or multipart \`Content-Type\` (a command, a form such as \`curl -F\`) is a 415, any other is taken as bytes (the file's own type goes in the route's content-type header); without a \`Content-Encoding\` (415).`,
             content: { 'application/octet-stream': { schema: BINARY } },
           },
         }
@@ -270,7 +281,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
     openapi: '3.1.0',
     info: {
       title: 'DSAR service API',
-      version: '1.0.0-alpha',
+      version: PRODUCT_VERSION,
       description:
         'The REST API of the data subject request service. `{base_url}` is `http(s)://host:port/api/v1`. ' +
         'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md), except the inbound ' +

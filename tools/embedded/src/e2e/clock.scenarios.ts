@@ -148,6 +148,18 @@ export function clockScenarios(getSystem: () => TestSystem): void {
       expect(explained.body.pauses[0]).toMatchObject({ reason: 'verification', rule: 'ignore', effect: 'ignored', excludedDays: 0 });
     });
 
+    it('CCPA: a request under verification says its clock is running, in its state and in its words', async () => {
+      const { id, dueAt } = await capture('US-CA', 'access', getSystem().clock.daysAgo(2));
+      expect((await api.post(`/requests/${id}/verification/request`, { method: 'document' })).status).toBe(202);
+      const explained = await api.get(`/requests/${id}/clock/explain`);
+      expect(explained.status).toBe(200);
+      expect(explained.body.pauses).toEqual([expect.objectContaining({ reason: 'verification', rule: 'ignore', effect: 'pending', to: null })]);
+      expect(explained.body.clock).toMatchObject({ state: 'running', dueAt });
+      expect(explained.body.clock.pausedSince).not.toBeNull();
+      expect(explained.body.steps.join('\n')).toMatch(/the clock keeps running/);
+      expect(explained.body.steps.join('\n')).not.toMatch(/clock is paused|earliest it can be/);
+    });
+
     it('refuses a second pause (409), a resume without a pause (409) and times out of order (422)', async () => {
       const { id } = await capture('GB', 'access', '2026-06-01T09:00:00Z');
       const notPaused = await api.post(`/requests/${id}/clock/resume`, {});
