@@ -68,6 +68,15 @@ export const text = (max: number) =>
   z.string().min(1, { abort: true }).max(max, { abort: true }).regex(NO_CONTROL_CHARACTERS, { error: NO_CONTROL_CHARACTERS_MESSAGE, abort: true }).regex(NOT_BLANK, NOT_BLANK_MESSAGE).trim();
 
 /** An email address (the HTML form's rule, as zod checks it), at most 320 characters. */
+/**
+ * What a field that trims an email address before checking it publishes: emailAddress()'s pattern with optional white
+ * space around it, so that a client (or a fuzzer) reading the schema sends what the server takes.
+ */
+export const PADDED_EMAIL_ADDRESS_SCHEMA = {
+  format: 'email',
+  pattern: `^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`,
+} as const;
+
 export const emailAddress = () =>
   z
     .email({ error: 'must be an email address, e.g. jane@example.org' })
