@@ -19,7 +19,7 @@ const hostPort = (address: string, port: number) => (address.includes(':') ? `[$
  */
 export function startBanner(
   config: Pick<EmbeddedConfig, 'DB_DRIVER' | 'DATA_DIR' | 'BUS_DRIVER'>,
-  system: Pick<RunningSystem, 'gatewayUrl' | 'listening' | 'devToken' | 'leftoverDevToken'>,
+  system: Pick<RunningSystem, 'gatewayUrl' | 'listening' | 'devToken' | 'reviewerToken' | 'leftoverDevToken' | 'leftoverReviewerToken' | 'auditKeyId'>,
 ): StartBanner {
   const url = system.gatewayUrl;
   const lines = [
@@ -27,6 +27,8 @@ export function startBanner(
     `API: ${url}/api/v1  reference: ${url}/api/docs`,
     listeningLine(system.listening),
   ];
+  // The key id a verifier trusts (docs/audit.md#checkpoints), to note down now rather than derive with openssl.
+  if (system.auditKeyId) lines.push(`Audit checkpoints are signed with key ${system.auditKeyId} (also at GET /api/v1/audit/checkpoints/keys).`);
   const warnings: string[] = [];
   if (system.devToken) {
     // Printed once per start, never logged: the log may be shipped elsewhere.
@@ -34,20 +36,31 @@ export function startBanner(
       `No authentication configured: development admin key for tenant "default"${system.devToken.path ? ` (also in ${system.devToken.path})` : ''}:`,
       `  Authorization: Bearer ${system.devToken.token}`,
     );
+    if (system.reviewerToken) {
+      // A second principal: four eyes on manifest review refuses the key that uploaded the artifacts (SVC-BE-1213).
+      lines.push(
+        `Development reviewer key for tenant "default", role operator: a second person for four eyes${system.reviewerToken.path ? ` (also in ${system.reviewerToken.path})` : ''}:`,
+        `  Authorization: Bearer ${system.reviewerToken.token}`,
+      );
+    }
     if (!isLoopback(system.listening.address)) {
       warnings.push(
-        `warning: the development admin key is accepted from every machine that can reach ${hostPort(system.listening.address, system.listening.port)}; set DSAR_API_KEYS, or HOST=127.0.0.1`,
+        `warning: the development ${system.reviewerToken ? 'admin and reviewer keys are' : 'admin key is'} accepted from every machine that can reach ${hostPort(system.listening.address, system.listening.port)}; set DSAR_API_KEYS, or HOST=127.0.0.1`,
       );
     }
   }
-  if (system.leftoverDevToken) {
-    const { path, configuredBy } = system.leftoverDevToken;
-    warnings.push(
-      `warning: ${path} is not accepted: ${configuredBy.join(', ')} ${configuredBy.length > 1 ? 'are' : 'is'} set, so the development key in that file answers 401. ` +
-        'Use a configured key; delete the file once nothing reads it (it is kept, and used again by a start without authentication).',
-    );
+  for (const leftover of [system.leftoverDevToken, system.leftoverReviewerToken]) {
+    if (leftover) warnings.push(leftoverWarning(leftover));
   }
   return { text: `${lines.join('\n')}\n`, warnings };
+}
+
+/** A development key's file left in DATA_DIR while authentication is configured: why its key answers 401. */
+function leftoverWarning({ path, configuredBy }: NonNullable<RunningSystem['leftoverDevToken']>): string {
+  return (
+    `warning: ${path} is not accepted: ${configuredBy.join(', ')} ${configuredBy.length > 1 ? 'are' : 'is'} set, so the development key in that file answers 401. ` +
+    'Use a configured key; delete the file once nothing reads it (it is kept, and used again by a start without authentication).'
+  );
 }
 
 function listeningLine({ address, port }: RunningSystem['listening']): string {

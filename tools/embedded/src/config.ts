@@ -10,12 +10,16 @@ import { notifierFields } from '@dsar/services/notifier';
 import { verificationFields } from '@dsar/services/verification';
 import { requireAuthSettings } from '@dsar/platform/auth';
 
+/** `npm start` writes readable lines for a terminal; LOG_FORMAT=json gives the services' JSON lines. */
+export const EMBEDDED_LOG_FORMAT = 'pretty';
+
 /**
  * Settings of the embedded runner (`npm start`): the whole product in one
  * process. The defaults need nothing installed: PGlite under DATA_DIR and the
  * in-memory bus. The same process can run against PostgreSQL and Kafka by
  * setting DB_DRIVER and BUS_DRIVER. With no authentication configured it makes
- * a development admin key (DATA_DIR/dev-token), without an audit signing
+ * a development admin key (DATA_DIR/dev-token) and a development reviewer key
+ * (DATA_DIR/reviewer-token, an operator), without an audit signing
  * key a development one (DATA_DIR/audit-signing-key.pem), without an
  * internal auth key one in DATA_DIR/internal-auth-key, and without a request
  * reference key one in DATA_DIR/request-reference-key.
@@ -23,6 +27,9 @@ import { requireAuthSettings } from '@dsar/platform/auth';
 export const embeddedConfigSchema = z
   .object({
     ...commonFields,
+    // For a person at a terminal: readable lines, warnings and errors only, unless LOG_FORMAT or LOG_LEVEL say otherwise.
+    LOG_FORMAT: commonFields.LOG_FORMAT.removeDefault().optional(),
+    LOG_LEVEL: commonFields.LOG_LEVEL.removeDefault().optional(),
     ...httpFields,
     // This machine only: the start prints an admin key when no authentication is configured. HOST=0.0.0.0 widens it.
     HOST: z.string().default('127.0.0.1'),
@@ -46,7 +53,11 @@ export const embeddedConfigSchema = z
     requireAuthSettings(value, ctx);
     requireStorageSettings(value, ctx);
     requireWebhookSettings(value, ctx);
-  }, everyProblem);
+  }, everyProblem)
+  .transform(({ LOG_FORMAT, LOG_LEVEL, ...rest }) => {
+    const format = LOG_FORMAT ?? EMBEDDED_LOG_FORMAT;
+    return { ...rest, LOG_FORMAT: format, LOG_LEVEL: LOG_LEVEL ?? (format === 'pretty' ? 'warn' : 'info') };
+  });
 
 export type EmbeddedConfig = z.infer<typeof embeddedConfigSchema>;
 export type { GatewayConfig };

@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import type { EventCatalog } from '@dsar/contracts';
-import { type AuthSettings, ensureDevToken, leftoverDevTokenFile } from '@dsar/platform/auth';
+import { type AuthSettings, DEV_TOKEN_FILE, ensureDevToken, ensureReviewerToken, leftoverDevTokenFile, REVIEWER_TOKEN_FILE } from '@dsar/platform/auth';
 import { ensureDevInternalAuthKey, ensureDevRequestReferenceKey, internalAuthKeyFrom, requestReferenceKeysFrom } from '@dsar/platform/config';
 import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
 import { addressRateLimitsFrom, apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
-import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
+import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, CheckpointPublisher, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import {
   type DeliveryConfig,
   deliverySettingsProvider,
@@ -125,12 +125,18 @@ export interface RunningSystem {
   readonly services: ReadonlyMap<string, HostedService>;
   /** The development admin key, when no authentication was configured. */
   readonly devToken?: { token: string; path?: string; created: boolean };
+  /** The development reviewer's key (an operator of tenant `default`, another principal than devToken's), beside it. */
+  readonly reviewerToken?: { token: string; path?: string; created: boolean };
   /** A dev-token file left in DATA_DIR while authentication is configured (its key answers 401), and the settings that turned it off. */
   readonly leftoverDevToken?: { path: string; configuredBy: string[] };
+  /** The same for a reviewer-token file. */
+  readonly leftoverReviewerToken?: { path: string; configuredBy: string[] };
   /** Where the gateway really listens: the bound address (`0.0.0.0` or `::` for every interface) and port. */
   readonly listening: { address: string; port: number };
   /** The key the services sign and check internal identity with (configured, or the development one of DATA_DIR). */
   readonly internalAuthKey: string;
+  /** The id of the key audit checkpoints are signed with (configured, or the development one of DATA_DIR), when checkpoints are on. */
+  readonly auditKeyId?: string;
   close(): Promise<void>;
   /** Stops one domain service and starts it again on the same port (tests of a restart); a stopped one is started. */
   restart(name: string): Promise<HostedService>;
@@ -138,16 +144,31 @@ export interface RunningSystem {
   stop(name: string): Promise<void>;
 }
 
-/** The gateway's authentication, or a development admin key for tenant `default` when none is configured. */
-async function embeddedAuth(config: SystemConfig): Promise<{ auth: AuthSettings; devToken?: RunningSystem['devToken']; leftoverDevToken?: RunningSystem['leftoverDevToken'] }> {
+type EmbeddedAuth = Pick<RunningSystem, 'devToken' | 'reviewerToken' | 'leftoverDevToken' | 'leftoverReviewerToken'> & { auth: AuthSettings };
+
+/**
+ * The gateway's authentication, or, when none is configured, two development keys for tenant `default`: an admin key
+ * and a reviewer's (an operator), two principals, so that a manifest one of them uploaded can be reviewed by the other
+ * under four eyes (SVC-BE-1213).
+ */
+async function embeddedAuth(config: SystemConfig): Promise<EmbeddedAuth> {
   const settings = gatewaySettingsFrom({ RATE_LIMIT_PER_MINUTE: 0, UPSTREAM_TIMEOUT_MS: 0, ...config });
   const configuredBy = authSettingsGiven(settings.auth);
   if (configuredBy.length > 0) {
-    const path = await leftoverDevTokenFile(config.DATA_DIR);
-    return { auth: settings.auth, ...(path ? { leftoverDevToken: { path, configuredBy } } : {}) };
+    const [devPath, reviewerPath] = await Promise.all([leftoverDevTokenFile(config.DATA_DIR, DEV_TOKEN_FILE), leftoverDevTokenFile(config.DATA_DIR, REVIEWER_TOKEN_FILE)]);
+    return {
+      auth: settings.auth,
+      ...(devPath ? { leftoverDevToken: { path: devPath, configuredBy } } : {}),
+      ...(reviewerPath ? { leftoverReviewerToken: { path: reviewerPath, configuredBy } } : {}),
+    };
   }
   const devToken = await ensureDevToken(config.DATA_DIR);
-  return { auth: { ...settings.auth, apiKeys: [{ token: devToken.token, tenantId: 'default', roles: ['admin'] }] }, devToken };
+  const reviewerToken = await ensureReviewerToken(config.DATA_DIR);
+  const apiKeys: AuthSettings['apiKeys'] = [
+    { token: devToken.token, tenantId: 'default', roles: ['admin'] },
+    { token: reviewerToken.token, tenantId: 'default', roles: ['operator'] },
+  ];
+  return { auth: { ...settings.auth, apiKeys }, devToken, reviewerToken };
 }
 
 /** The variables that configured the gateway's authentication; none: the development key applies. */
@@ -175,7 +196,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     if (config.DB_DRIVER === 'pglite') await PgliteHost.closeAll();
   };
   try {
-    const { auth, devToken, leftoverDevToken } = await embeddedAuth(config);
+    const { auth, devToken, reviewerToken, leftoverDevToken, leftoverReviewerToken } = await embeddedAuth(config);
     const internalAuthKey = await embeddedInternalAuthKey(config);
     // Every service signs and checks internal identity with the same key (ADR 0020).
     const keyed: SystemConfig = { ...config, INTERNAL_AUTH_KEY: internalAuthKey, INTERNAL_AUTH_KEY_FILE: undefined };
@@ -230,7 +251,21 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       stopped.add(name);
     };
     const bound = gateway.app.getHttpServer().address() as AddressInfo;
-    return { gatewayUrl: gateway.url, listening: { address: bound.address, port: bound.port }, services, devToken, leftoverDevToken, internalAuthKey, close, restart, stop };
+    const auditKeyId = services.get('audit-ledger')?.app.get(CheckpointPublisher, { strict: false }).keyId;
+    return {
+      gatewayUrl: gateway.url,
+      listening: { address: bound.address, port: bound.port },
+      services,
+      devToken,
+      reviewerToken,
+      leftoverDevToken,
+      leftoverReviewerToken,
+      internalAuthKey,
+      auditKeyId,
+      close,
+      restart,
+      stop,
+    };
   } catch (e) {
     await close();
     throw e;

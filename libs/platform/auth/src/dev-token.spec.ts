@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureDevToken, leftoverDevTokenFile } from './dev-token';
+import { ensureDevToken, ensureReviewerToken, leftoverDevTokenFile } from './dev-token';
 
 describe('ensureDevToken', () => {
   let root: string;
@@ -45,6 +45,31 @@ describe('ensureDevToken', () => {
   });
 });
 
+describe('ensureReviewerToken', () => {
+  let root: string;
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'dsar-reviewer-token-'));
+  });
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it('keeps a second key beside dev-token in a 0600 file, another token than the admin key, read back on the next start', async () => {
+    const admin = await ensureDevToken(root);
+    const first = await ensureReviewerToken(root);
+    expect(first).toEqual({ token: expect.stringMatching(/^dsar_reviewer_[A-Za-z0-9_-]{43}$/), path: join(root, 'reviewer-token'), created: true });
+    expect(first.token).not.toBe(admin.token);
+    expect((await stat(first.path!)).mode & 0o777).toBe(0o600);
+    expect(await ensureReviewerToken(root)).toEqual({ token: first.token, path: first.path, created: false });
+    expect((await readdir(root)).sort()).toEqual(['dev-token', 'reviewer-token']);
+  });
+
+  it('writes nothing for in-memory data', async () => {
+    expect((await ensureReviewerToken('memory://x')).path).toBeUndefined();
+    expect(await readdir(root)).toEqual([]);
+  });
+});
+
 describe('leftoverDevTokenFile', () => {
   let root: string;
   beforeEach(async () => {
@@ -64,5 +89,11 @@ describe('leftoverDevTokenFile', () => {
     expect(await leftoverDevTokenFile(root)).toBeUndefined();
     expect(await leftoverDevTokenFile(join(root, 'not-made-yet'))).toBeUndefined();
     expect(await leftoverDevTokenFile('memory://x')).toBeUndefined();
+  });
+
+  it('names a reviewer-token file as well', async () => {
+    await writeFile(join(root, 'reviewer-token'), 'dsar_reviewer_an-earlier-development-key\n');
+    expect(await leftoverDevTokenFile(root, 'reviewer-token')).toBe(join(root, 'reviewer-token'));
+    expect(await leftoverDevTokenFile(root)).toBeUndefined();
   });
 });

@@ -28,6 +28,8 @@ const positiveInt = z.coerce.number().int().positive();
 export const commonFields = {
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `json` (one pino object a line, for a log collector) or `pretty` (one short line a record, for a terminal). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** Size limit of JSON bodies, e.g. 1mb. */
   HTTP_BODY_LIMIT: z
     .string()

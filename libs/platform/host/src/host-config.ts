@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 export interface HostConfig {
   NODE_ENV: string;
   LOG_LEVEL: string;
+  /** `pretty`: log lines for a person at a terminal; `json` (the default): pino's JSON lines. */
+  LOG_FORMAT?: 'json' | 'pretty';
   HTTP_BODY_LIMIT: string;
   /** See tuneHeapGrowth; absent: V8's own choice. */
   HEAP_GROWING_PERCENT?: number;
@@ -31,10 +33,13 @@ export interface HostConfig {
 }
 
 /** The gateway has no database or bus: fill those settings with inert values. */
-export function gatewayHostConfig(config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEVEL' | 'HTTP_BODY_LIMIT' | 'HOST' | 'PORT' | 'INTERNAL_AUTH_KEY' | 'INTERNAL_AUTH_KEY_FILE'>): HostConfig {
+export function gatewayHostConfig(
+  config: Pick<HostConfig, 'NODE_ENV' | 'LOG_LEVEL' | 'LOG_FORMAT' | 'HTTP_BODY_LIMIT' | 'HOST' | 'PORT' | 'INTERNAL_AUTH_KEY' | 'INTERNAL_AUTH_KEY_FILE'>,
+): HostConfig {
   return {
     NODE_ENV: config.NODE_ENV,
     LOG_LEVEL: config.LOG_LEVEL,
+    ...(config.LOG_FORMAT ? { LOG_FORMAT: config.LOG_FORMAT } : {}),
     HTTP_BODY_LIMIT: config.HTTP_BODY_LIMIT,
     HOST: config.HOST,
     PORT: config.PORT,

@@ -11,7 +11,7 @@ import { internalAuthKeyFrom } from '@dsar/platform/config';
 import { INTERNAL_AUTH, InternalAuthKey, internalIdentity, requestContext, serveInProcess, strictJsonBody, UPSTREAM_URLS, type UpstreamUrls } from '@dsar/platform/http';
 import { IdempotencyModule } from '@dsar/platform/idempotency';
 import { BusServer, MessagingModule, OutboxRelay } from '@dsar/platform/messaging';
-import { HealthController, loggerParams, ReadinessRegistry } from '@dsar/platform/observability';
+import { HealthController, loggerParams, prettyLogDestination, ReadinessRegistry } from '@dsar/platform/observability';
 import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
 import type { HostConfig } from './host-config';
 import { httpMetrics } from './http-metrics';
@@ -86,7 +86,10 @@ function upstreamsModule(definition: ServiceDefinition, upstreams: UpstreamUrls,
 
 export function rootModuleFor(definition: ServiceDefinition, config: HostConfig, options: HostOptions = {}): DynamicModule {
   const schema = schemaNameFor(definition.name);
-  const imports: DynamicModule['imports'] = [LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL, options.logDestination)), ClockModule.forRoot(options.clock)];
+  const imports: DynamicModule['imports'] = [
+    LoggerModule.forRoot(loggerParams(options.logName ?? definition.name, config.LOG_LEVEL, options.logDestination ?? (config.LOG_FORMAT === 'pretty' ? prettyLogDestination() : undefined))),
+    ClockModule.forRoot(options.clock),
+  ];
   if (definition.persistence) {
     imports.push(
       PersistenceModule.forRoot({
