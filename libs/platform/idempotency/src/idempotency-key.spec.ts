@@ -1,6 +1,6 @@
 import { IDEMPOTENCY_KEY_PATTERN } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { parseIdempotencyKey, requestFingerprint } from './idempotency-key';
+import { parseIdempotencyKey, requestFingerprint, streamedBodyFingerprint, streamedFingerprintParts } from './idempotency-key';
 
 describe('parseIdempotencyKey', () => {
   it('accepts a structured-field string and a bare token alike', () => {
@@ -67,5 +67,20 @@ describe('the published Idempotency-Key pattern', () => {
       }
       expect([value, IDEMPOTENCY_KEY_PATTERN.test(value)]).toEqual([value, accepted]);
     }
+  });
+});
+
+describe('streamedBodyFingerprint', () => {
+  const head = requestFingerprint('POST', '/requests/x/manifest/artifact/upload', { upload: { contentType: 'application/octet-stream', contentLength: '3', headers: {} } });
+
+  it("keeps the head, the bytes' digest and their number, and gives back the head and the number", () => {
+    const whole = streamedBodyFingerprint(head, 'ab'.repeat(32), 3);
+    expect(whole.startsWith(head)).toBe(true);
+    expect(streamedFingerprintParts(whole)).toEqual({ head, bytes: 3 });
+    expect(streamedBodyFingerprint(head, 'cd'.repeat(32), 3)).not.toBe(whole);
+  });
+
+  it('finds no parts in the fingerprint of a JSON request', () => {
+    expect(streamedFingerprintParts(head)).toBeUndefined();
   });
 });

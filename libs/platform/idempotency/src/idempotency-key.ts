@@ -32,3 +32,20 @@ export function requestFingerprint(method: string, path: string, body: unknown):
   const canonical = body === undefined ? '' : (canonicalize(body) ?? '');
   return `sha256:${createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonical}`).digest('hex')}`;
 }
+
+/**
+ * The fingerprint of a request whose body is streamed (an upload): the fingerprint of its head (method, path and the
+ * headers that describe the body, as the gateway computes it), the SHA-256 of the bytes that streamed through and their
+ * number. The head comes first so that a retry whose head differs is refused before a byte of it is read.
+ */
+export function streamedBodyFingerprint(head: string, sha256Hex: string, bytes: number): string {
+  return `${head};body=sha256:${sha256Hex};bytes=${bytes}`;
+}
+
+/** The head and the byte count of a fingerprint made by streamedBodyFingerprint; undefined for any other fingerprint. */
+export function streamedFingerprintParts(fingerprint: string): { head: string; bytes: number } | undefined {
+  const at = fingerprint.lastIndexOf(';body=sha256:');
+  if (at < 0) return undefined;
+  const bytes = Number(fingerprint.slice(fingerprint.lastIndexOf(';bytes=') + ';bytes='.length));
+  return Number.isSafeInteger(bytes) ? { head: fingerprint.slice(0, at), bytes } : undefined;
+}

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { ProblemError } from '@dsar/platform/errors';
 import { quoteIdent, UnitOfWork } from '@dsar/platform/persistence';
 import { PeriodicJob } from '@dsar/platform/scheduling';
-import { IDEMPOTENCY_RETENTION_HOURS } from './idempotency-key';
+import { IDEMPOTENCY_RETENTION_HOURS, streamedFingerprintParts } from './idempotency-key';
 
 export const IDEMPOTENCY_SCHEMA = Symbol('IDEMPOTENCY_SCHEMA');
 
@@ -14,7 +14,8 @@ export interface IdempotencyScope {
   key: string;
 }
 
-export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown };
+/** A replay carries the fingerprint it was recorded under: a streamed body's is only compared once the body has been read. */
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: unknown; fingerprint: string };
 
 /**
  * How long a claim blocks a retry before it is presumed abandoned (a crashed process never completes it). The
@@ -51,9 +52,11 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   /**
    * Claims the key for a new execution, in its own committed statement so that
    * a concurrent duplicate sees it at once. A key that expired, or whose
-   * claim was abandoned with the same request, is taken over.
+   * claim was abandoned with the same request, is taken over. For a streamed body (`streamedBody`) the fingerprint is
+   * its head's: a completed record holds the whole request's (streamedBodyFingerprint), whose head is compared here
+   * and whose body the caller compares after reading it.
    */
-  async claim(scope: IdempotencyScope, fingerprint: string): Promise<Claim> {
+  async claim(scope: IdempotencyScope, fingerprint: string, options: { streamedBody?: boolean } = {}): Promise<Claim> {
     const claimed: unknown[] = await this.uow.dataSource.query(
       `INSERT INTO ${this.table} AS k (tenant_id, principal, key, fingerprint, state, locked_until, expires_at)
        VALUES ($1, $2, $3, $4, 'processing', now() + make_interval(secs => $5), now() + make_interval(hours => $6))
@@ -74,21 +77,25 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     const existing = rows[0];
     // Released between our insert and this read: the caller may simply retry.
     if (!existing) throw new ProblemError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key just finished without a result; retry.');
-    if (existing.fingerprint !== fingerprint) {
+    const recorded = options.streamedBody && existing.state === 'completed' ? streamedFingerprintParts(existing.fingerprint)?.head : existing.fingerprint;
+    if (recorded !== fingerprint) {
       throw new ProblemError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request (method, path or body). Use a new key for a new request.');
     }
     if (existing.state !== 'completed' || existing.response_status === null) {
       throw new ProblemError('IDEMPOTENCY_REQUEST_IN_PROGRESS', 'The first request with this Idempotency-Key is still being processed; retry shortly.', undefined, {}, { 'Retry-After': '1' });
     }
-    return { kind: 'replay', status: existing.response_status, body: existing.response_body };
+    return { kind: 'replay', status: existing.response_status, body: existing.response_body, fingerprint: existing.fingerprint };
   }
 
-  /** Records the response in the command's own transaction: it exists exactly when the state change does. */
-  async complete(tx: EntityManager, scope: IdempotencyScope, status: number, body: unknown): Promise<void> {
+  /**
+   * Records the response in the command's own transaction: it exists exactly when the state change does. A streamed
+   * body's request records its whole fingerprint (`fingerprint`), known only once the body has been read.
+   */
+  async complete(tx: EntityManager, scope: IdempotencyScope, status: number, body: unknown, fingerprint?: string): Promise<void> {
     await tx.query(
-      `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb
+      `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb, fingerprint = COALESCE($6::text, fingerprint)
        WHERE tenant_id = $1 AND principal = $2 AND key = $3`,
-      [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null)],
+      [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null), fingerprint ?? null],
     );
   }
 

@@ -14,6 +14,7 @@ import { buildOpenApiDocument } from './openapi';
 import { GATEWAY_ROUTES, GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
+import { IDEMPOTENCY_ERRORS } from './route-errors';
 import { routeTableProblems } from './route-table-checks';
 import type { GatewayRoute } from './route-types';
 import { ROUTES } from './routes';
@@ -46,7 +47,7 @@ const UPLOAD_ROUTE: GatewayRoute = {
     },
   },
   response: { status: 201, schema: z.object({ bytes: z.number() }), description: 'Stored.' },
-  errors: [],
+  errors: [...IDEMPOTENCY_ERRORS],
 };
 
 const DOWNLOAD_ROUTE: GatewayRoute = {
@@ -631,7 +632,7 @@ describe('routeTableProblems', () => {
       method: 'GET',
       upload: { description: 'x', headers: { 'Content-Language': { required: false, description: 'x' }, 'X-DSAR-Tenant-Id': { required: false, description: 'x' } } },
     };
-    const badDownload: GatewayRoute = { ...DOWNLOAD_ROUTE, method: 'POST', file: { status: 200, mediaTypes: ['text/csv'], description: 'x', headers: {} } };
+    const badDownload: GatewayRoute = { ...DOWNLOAD_ROUTE, method: 'POST', file: { status: 200, mediaTypes: ['text/csv'], description: 'x', headers: {} }, errors: IDEMPOTENCY_ERRORS };
     expect(routeTableProblems([badUpload, badDownload])).toEqual([
       'GET /requests/:id/files: an upload is a POST, PUT or PATCH',
       'GET /requests/:id/files: Content-Language is not an X- header a route may take',
@@ -657,7 +658,7 @@ describe('the OpenAPI document of streamed routes', () => {
       expect.arrayContaining([
         { name: 'X-File-Kind', in: 'header', required: true, description: 'What the file is.', schema: { type: 'string', enum: ['passport', 'letter'] } },
         { name: 'X-File-Note', in: 'header', required: false, description: 'A note about it.', schema: { type: 'string' } },
-        expect.objectContaining({ name: 'Idempotency-Key', description: expect.stringContaining('the file itself is not compared') }),
+        expect.objectContaining({ name: 'Idempotency-Key', description: expect.stringContaining('bytes (their SHA-256, computed as they stream)') }),
       ]),
     );
     expect(uploadOp.responses['201'].content).toEqual({ 'application/json': expect.any(Object) });

@@ -157,10 +157,9 @@ export class GatewayController {
     const declared = declaredHeaders(req, upload);
     const length = req.headers['content-length'] ?? (hasBody(req) ? undefined : '0');
     const idempotencyKey = call.route.method === 'POST' || call.route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
-    // The fingerprint of an upload cannot hash its body without holding it whole: it covers the method, the path,
-    // the Content-Type, the Content-Length and the route's declared headers instead. A retry with the same key and
-    // another body of the same length is replayed; a route that must tell such bodies apart declares a digest
-    // header (say `X-Content-SHA256`), which is then part of the fingerprint.
+    // The fingerprint of an upload's head: the method, the path, the Content-Type, the Content-Length and the route's
+    // declared headers. The owning service adds the SHA-256 of the bytes as they stream through (`streamedBody` of
+    // `@Idempotent`), so that a retry with the same key and another body of the same length is a 422, not a replay.
     const fingerprint = idempotencyKey !== undefined ? requestFingerprint(call.route.method, apiPath, { upload: { contentType, contentLength: length ?? null, headers: declared } }) : undefined;
     return this.stream(req, res, { ...call, idempotencyKey, fingerprint }, declared);
   }

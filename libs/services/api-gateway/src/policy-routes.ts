@@ -17,6 +17,7 @@ import {
   upgradeProposalListQuery,
   upgradeProposalStatus,
 } from '@dsar/contracts';
+import { IDEMPOTENCY_ERRORS } from './route-errors';
 import type { GatewayRoute } from './route-types';
 
 const PROPOSAL_FLOW = "Proposal steps: `pending_approval` → approve → `approved` → apply → `applied`; a step out of order is a 409 `SVC-BE-1512`. Another tenant's proposal is a 404.";
@@ -64,7 +65,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     body: upgradeProposalCommand,
     bodyOptional: true,
     response: { status: 202, schema: upgradeProposalStatus, description: '`pending_approval`.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'POLICY_NOTHING_TO_UPGRADE'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'POLICY_NOTHING_TO_UPGRADE', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'POST',
@@ -77,7 +78,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     description: `Four eyes by default: the proposer may not approve (403 \`SVC-BE-1513\`); a tenant may turn this off (POLICY_TENANT_SETTINGS). ${PROPOSAL_FLOW} Emits \`dsar.policy.upgrade_approved.v1\`.`,
     tag: 'Policies',
     response: { status: 202, schema: upgradeProposalStatus, description: '`approved`.' },
-    errors: ['RESOURCE_NOT_FOUND', 'POLICY_PROPOSAL_STATE_CONFLICT', 'POLICY_FOUR_EYES_REQUIRED'],
+    errors: ['RESOURCE_NOT_FOUND', 'POLICY_PROPOSAL_STATE_CONFLICT', 'POLICY_FOUR_EYES_REQUIRED', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'POST',
@@ -90,7 +91,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     description: `New requests use the new versions from now on. Open requests keep the version they pinned, unless the proposal asked to re-pin them: then lifecycle-clock moves each (a \`repin\` clock event, \`dsar.request.policy_repinned.v1\` on its timeline, its \`dueAt\` recomputed and flagged \`shortened\` when it got earlier). ${PROPOSAL_FLOW} Emits \`dsar.policy.upgrade_applied.v1\` and \`dsar.policy.pack_set_changed.v1\`.`,
     tag: 'Policies',
     response: { status: 202, schema: upgradeProposalStatus, description: '`applied`.' },
-    errors: ['RESOURCE_NOT_FOUND', 'POLICY_PROPOSAL_STATE_CONFLICT'],
+    errors: ['RESOURCE_NOT_FOUND', 'POLICY_PROPOSAL_STATE_CONFLICT', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'POST',
@@ -105,7 +106,15 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     tag: 'Policies',
     body: customPackRegistration,
     response: { status: 202, schema: customPackRegistered, description: '`registered`.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'JURISDICTION_UNSUPPORTED', 'CUSTOM_PACK_INVALID', 'CUSTOM_PACK_VERSION_NOT_NEWER', 'CUSTOM_PACK_RELEASE_TYPE_MISMATCH', 'CUSTOM_PACK_LESS_PROTECTIVE'],
+    errors: [
+      'REQUEST_VALIDATION_FAILED',
+      'JURISDICTION_UNSUPPORTED',
+      'CUSTOM_PACK_INVALID',
+      'CUSTOM_PACK_VERSION_NOT_NEWER',
+      'CUSTOM_PACK_RELEASE_TYPE_MISMATCH',
+      'CUSTOM_PACK_LESS_PROTECTIVE',
+      ...IDEMPOTENCY_ERRORS,
+    ],
   },
   {
     method: 'POST',
@@ -120,7 +129,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     tag: 'Policies',
     body: customPackApproval,
     response: { status: 202, schema: customPackApproved, description: '`approved`, with the registrant and the approval on record.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'CUSTOM_PACK_NOT_FOUND', 'CUSTOM_PACK_FOUR_EYES_REQUIRED'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'CUSTOM_PACK_NOT_FOUND', 'CUSTOM_PACK_FOUR_EYES_REQUIRED', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'POST',
@@ -134,7 +143,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     tag: 'Policies',
     body: customPackActivation,
     response: { status: 202, schema: customPackActivated, description: '`activated`.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'CUSTOM_PACK_NOT_FOUND', 'CUSTOM_PACK_AMBIGUOUS', 'CUSTOM_PACK_NOT_APPROVED'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'CUSTOM_PACK_NOT_FOUND', 'CUSTOM_PACK_AMBIGUOUS', 'CUSTOM_PACK_NOT_APPROVED', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'POST',
@@ -148,7 +157,7 @@ export const POLICY_ROUTES: readonly GatewayRoute[] = [
     tag: 'Policies',
     body: customPackDeactivation,
     response: { status: 202, schema: customPackDeactivated, description: '`deactivated`, with the jurisdictions concerned.' },
-    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'CUSTOM_PACK_NOT_ACTIVE'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND', 'CUSTOM_PACK_NOT_ACTIVE', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'GET',

@@ -1,4 +1,5 @@
 import { RETENTION_MAX_DAYS, retentionPolicy, retentionPolicyList, retentionPolicyUpdate, retentionReport } from '@dsar/contracts';
+import { IDEMPOTENCY_ERRORS } from './route-errors';
 import type { GatewayRoute } from './route-types';
 
 /** Public routes of retention: a tenant's policies per class and the purge report (docs/retention.md). */
@@ -29,7 +30,7 @@ export const RETENTION_ROUTES: readonly GatewayRoute[] = [
     tag: 'Retention',
     body: retentionPolicyUpdate,
     response: { status: 202, schema: retentionPolicy, description: 'The stored policy.' },
-    errors: ['RESOURCE_NOT_FOUND', 'RETENTION_PERIOD_INVALID'],
+    errors: ['RESOURCE_NOT_FOUND', 'RETENTION_PERIOD_INVALID', ...IDEMPOTENCY_ERRORS],
   },
   {
     method: 'GET',

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { IDEMPOTENCY_ERRORS } from './route-errors';
 import { type GatewayRoute, PUBLIC } from './route-types';
 
 /*
@@ -15,7 +16,8 @@ const HTTP_HEADERS = new Set(['authorization', 'cookie', 'host', 'connection', '
  * What is wrong with a route table, if anything: an upload route takes a
  * streamed body (POST, PUT or PATCH, no JSON `body`) and names only `X-`
  * headers of its own; a download route is a GET without `file`; a query is
- * a strict object.
+ * a strict object; a POST or PUT honours an Idempotency-Key (and lists its
+ * errors) or says why it does not (`idempotencyExempt`).
  */
 export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
   const problems: string[] = [];
@@ -41,6 +43,12 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
         if (!/^[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name) || HTTP_HEADERS.has(name)) problems.push(`${at}: ${name} is not a lower-case header of the webhook's own`);
       }
     }
+    const listsIdempotency = IDEMPOTENCY_ERRORS.every((name) => route.errors.includes(name));
+    if (route.method === 'POST' || route.method === 'PUT') {
+      if (route.idempotencyExempt !== undefined ? route.idempotencyExempt.trim() === '' || listsIdempotency : !listsIdempotency) {
+        problems.push(`${at}: a POST or PUT honours an Idempotency-Key and lists IDEMPOTENCY_ERRORS, or says why not in \`idempotencyExempt\` (and lists none)`);
+      }
+    } else if (route.idempotencyExempt !== undefined) problems.push(`${at}: only a POST or PUT takes an Idempotency-Key to be exempt from`);
     for (const name of Object.keys(route.passHeaders ?? {})) {
       if (!/^x-[a-z0-9][a-z0-9-]*$/.test(name) || RESERVED_HEADER.test(name)) problems.push(`${at}: ${name} is not a lower-case X- header a route may pass on`);
       if (route.upload?.headers[name]) problems.push(`${at}: ${name} is both an upload header and a passed header`);

@@ -124,6 +124,12 @@ export type GatewayRoute = RouteAnswer & {
    * other client header is. `body` is what the document publishes.
    */
   webhook?: { description: string; body: z.ZodType; headers: Readonly<Record<string, PassedHeader>> };
+  /**
+   * Why this POST or PUT does not honour an `Idempotency-Key` (the gateway still refuses a malformed one, 400, and
+   * the service records nothing under it), in words the OpenAPI document publishes. Every other POST and PUT
+   * honours one, uploads included, and lists IDEMPOTENCY_ERRORS (`routeTableProblems`).
+   */
+  idempotencyExempt?: string;
 };
 
 /** The permission of a route that takes no token: a provider's webhook, authenticated by its signature. */

@@ -13,7 +13,7 @@ import {
   verificationRequestCommand,
   verificationRequested,
 } from '@dsar/contracts';
-import { LIFECYCLE_ERRORS } from './route-errors';
+import { IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
 import type { GatewayRoute } from './route-types';
 
 /** Public routes of verification: a request's identity verification case, its evidence and decision (docs/verification.md). */
@@ -41,11 +41,11 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'recordVerificationEvidence',
     summary: 'Record identity evidence',
     description:
-      'Records evidence made of files uploaded to this request (`{type: "upload", artifactKey}`) and of evidence held elsewhere (`{type: "external", system, reference, sha256?}`). An `artifactKey` that names no file of this request is a 422.',
+      'Records evidence made of files uploaded to this request (`{type: "upload", artifactKey}`) and of evidence held elsewhere (`{type: "external", system, reference, sha256?}`). An `artifactKey` that names no file of this request is a 422. An upload is already a piece of evidence: evidence that names uploaded files describes that piece (its `level`, `methodsAllowed`, `reasonForDoubt`) and adds its references to it, and answers its `evidenceId`, rather than making a second record; files of two uploads are a 409 `SVC-BE-1114`. A host that only uploads needs no further call.',
     tag: 'Verification',
     body: verificationEvidenceCommand,
     response: { status: 202, schema: verificationEvidenceRecorded, description: 'The evidence was recorded, pending review.' },
-    errors: [...LIFECYCLE_ERRORS, 'VERIFICATION_EVIDENCE_UNKNOWN'],
+    errors: [...LIFECYCLE_ERRORS, 'VERIFICATION_EVIDENCE_UNKNOWN', 'VERIFICATION_EVIDENCE_FILES_SPLIT'],
   },
   {
     method: 'POST',
@@ -55,7 +55,7 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadVerificationEvidence',
     summary: 'Upload an identity evidence file',
     description:
-      "The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), sent as its raw bytes (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type's signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. An upload is not idempotent: a retry stores a second file.",
+      "The body is the file (any size up to EVIDENCE_MAX_BYTES, default 20 MiB), sent as its raw bytes (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`), streamed to storage and encrypted at rest; its sha256 and size are recorded. Allowed types (EVIDENCE_CONTENT_TYPES): PDF and images by default; without `x-evidence-content-type` the type is recognized from the first bytes, and with it the first bytes must carry that type's signature (422 `EVIDENCE_CONTENT_MISMATCH` otherwise). A body of 0 bytes is a 400; a short file is judged by its type like any other. With an `Idempotency-Key`, a retry with the same headers and bytes answers the first upload again (same `evidenceId` and `artifactKey`, nothing stored); other bytes or headers under the key are a 422 `SVC-BE-1106`, and a retry while the first upload still streams a 409 `SVC-BE-1107`.",
     tag: 'Verification',
     upload: {
       description: "The evidence file's bytes.",
@@ -88,6 +88,7 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
       'EVIDENCE_CONTENT_MISMATCH',
       'UNSUPPORTED_MEDIA_TYPE',
       'CONTENT_ENCODING_UNSUPPORTED',
+      ...IDEMPOTENCY_ERRORS,
     ],
   },
   {

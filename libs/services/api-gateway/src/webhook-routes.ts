@@ -19,6 +19,9 @@ const STANDARD_HEADERS: Record<string, PassedHeader> = {
 };
 
 /** Public routes of intake-gateway: the inbound email and chat webhooks (docs/webhooks.md). */
+/** Why a webhook takes no Idempotency-Key: it has no caller to keep a key for, and the provider's own ids recognize a redelivery. */
+const WEBHOOK_REDELIVERY = "A provider's webhook has no caller to keep a key for: a redelivery is recognized by the provider's message or event id (docs/webhooks.md).";
+
 export const WEBHOOK_ROUTES: readonly GatewayRoute[] = [
   {
     method: 'POST',
@@ -28,7 +31,7 @@ export const WEBHOOK_ROUTES: readonly GatewayRoute[] = [
     operationId: 'receiveInboundMail',
     summary: 'Receive an email from the email provider',
     description:
-      "Called by the email provider (Resend, or any relay sending the generic shape) for each email a routed mailbox receives; no bearer token, the Standard Webhooks signature instead (`webhook-*` or `svix-*` headers, a `whsec_` secret of `MAIL_WEBHOOK_SECRET`, 5 minutes either way). The email is routed by its recipients (`INBOUND_ROUTES`: tenant, workspace, default jurisdiction) and classified: a data subject request becomes a new request (`intakeSource.channel` `email`, `receivedAt` the provider's, the legal clock counting from it); a reply in the thread of a request, or one quoting its tagged reference (`DSAR-1A2B3C4D-7K3QX9M2TR4VB`, from the notifier's emails) in the subject, is matched to it: the answer to a pending clarification when it comes from the request's own address, else an entry on its timeline (`senderVerified: false` from any other address, for an operator to confirm); anything else is ignored (`ignored_non_dsar`). Event types other than `email.received` are acknowledged and ignored. A repeated delivery id gets the first answer (`Idempotent-Replayed: true`). Emits `dsar.intake.message_captured.v1` or `dsar.intake.message_ignored.v1`.",
+      "Called by the email provider (Resend, or any relay sending the generic shape) for each email a routed mailbox receives; no bearer token, the Standard Webhooks signature instead (`webhook-*` or `svix-*` headers, a `whsec_` secret of `MAIL_WEBHOOK_SECRET`, 5 minutes either way). The email is routed by its recipients (`INBOUND_ROUTES`: tenant, workspace, default jurisdiction) and classified: a data subject request becomes a new request (`intakeSource.channel` `email`, `receivedAt` the provider's, the legal clock counting from it); a reply in the thread of a request, or one quoting its tagged reference (`DSAR-1A2B3C4D-7K3QX9M2TR4VB`, from the notifier's emails) in the subject, is matched to it: the answer to a pending clarification when it comes from the request's own address, an appeal against a refusal where the request's pack gives one (docs/webhooks.md#appeals-by-reply), else an entry on its timeline (`senderVerified: false` from any other address, for an operator to confirm); anything else is ignored (`ignored_non_dsar`). Event types other than `email.received` are acknowledged and ignored. A repeated delivery id gets the first answer (`Idempotent-Replayed: true`). Emits `dsar.intake.message_captured.v1` or `dsar.intake.message_ignored.v1`.",
     tag: 'Webhooks',
     webhook: {
       description: "The provider's event as it signed it: `{created_at, type, data}`, sent as `application/json`, passed on byte for byte.",
@@ -37,6 +40,7 @@ export const WEBHOOK_ROUTES: readonly GatewayRoute[] = [
     },
     response: { status: 202, schema: mailWebhookAccepted, description: 'Captured (a request was created or matched) or ignored.' },
     errors: WEBHOOK_ERRORS,
+    idempotencyExempt: WEBHOOK_REDELIVERY,
   },
   {
     method: 'POST',
@@ -60,5 +64,6 @@ export const WEBHOOK_ROUTES: readonly GatewayRoute[] = [
     },
     response: { status: 200, schema: chatWebhookAnswer, description: 'The challenge of a URL verification, or what became of the event.' },
     errors: WEBHOOK_ERRORS,
+    idempotencyExempt: WEBHOOK_REDELIVERY,
   },
 ];

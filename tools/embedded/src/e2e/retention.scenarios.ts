@@ -301,6 +301,18 @@ export function retentionScenarios(getSystem: () => TestSystem, options: Retenti
       await setPolicy('notification_log', { maxDays: 365 });
       await copiesShow('notification_log', { maxDays: 365 });
     });
+
+    it('an Idempotency-Key: the same change again is the first answer, another change under the key a 422', async () => {
+      const keyed = (body: unknown) => admin.call('PUT', `/api/v1/tenants/${TENANT}/retention`, { json: body, headers: { 'idempotency-key': 'retention-once' } });
+      const first = await keyed({ class: 'audit_event', maxDays: 420 });
+      const again = await keyed({ maxDays: 420, class: 'audit_event' });
+      expect([first.status, again.status]).toEqual([202, 202]);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expectProblem(await keyed({ class: 'audit_event', maxDays: 500 }), 422, 'SVC-BE-1106');
+      expect((await policies()).find((p) => p.class === 'audit_event')).toEqual(first.body);
+      await setPolicy('audit_event', { maxDays: 365 });
+    });
   });
 
   describe('purging', () => {

@@ -109,10 +109,12 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
   }
 
   const storedFiles = () => filesUnder(join(options.storageDir, 'data'));
+  const evidenceOf = async (id: string) => (await api.get(`/requests/${id}/verification-case`)).body.evidence as Array<{ evidenceId: string; files: unknown[]; artifacts: unknown[]; level: string }>;
 
   describe('the happy path: request, upload, evidence, review, approve', () => {
     let id: string;
     let artifactKey: string;
+    let evidenceId: string;
     const file = pdfBytes(300_000);
     const filename = 'Ausweis Jürgen Müller.pdf';
 
@@ -136,7 +138,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       const res = await upload(id, file, { 'x-evidence-filename': encodeURIComponent(filename), 'x-evidence-content-type': 'application/pdf', 'x-evidence-level': 'enhanced' });
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ artifactKey: expect.stringMatching(/^ev_[0-9a-f]{32}$/), evidenceId: expect.any(String), requestId: id, status: 'pending' });
-      artifactKey = res.body.artifactKey;
+      ({ artifactKey, evidenceId } = res.body);
       const after = storedFiles();
       expect(after.length).toBe(before + 1);
       for (const path of after) {
@@ -146,7 +148,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       }
     });
 
-    it('records evidence that names the upload and an external check', async () => {
+    it('describes the uploaded evidence and adds an external check to it: one record, not a second one without files', async () => {
       const res = await api.post(`/requests/${id}/verification/evidence`, {
         level: 'enhanced',
         evidenceArtifacts: [
@@ -156,7 +158,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
         methodsAllowed: ['document', 'manual'],
       });
       expect(res.status).toBe(202);
-      expect(res.body).toEqual({ requestId: id, evidenceId: expect.any(String), level: 'enhanced', status: 'pending', surface: 'verification_evidence' });
+      expect(res.body).toEqual({ requestId: id, evidenceId, level: 'enhanced', status: 'pending', surface: 'verification_evidence' });
     });
 
     it('reads the case back with its evidence metadata and no bytes', async () => {
@@ -175,11 +177,14 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
         expiresAt: '2026-07-03T10:00:00.000Z',
         decision: null,
       });
-      expect(res.body.evidence).toHaveLength(2);
-      const uploaded = res.body.evidence.find((e: { files: unknown[] }) => e.files.length > 0);
-      const referenced = res.body.evidence.find((e: { files: unknown[] }) => e.files.length === 0);
+      expect(res.body.evidence).toHaveLength(1);
+      const [uploaded] = res.body.evidence;
+      expect(uploaded).toMatchObject({ evidenceId, level: 'enhanced', methodsAllowed: ['document', 'manual'] });
       expect(uploaded.files).toEqual([expect.objectContaining({ artifactKey, filename, contentType: 'application/pdf', size: file.length, sha256: createHash('sha256').update(file).digest('hex') })]);
-      expect(referenced.artifacts).toHaveLength(2);
+      expect(uploaded.artifacts).toEqual([
+        { type: 'upload', artifactKey },
+        { type: 'external', system: 'idv-vendor', reference: 'check-8812', sha256: 'a'.repeat(64) },
+      ]);
       expect(JSON.stringify(res.body)).not.toContain('PASSPORT-NUMBER');
     });
 
@@ -214,7 +219,7 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
         status: 'approved',
         decision: { outcome: 'approved', by: expect.stringMatching(/^key:/), at: '2026-06-08T15:00:00.000Z', method: 'document', reason: null, note: 'passport matches' },
       });
-      await expectTimeline(id, ['verification_requested', 'verification_evidence_received', 'verification_evidence_received', 'verification_approved']);
+      await expectTimeline(id, ['verification_requested', 'verification_evidence_received', 'verification_approved']);
     });
   });
 
@@ -579,6 +584,108 @@ export function verificationScenarios(getSystem: () => TestSystem, options: Veri
       expect((await api.post(`/requests/${id}/closures`, {})).status).toBe(202);
       await waitFor('the case cancelled', async () => (await api.get(`/requests/${id}/verification-case`)).body.status === 'cancelled');
       await expectTimeline(id, ['verification_requested', 'verification_cancelled']);
+    });
+  });
+
+  describe('one record per piece of evidence', () => {
+    const pdf = { 'x-evidence-content-type': 'application/pdf' };
+
+    it('an upload, then evidence naming its file: one record with its file, the same id, again on a second call', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const { id } = await capture('DE', '2026-06-01T09:00:00Z');
+      await api.post(`/requests/${id}/verification/request`, {});
+      const up = await upload(id, pdfBytes(4000), pdf);
+      expect(up.status).toBe(202);
+      const command = { level: 'reasonable', evidenceArtifacts: [{ type: 'upload', artifactKey: up.body.artifactKey }], methodsAllowed: ['document'] };
+      const first = await api.post(`/requests/${id}/verification/evidence`, command);
+      const second = await api.post(`/requests/${id}/verification/evidence`, command);
+      expect([first.status, second.status]).toEqual([202, 202]);
+      expect([first.body.evidenceId, second.body.evidenceId]).toEqual([up.body.evidenceId, up.body.evidenceId]);
+      const evidence = await evidenceOf(id);
+      expect(evidence).toHaveLength(1);
+      expect(evidence[0]).toMatchObject({ evidenceId: up.body.evidenceId, level: 'reasonable', methodsAllowed: ['document'], artifacts: [{ type: 'upload', artifactKey: up.body.artifactKey }] });
+      expect(evidence[0].files).toEqual([expect.objectContaining({ artifactKey: up.body.artifactKey })]);
+      await expectTimeline(id, ['verification_requested', 'verification_evidence_received']);
+    });
+
+    it('files of two uploads in one call are a 409 naming both, and change nothing; references alone are a record of their own', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const { id } = await capture('DE', '2026-06-01T09:00:00Z');
+      await api.post(`/requests/${id}/verification/request`, {});
+      const a = await upload(id, pdfBytes(3000, 'FRONT'), pdf);
+      const b = await upload(id, pdfBytes(3000, 'BACK'), pdf);
+      const both = await api.post(`/requests/${id}/verification/evidence`, {
+        level: 'enhanced',
+        evidenceArtifacts: [
+          { type: 'upload', artifactKey: a.body.artifactKey },
+          { type: 'upload', artifactKey: b.body.artifactKey },
+        ],
+        methodsAllowed: ['document'],
+      });
+      expectProblem(both, 409, 'SVC-BE-1114');
+      expect(both.body.evidenceIds).toEqual([a.body.evidenceId, b.body.evidenceId].sort());
+      const external = await api.post(`/requests/${id}/verification/evidence`, {
+        level: 'reasonable',
+        evidenceArtifacts: [{ type: 'external', system: 'crm', reference: 'account-1' }],
+        methodsAllowed: ['manual'],
+      });
+      expect(external.status).toBe(202);
+      const evidence = await evidenceOf(id);
+      expect(evidence.map((e) => e.evidenceId).sort()).toEqual([a.body.evidenceId, b.body.evidenceId, external.body.evidenceId].sort());
+      expect(evidence.filter((e) => e.evidenceId !== external.body.evidenceId).map((e) => e.artifacts.length)).toEqual([1, 1]);
+    });
+
+    it("another tenant's caller is a 404 and a reader a 403, and the record is unchanged", async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const { id } = await capture('DE', '2026-06-01T09:00:00Z');
+      await api.post(`/requests/${id}/verification/request`, {});
+      const up = await upload(id, pdfBytes(3000), pdf);
+      const command = { level: 'reasonable', evidenceArtifacts: [{ type: 'upload', artifactKey: up.body.artifactKey }], methodsAllowed: ['document'] };
+      expectProblem(await api.as(KEYS.operatorB.token).post(`/requests/${id}/verification/evidence`, command), 404, 'SVC-BE-1003');
+      expectProblem(await api.as(KEYS.auditorA.token).post(`/requests/${id}/verification/evidence`, command), 403, 'SVC-BE-1302');
+      const evidence = await evidenceOf(id);
+      expect(evidence).toHaveLength(1);
+      expect(evidence[0].level).toBe('enhanced');
+    });
+  });
+
+  describe('an Idempotency-Key on evidence uploads', () => {
+    const keyed = (key: string) => ({ 'x-evidence-content-type': 'application/pdf', 'idempotency-key': key });
+
+    it('three uploads under one key: one piece of evidence, one stored file, the same answer three times', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const { id } = await capture('DE', '2026-06-01T09:00:00Z');
+      await api.post(`/requests/${id}/verification/request`, {});
+      const before = storedFiles().length;
+      const file = pdfBytes(30_000, 'IDEMPOTENT-EVIDENCE');
+      const answers = [await upload(id, file, keyed('evidence-once')), await upload(id, file, keyed('evidence-once')), await upload(id, file, keyed('evidence-once'))];
+      expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+      expect(answers[1].body).toEqual(answers[0].body);
+      expect(answers[2].body).toEqual(answers[0].body);
+      expect(answers.map((a) => a.headers.get('idempotent-replayed'))).toEqual([null, 'true', 'true']);
+      expect(storedFiles().length).toBe(before + 1);
+      expect((await evidenceOf(id)).map((e) => e.evidenceId)).toEqual([answers[0].body.evidenceId]);
+      await expectTimeline(id, ['verification_requested', 'verification_evidence_received']);
+    });
+
+    it('the same key with other bytes or another level is a 422 and stores nothing; two at once make one piece of evidence', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const { id } = await capture('DE', '2026-06-01T09:00:00Z');
+      await api.post(`/requests/${id}/verification/request`, {});
+      const first = await upload(id, pdfBytes(20_000, 'FIRST-SCAN'), keyed('evidence-other'));
+      expect(first.status).toBe(202);
+      const before = storedFiles().length;
+      expectProblem(await upload(id, pdfBytes(20_000, 'OTHER-SCAN'), keyed('evidence-other')), 422, 'SVC-BE-1106');
+      expectProblem(await upload(id, pdfBytes(20_000, 'FIRST-SCAN'), { ...keyed('evidence-other'), 'x-evidence-level': 'enhanced' }), 422, 'SVC-BE-1106');
+      expect(storedFiles().length).toBe(before);
+      const racing = pdfBytes(2_000_000, 'RACING-SCAN');
+      const answers = await Promise.all([upload(id, racing, keyed('evidence-race')), upload(id, racing, keyed('evidence-race'))]);
+      const stored = answers.filter((a) => a.status === 202);
+      expect(stored.length).toBeGreaterThanOrEqual(1);
+      for (const a of stored) expect(a.body).toEqual(stored[0].body);
+      for (const a of answers.filter((x) => x.status !== 202)) expectProblem(a, 409, 'SVC-BE-1107');
+      expect(storedFiles().length).toBe(before + 1);
+      expect(await evidenceOf(id)).toHaveLength(2);
     });
   });
 

@@ -15,6 +15,7 @@ import {
   type UpgradeProposalStatus,
 } from '@dsar/contracts';
 import { CurrentPrincipal, parseInput, TenantWidePrincipal } from '@dsar/platform/http';
+import { Idempotent } from '@dsar/platform/idempotency';
 import { CustomPacks } from '../application/custom-packs';
 import { UpgradeProposals } from '../application/upgrade-proposals';
 
@@ -30,6 +31,7 @@ export class UpgradesController {
 
   @Post('propose')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   propose(@TenantWidePrincipal(UPGRADES) principal: Principal, @Body() body: unknown): Promise<UpgradeProposalStatus> {
     return this.proposals.propose(principal, parseInput(upgradeProposalCommand, body ?? {}));
   }
@@ -46,12 +48,14 @@ export class UpgradesController {
 
   @Post(':proposalId/approve')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   approve(@TenantWidePrincipal(UPGRADES) principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
     return this.proposals.approve(principal, id);
   }
 
   @Post(':proposalId/apply')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   apply(@TenantWidePrincipal(UPGRADES) principal: Principal, @Param('proposalId') id: string): Promise<UpgradeProposalStatus> {
     return this.proposals.apply(principal, id);
   }
@@ -64,24 +68,28 @@ export class CustomPacksController {
 
   @Post('register')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   register(@TenantWidePrincipal(CUSTOM_CATALOG) principal: Principal, @Body() body: unknown): Promise<CustomPackRegistered> {
     return this.customPacks.register(principal, parseInput(customPackRegistration, body));
   }
 
   @Post('approve')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   approve(@TenantWidePrincipal(CUSTOM_CATALOG) principal: Principal, @Body() body: unknown): Promise<CustomPackApproved> {
     return this.customPacks.approve(principal, parseInput(customPackApproval, body));
   }
 
   @Post('activate')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   activate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<CustomPackActivated> {
     return this.customPacks.activate(principal, parseInput(customPackActivation, body));
   }
 
   @Post('deactivate')
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   deactivate(@CurrentPrincipal() principal: Principal, @Body() body: unknown): Promise<CustomPackDeactivated> {
     return this.customPacks.deactivate(principal, parseInput(customPackDeactivation, body));
   }

@@ -2,6 +2,7 @@ import { Body, Controller, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { type Principal, type RetentionPolicy, retentionPolicyUpdate, type RetentionReport } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { parseInput, TenantWidePrincipal } from '@dsar/platform/http';
+import { Idempotent } from '@dsar/platform/idempotency';
 import { RetentionPolicies } from '../application/retention-policies';
 import { RetentionReports } from '../application/retention-report';
 
@@ -23,6 +24,7 @@ export class RetentionController {
 
   @Put()
   @HttpCode(202)
+  @Idempotent({ ownTransactions: true })
   put(@TenantWidePrincipal(RETENTION) principal: Principal, @Param('tenantId') tenantId: string, @Body() body: unknown): Promise<RetentionPolicy> {
     const tenant = ownTenant(principal, tenantId);
     return this.policies.put(principal, tenant, parseInput(retentionPolicyUpdate, body));

@@ -13,7 +13,7 @@ import {
 } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, fileConditionsOf, optionalBody, parseInput, sendStoredFile, uploadBodyTypeProblem } from '@dsar/platform/http';
-import { Idempotent } from '@dsar/platform/idempotency';
+import { Idempotent, streamedBodyOf } from '@dsar/platform/idempotency';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { VerificationCases } from '../application/verification-cases';
 import { VerificationEvidence } from '../application/verification-evidence';
@@ -55,7 +55,9 @@ export class VerificationController {
   /** The body is the file: streamed to encrypted storage as it arrives. */
   @Post('verification/evidence/upload')
   @HttpCode(202)
+  @Idempotent({ streamedBody: { headers: Object.values(EVIDENCE_UPLOAD_HEADERS) } })
   async upload(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Req() req: Request) {
+    const body = streamedBodyOf(req);
     try {
       // The gateway's rule, for a call that bypasses it: a form or a command is not the file.
       const notAFile = uploadBodyTypeProblem(headerOf(req, 'content-type'), EVIDENCE_UPLOAD_HEADERS.contentType);
@@ -69,12 +71,12 @@ export class VerificationController {
           level: headerOf(req, EVIDENCE_UPLOAD_HEADERS.level),
           contentLength: headerOf(req, 'content-length'),
         },
-        req,
+        body,
       );
     } catch (e) {
       // Refused before the whole file arrived: the rest is read and dropped, so that the answer reaches the
       // client and the connection stays usable (the gateway stops sending once it has the answer).
-      req.resume();
+      body.resume();
       throw e;
     }
   }

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { type EntityManager, In, IsNull } from 'typeorm';
 import {
   DEFAULT_VERIFICATION_LEVEL,
+  type EvidenceArtifactReference,
   type Principal,
   allowedActionsOf,
   type RequestDetail,
@@ -147,7 +148,11 @@ export class VerificationEvidence {
     }
   }
 
-  /** Records evidence made of uploaded files of this request and references to evidence held elsewhere. */
+  /**
+   * Records evidence made of uploaded files of this request and references to evidence held elsewhere. An upload is
+   * already a piece of evidence: a command that names uploaded files describes that piece (its level, methods, doubt)
+   * and adds its references to it, rather than making a second record without files; files of two pieces are a 409.
+   */
   async record(
     principal: Principal,
     requestId: string,
@@ -155,10 +160,11 @@ export class VerificationEvidence {
   ): Promise<{ requestId: string; evidenceId: string; level: VerificationLevel; status: 'pending'; surface: 'verification_evidence' }> {
     const detail = await this.openRequest(principal, requestId);
     const keys = [...new Set(command.evidenceArtifacts.flatMap((a) => (a.type === 'upload' ? [a.artifactKey] : [])))];
+    let uploaded: string | undefined;
     if (keys.length > 0) {
       const known = await this.db.getRepository(EvidenceFileEntity).find({
         where: { tenantId: principal.tenantId, requestId, artifactKey: In(keys), purgedAt: IsNull() },
-        select: { artifactKey: true },
+        select: { artifactKey: true, evidenceId: true },
       });
       const unknown = keys.filter((k) => !known.some((f) => f.artifactKey === k));
       if (unknown.length > 0) {
@@ -166,7 +172,15 @@ export class VerificationEvidence {
           artifactKeys: unknown,
         });
       }
+      const evidenceIds = [...new Set(known.map((f) => f.evidenceId))].sort();
+      if (evidenceIds.length > 1) {
+        throw new ProblemError('VERIFICATION_EVIDENCE_FILES_SPLIT', `The files named were uploaded as ${evidenceIds.length} pieces of evidence: describe each in a call of its own.`, undefined, {
+          evidenceIds,
+        });
+      }
+      uploaded = evidenceIds[0];
     }
+    if (uploaded !== undefined) return this.describeUploaded(principal, requestId, uploaded, command);
     const pending = await this.cases.pendingCase(principal.tenantId, requestId);
     return this.uow.run(async (tx) => {
       const evidence = await this.insertEvidence(tx, principal, detail, pending, {
@@ -177,6 +191,30 @@ export class VerificationEvidence {
         upload: null,
       });
       return { requestId, evidenceId: evidence.id, level: command.level, status: 'pending' as const, surface: 'verification_evidence' as const };
+    });
+  }
+
+  /**
+   * The evidence an upload made, described by a command that names its files: the command's level, methods and doubt,
+   * and its references added to the upload's. The upload's record and event stay the receipt of the evidence.
+   */
+  private async describeUploaded(
+    principal: Principal,
+    requestId: string,
+    evidenceId: string,
+    command: VerificationEvidenceCommand,
+  ): Promise<{ requestId: string; evidenceId: string; level: VerificationLevel; status: 'pending'; surface: 'verification_evidence' }> {
+    return this.uow.run(async (tx) => {
+      const evidence = await tx.findOne(EvidenceEntity, { where: { id: evidenceId, tenantId: principal.tenantId, requestId }, lock: { mode: 'pessimistic_write' } });
+      if (!evidence) throw new ProblemError('VERIFICATION_EVIDENCE_UNKNOWN', `Request ${requestId} has no evidence ${evidenceId}.`);
+      const held = new Set(evidence.artifacts.map(referenceKey));
+      const artifacts = [...evidence.artifacts, ...command.evidenceArtifacts.filter((a) => !held.has(referenceKey(a)))];
+      await tx.update(
+        EvidenceEntity,
+        { id: evidenceId },
+        { level: command.level, methodsAllowed: command.methodsAllowed, artifacts, reasonForDoubt: command.reasonForDoubt ?? evidence.reasonForDoubt },
+      );
+      return { requestId, evidenceId, level: command.level, status: 'pending' as const, surface: 'verification_evidence' as const };
     });
   }
 
@@ -356,6 +394,11 @@ export class VerificationEvidence {
 }
 
 /** A storage failure as the client sees it; anything unexpected (an integrity failure) stays an internal error. */
+/** What makes two references to evidence the same one: an upload's key, or where an external check is held. */
+function referenceKey(reference: EvidenceArtifactReference): string {
+  return reference.type === 'upload' ? `upload:${reference.artifactKey}` : `external:${reference.system}:${reference.reference}`;
+}
+
 function storageProblem(e: unknown, artifactKey: string): unknown {
   if (e instanceof StorageUnavailableError) return new ProblemError('SERVICE_UNAVAILABLE', 'Evidence storage is not available right now.', undefined, {}, { 'Retry-After': '5' });
   if (e instanceof TenantKeyDestroyedError) return new ProblemError('EVIDENCE_FILE_SHREDDED', `The bytes of ${artifactKey} were shredded with the tenant's data key.`);
