@@ -43,6 +43,14 @@ export const inboundMessageCapturedV1 = z.object({
    * to confirm; it answered no clarification and moved no clock. Absent for a new request, and on events from before.
    */
   senderVerified: z.boolean().optional(),
+  /** For `appeal_filed`: the appeal the reply filed against the request's refusal, and when it must be decided. */
+  appealId: z.uuid().optional(),
+  appealDueAt: timestamp.optional(),
+  /**
+   * True for an unverified reply (`senderVerified: false`) to a refused request that a verified one would have filed
+   * as an appeal (docs/webhooks.md#appeals-by-reply): nothing was filed; operators are alerted to confirm it.
+   */
+  appealUnconfirmed: z.literal(true).optional(),
 });
 export type InboundMessageCapturedV1 = z.infer<typeof inboundMessageCapturedV1>;
 
@@ -61,7 +69,7 @@ export const intakeEventDefinitions: EventTypeDefinition[] = [
     schema: inboundMessageCapturedV1,
     producer: 'intake-gateway',
     description:
-      "An inbound email or chat message created a request, answered its pending clarification, or was recorded on its timeline as a reply (`senderVerified: false` when it is not taken as the requester's). Keyed by the request id.",
+      "An inbound email or chat message created a request, answered its pending clarification, appealed its refusal (`appeal_filed`, with `appealId`), or was recorded on its timeline as a reply (`senderVerified: false` when it is not taken as the requester's; `appealUnconfirmed` when it would have been an appeal). Keyed by the request id.",
   },
   {
     type: IntakeEventTypes.messageIgnored,

@@ -3,7 +3,7 @@ import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
 import { APPEAL_DECISIONS } from '../http/appeals';
 import { CLOSURE_REASONS, LIFECYCLE_ACTIONS, REFUSAL_REASONS } from '../http/lifecycle';
-import { AUTHORITY_STATUSES, INTAKE_CHANNELS, REQUEST_STATUSES, REQUESTOR_TYPES } from '../http/requests';
+import { AUTHORITY_STATUSES, INTAKE_CHANNELS, REQUEST_STATUSES, REQUEST_TYPES, REQUESTOR_TYPES } from '../http/requests';
 import { requestSubject } from './request-events';
 import { Topics } from './topics';
 
@@ -59,7 +59,12 @@ export type VerificationRequestedV1 = z.infer<typeof verificationRequestedV1>;
 export const requestVerifiedV1 = z.object({ ...transition, clockResumed: z.boolean() });
 export type RequestVerifiedV1 = z.infer<typeof requestVerifiedV1>;
 
-export const requestRefusedV1 = z.object({ ...transition, reason: z.enum(REFUSAL_REASONS) });
+export const requestRefusedV1 = z.object({
+  ...transition,
+  reason: z.enum(REFUSAL_REASONS),
+  /** Whether the request's pinned pack gives an appeal to the controller (the refusal email offers one by reply only then). Absent on events from before. */
+  appealAvailable: z.boolean().optional(),
+});
 export type RequestRefusedV1 = z.infer<typeof requestRefusedV1>;
 
 export const requestFulfilledV1 = z.object({ ...transition });
@@ -75,8 +80,33 @@ export const requestorReplacedV1 = z.object({
   ...transition,
   requestorType: z.enum(REQUESTOR_TYPES),
   previousRequestorType: z.enum(REQUESTOR_TYPES).nullable(),
+  /**
+   * Whether the request has an email address for the data subject after the change (the requestor's `email`, or an
+   * intake `contact` that is an email address): a notification that failed for want of one is sent again. Absent on
+   * events from before.
+   */
+  emailKnown: z.boolean().optional(),
 });
 export type RequestorReplacedV1 = z.infer<typeof requestorReplacedV1>;
+
+export const requestCorrectedV1 = z.object({
+  ...transition,
+  /** The request type and jurisdiction after the correction (`jurisdiction`) and before it. */
+  requestType: z.enum(REQUEST_TYPES),
+  previousRequestType: z.enum(REQUEST_TYPES),
+  jurisdiction: z.string().min(2),
+  previousJurisdiction: z.string().min(2),
+  /** The pack version the corrected request is pinned to, and the one it had. */
+  policyPack: z.string().min(1),
+  policyVersion: z.string().min(1),
+  previousPolicyPack: z.string().min(1),
+  previousPolicyVersion: z.string().min(1),
+  /** The deadline before the correction; `dueAt` is the one recomputed from the same receipt. */
+  previousDueAt: instant,
+  /** Why, in the operator's words (kept as a salted hash on the audit chain). */
+  reason: z.string().min(1),
+});
+export type RequestCorrectedV1 = z.infer<typeof requestCorrectedV1>;
 
 export const authoritySubmittedV1 = z.object({
   ...transition,
@@ -92,7 +122,13 @@ export const authorityReviewedV1 = z.object({
 });
 export type AuthorityReviewedV1 = z.infer<typeof authorityReviewedV1>;
 
-export const appealSubmittedV1 = z.object({ ...transition, appealId: z.uuid(), appealDueAt: instant });
+export const appealSubmittedV1 = z.object({
+  ...transition,
+  appealId: z.uuid(),
+  appealDueAt: instant,
+  /** How the appeal came in: `api` (`POST /requests/{id}/appeals`), `email` (a reply to the refusal, docs/webhooks.md#appeals-by-reply). Absent on events from before. */
+  channel: z.enum(INTAKE_CHANNELS).optional(),
+});
 export type AppealSubmittedV1 = z.infer<typeof appealSubmittedV1>;
 
 export const appealDecidedV1 = z.object({
@@ -135,6 +171,7 @@ export const LifecycleEventTypes = {
   closed: 'dsar.request.closed.v1',
   reopened: 'dsar.request.reopened.v1',
   requestorReplaced: 'dsar.request.requestor_replaced.v1',
+  corrected: 'dsar.request.corrected.v1',
   authoritySubmitted: 'dsar.request.authority_submitted.v1',
   authorityApproved: 'dsar.request.authority_approved.v1',
   authorityRejected: 'dsar.request.authority_rejected.v1',
@@ -157,6 +194,14 @@ export const lifecycleEventDefinitions: EventTypeDefinition[] = [
   define(LifecycleEventTypes.closed, requestClosedV1, 'The request was closed (withdrawn when it was still open).'),
   define(LifecycleEventTypes.reopened, requestReopenedV1, "An approved appeal reopened the request; dueAt is the appeal clock's deadline."),
   define(LifecycleEventTypes.requestorReplaced, requestorReplacedV1, 'The requestor snapshot was replaced (the new details stay in lifecycle-clock).'),
+  {
+    ...define(
+      LifecycleEventTypes.corrected,
+      requestCorrectedV1,
+      'An operator corrected the request type or jurisdiction intake misread, with a reason; the clock was recomputed from the same receipt on the corrected facts (and the pack version in force on the day of receipt for the corrected jurisdiction).',
+    ),
+    personalData: ['reason'],
+  },
   define(LifecycleEventTypes.authoritySubmitted, authoritySubmittedV1, "Evidence of the requestor's authority to act for the data subject was submitted."),
   define(LifecycleEventTypes.authorityApproved, authorityReviewedV1, 'Submitted authority evidence was approved (authority verified).'),
   define(LifecycleEventTypes.authorityRejected, authorityReviewedV1, 'Submitted authority evidence was rejected.'),

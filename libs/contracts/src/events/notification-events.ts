@@ -38,7 +38,12 @@ export const notificationFailedV1 = z.object({
 });
 export type NotificationFailedV1 = z.infer<typeof notificationFailedV1>;
 
-export const notificationReplayedV1 = z.object({ ...facts, actor: z.string().min(1) });
+export const notificationReplayedV1 = z.object({
+  ...facts,
+  actor: z.string().min(1),
+  /** `contact_corrected`: sent again because the request's contact details were corrected (`actor` corrected them); absent for a replay by hand. */
+  cause: z.enum(['contact_corrected']).optional(),
+});
 export type NotificationReplayedV1 = z.infer<typeof notificationReplayedV1>;
 
 export const notificationsPurgedV1 = z.object({ ...requestSubject, occurredAt: timestamp, notificationIds: z.array(z.uuid()), attempts: z.number().int().nonnegative() });
@@ -56,6 +61,10 @@ const define = (type: string, schema: z.ZodType, description: string): EventType
 export const notificationEventDefinitions: EventTypeDefinition[] = [
   define(NotificationEventTypes.delivered, notificationDeliveredV1, 'A notification reached its channel (the SMTP server accepted the email, Slack the message).'),
   define(NotificationEventTypes.failed, notificationFailedV1, 'A notification could not be delivered on a channel: refused permanently, or out of tries. Operators are alerted.'),
-  define(NotificationEventTypes.replayed, notificationReplayedV1, 'An operator had a notification sent again, as a new attempt.'),
+  define(
+    NotificationEventTypes.replayed,
+    notificationReplayedV1,
+    'An operator had a notification sent again, as a new attempt; or a correction of the contact details did, for a notification that had found no address (`cause: contact_corrected`).',
+  ),
   define(NotificationEventTypes.purged, notificationsPurgedV1, 'Notification records of a request were deleted (retention class notification_log).'),
 ];

@@ -45,3 +45,31 @@ export const appealView = z
   .meta({ id: 'Appeal' });
 export type AppealView = z.infer<typeof appealView>;
 export const appealList = z.array(appealView).meta({ id: 'AppealList' });
+
+/**
+ * What lifecycle-clock made of a reply to a refused request (internal, intake-gateway's inbound webhooks;
+ * docs/webhooks.md#appeals-by-reply): `appeal_filed`; `sender_unverified` (it would have been, but the sender is not
+ * verified: nothing filed, operators confirm it); `appeal_exists` (an appeal was filed since the refusal: the reply
+ * joins the timeline); `no_appeal_right` (the pinned pack gives none), `not_refused`, `before_refusal` (received
+ * before the refusal): nothing filed.
+ */
+export const APPEAL_BY_REPLY_OUTCOMES = ['appeal_filed', 'sender_unverified', 'appeal_exists', 'no_appeal_right', 'not_refused', 'before_refusal'] as const;
+export type AppealByReplyOutcome = (typeof APPEAL_BY_REPLY_OUTCOMES)[number];
+
+/** Internal `POST /internal/v1/requests/:id/appeals/by-reply`: a reply an inbound channel received, its words as the appeal's message. */
+export const appealByReplyCommand = z
+  .strictObject({
+    message: z.string().max(10_000),
+    /** When the channel received the reply: the appeal's clock counts from it. */
+    receivedAt: timestamp,
+    channel: z.enum(['email', 'chat']),
+    /** Whether intake took the reply as the requester's (docs/webhooks.md#replies): an unverified one files nothing. */
+    senderVerified: z.boolean(),
+  })
+  .meta({ id: 'AppealByReplyCommand' });
+export type AppealByReplyCommand = z.infer<typeof appealByReplyCommand>;
+
+export const appealByReplyResult = z
+  .object({ requestId: z.uuid(), outcome: z.enum(APPEAL_BY_REPLY_OUTCOMES), appealId: z.uuid().optional(), appealDueAt: timestamp.optional() })
+  .meta({ id: 'AppealByReplyResult' });
+export type AppealByReplyResult = z.infer<typeof appealByReplyResult>;

@@ -69,6 +69,9 @@ export const clockSegment = z
   })
   .meta({ id: 'ClockSegment' });
 
+/** A request's facts a correction changes, before or after it. */
+const correctedFacts = z.object({ requestType: z.enum(REQUEST_TYPES), jurisdiction: z.string(), policyPack: z.string(), policyVersion: z.string(), dueAt: timestamp });
+
 export const clockExplanation = z
   .object({
     requestId: z.uuid(),
@@ -86,6 +89,20 @@ export const clockExplanation = z
     repins: z
       .array(z.object({ at: timestamp, fromVersion: z.string(), toVersion: z.string(), actor: z.string(), note: z.string().nullable() }))
       .describe('Moves to another version of the pack by an applied upgrade proposal, oldest first; the clock is computed on the current version from receipt'),
+    corrections: z
+      .array(
+        z.object({
+          step: z.literal('corrected'),
+          at: timestamp,
+          actor: z.string(),
+          reason: z.string(),
+          from: correctedFacts,
+          to: correctedFacts,
+        }),
+      )
+      .describe(
+        'Corrections of the request type or jurisdiction intake misread (`POST /requests/{id}/corrections`), oldest first; the clock is computed from the same receipt on the corrected facts, and `steps` says so in words',
+      ),
     extensions: z.array(
       z.object({
         additionalDays: z.number().int().describe('Days requested, or, for a month extension, the calendar days it added'),

@@ -44,7 +44,10 @@ export const LIFECYCLE_RULES: Readonly<Record<LifecycleAction, LifecycleRule>> =
   fulfil: { from: ['in_progress'], to: 'fulfilled' },
   refuse: { from: OPEN, to: 'refused' },
   close: { from: [...OPEN, 'fulfilled', 'refused'], to: 'closed' },
-  replace_requestor: { from: OPEN },
+  // Contact details may be corrected after the decision too: a notice that found no address is sent again (docs/lifecycle.md).
+  replace_requestor: { from: [...OPEN, ...CLOSED] },
+  // The type or jurisdiction intake misread, while the request is open: a decided request's outcome stands.
+  correct_request: { from: OPEN },
   submit_authority: { from: OPEN },
   approve_authority: { from: OPEN, when: authoritySubmitted },
   reject_authority: { from: OPEN, when: authoritySubmitted },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text, timestamp } from './fields';
-import { INTAKE_CHANNELS, REQUEST_STATUSES, requestor, authority } from './requests';
+import { INTAKE_CHANNELS, intakePayload, REQUEST_STATUSES, REQUEST_TYPES, requestor, authority } from './requests';
 
 /**
  * HTTP contracts of the request workflow: the commands that move a request
@@ -23,6 +23,7 @@ export const LIFECYCLE_ACTIONS = [
   'refuse',
   'close',
   'replace_requestor',
+  'correct_request',
   'submit_authority',
   'approve_authority',
   'reject_authority',
@@ -94,6 +95,35 @@ export type ClosureCommand = z.infer<typeof closureCommand>;
 /** `PUT /requests/:id/requestor`: the new snapshot, replacing the old one whole. */
 export const requestorCommand = requestor;
 export type RequestorCommand = z.infer<typeof requestorCommand>;
+
+/** `POST /requests/:id/corrections`: the request type and/or jurisdiction intake misread, and why. */
+export const correctionCommand = z
+  .strictObject({
+    requestType: z.enum(REQUEST_TYPES).optional().describe("The request's right as it should have been read; default unchanged"),
+    jurisdiction: intakePayload.shape.jurisdiction
+      .optional()
+      .describe('The jurisdiction whose law applies, as intake takes it (case-insensitive; `GET /policies` lists them); default unchanged. A code no pack covers is a 422 `JURISDICTION_UNSUPPORTED`'),
+    reason: text(2000).describe('Why the request is corrected: kept on the clock explanation, and as a salted hash on the audit chain'),
+  })
+  .meta({
+    id: 'CorrectionCommand',
+    description: 'At least one of `requestType` and `jurisdiction`, different from what the request has: a correction that changes nothing is a 422 `CORRECTION_CHANGES_NOTHING`.',
+  });
+export type CorrectionCommand = z.infer<typeof correctionCommand>;
+
+export const correctionResult = z
+  .object({
+    id: z.uuid(),
+    status: z.enum(REQUEST_STATUSES),
+    requestType: z.enum(REQUEST_TYPES),
+    jurisdiction: z.string(),
+    policyPack: z.string(),
+    policyVersion: z.string(),
+    previousDueAt: timestamp,
+    dueAt: timestamp.describe('Recomputed from the same receipt on the corrected facts, with every pause and extension'),
+  })
+  .meta({ id: 'CorrectionResult' });
+export type CorrectionResult = z.infer<typeof correctionResult>;
 
 /** `POST /requests/:id/authority/submit`: evidence that the requestor may act for the data subject. */
 export const authoritySubmitCommand = authority;

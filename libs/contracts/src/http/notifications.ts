@@ -22,7 +22,16 @@ export const SUBJECT_NOTIFICATION_KINDS = [
 ] as const;
 
 /** What operators are told: no personal data, only references, types, dates and codes. */
-export const OPERATOR_NOTIFICATION_KINDS = ['request_created', 'deadline_approaching', 'deadline_breached', 'verification_expired', 'message_parked', 'daily_digest', 'notification_failed'] as const;
+export const OPERATOR_NOTIFICATION_KINDS = [
+  'request_created',
+  'deadline_approaching',
+  'deadline_breached',
+  'verification_expired',
+  'appeal_by_reply',
+  'message_parked',
+  'daily_digest',
+  'notification_failed',
+] as const;
 
 export const NOTIFICATION_KINDS = [...SUBJECT_NOTIFICATION_KINDS, ...OPERATOR_NOTIFICATION_KINDS] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];

@@ -105,8 +105,20 @@ export function withoutRequestReferences(text: string): string {
   return text.replace(REFERENCE_IN_TEXT, ' ');
 }
 
+/**
+ * A whole value that is a short reference, in any case (`DSAR-1A2B3C4D`, `dsar-1a2b3c4d`): what the API takes in
+ * place of a request id and as the queue's `reference` filter, and publishes as the pattern. No repetition, linear.
+ */
+export const SHORT_REFERENCE_PATTERN = /^[Dd][Ss][Aa][Rr]-[0-9A-Fa-f]{8}$/;
+
 /** The id prefix a short reference names (`DSAR-1A2B3C4D` → `1a2b3c4d`, any case), or undefined when it is not one. */
 export function idPrefixOfReference(reference: string): string | undefined {
   const m = /^DSAR-([0-9A-F]{8})$/i.exec(reference.trim());
   return m ? m[1].toLowerCase() : undefined;
+}
+
+/** The first and the last request id a short reference can name (`DSAR-1A2B3C4D`): the range of ids that start with its eight hex digits. */
+export function idRangeOfReference(reference: string): { from: string; to: string } | undefined {
+  const prefix = idPrefixOfReference(reference);
+  return prefix ? { from: `${prefix}-0000-0000-0000-000000000000`, to: `${prefix}-ffff-ffff-ffff-ffffffffffff` } : undefined;
 }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { supportedJurisdictions } from '../policy/jurisdictions';
+import { PUBLIC_EVENT_TYPE_PATTERN } from '../events/event-catalog';
 import { emailAddress, intParam, text, timestamp } from './fields';
 import { appealView } from './appeals';
 import { CLOCK_MODES, REQUEST_TYPES } from './request-kinds';
+import { SHORT_REFERENCE_PATTERN } from './request-reference';
 
 export { CLOCK_MODES, type ClockMode, REQUEST_TYPES, type RequestType } from './request-kinds';
 
@@ -144,16 +146,38 @@ export type RequestDetail = z.infer<typeof requestDetail>;
 export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] as const;
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 /**
- * With `atRiskDays`, the queue counts up to this many requests at risk (or, when fewer open requests in scope are not
- * at risk, those) exactly; when both sides are larger its `total` is an estimate (`totalExact: false`). ADR 0029.
+ * With a filter the request counters do not keep (`atRiskDays`, the type, jurisdiction, channel, receipt dates or
+ * reference), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
+ * (`totalExact: false`). With `atRiskDays` alone, also when at most this many open requests in scope are not at risk.
+ * ADR 0029, docs/api/README.md#paging-the-queue.
  */
 export const QUEUE_AT_RISK_EXACT_BOUND = 10_000;
 
-/** One status or a comma-separated list of them (white space and empty items aside), as the `status` query parameter takes it. */
-const STATUS_LIST_PATTERN = (() => {
-  const one = `(?:${REQUEST_STATUSES.join('|')})`;
-  return new RegExp(`^(?:\\s*,)*\\s*${one}\\s*(?:,\\s*(?:${one}\\s*)?)*$`);
-})();
+/** One item or a comma-separated list of them (white space and empty items aside), as the queue's list filters take them. */
+const listPattern = (one: string) => new RegExp(`^(?:\\s*,)*\\s*(?:${one})\\s*(?:,\\s*(?:(?:${one})\\s*)?)*$`);
+
+/** The items of a list filter's value, trimmed, without empty ones. */
+const listItems = (s: string) =>
+  s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+
+/** A query parameter that takes one of `values` or a comma-separated list of them. */
+function listFilter<const T extends readonly [string, ...string[]]>(values: T, what: string) {
+  return z
+    .string()
+    .regex(listPattern(values.join('|')), `must be one ${what} or a comma-separated list of: ${values.join(', ')}`)
+    .transform(listItems)
+    .pipe(z.array(z.enum(values)).min(1));
+}
+
+const STATUS_LIST_PATTERN = listPattern(REQUEST_STATUSES.join('|'));
+
+/** The jurisdictions the queue filters by: the codes intake takes (the built-in packs'), in any case. */
+const QUEUE_JURISDICTIONS = supportedJurisdictions() as unknown as readonly [string, ...string[]];
+/** One of those codes in any case (`DE`, `us-ca`), spelt out, so that the published pattern admits exactly what the server takes. */
+const JURISDICTION_CODE = QUEUE_JURISDICTIONS.map((code) => code.replace(/[A-Z]/g, (c) => `[${c}${c.toLowerCase()}]`)).join('|');
 
 export const queueQuery = z
   .strictObject({
@@ -162,18 +186,32 @@ export const queueQuery = z
     status: z
       .string()
       .regex(STATUS_LIST_PATTERN, `must be one status or a comma-separated list of: ${REQUEST_STATUSES.join(', ')}`)
-      .transform((s) =>
-        s
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean),
-      )
+      .transform(listItems)
       .pipe(z.array(z.enum(REQUEST_STATUSES)).min(1))
       .optional()
       .describe('One status or a comma-separated list'),
     sortBy: z.enum(QUEUE_SORT_FIELDS).optional().describe('Default `receivedAt`'),
     sortOrder: z.enum(['asc', 'desc']).optional().describe('Default `desc`'),
     atRiskDays: intParam(0, 3650).optional().describe('Only open requests due within this many days from now; overdue ones are included'),
+    requestType: listFilter(REQUEST_TYPES, 'request type').optional().describe('One request type or a comma-separated list'),
+    jurisdiction: z
+      .string()
+      .regex(listPattern(JURISDICTION_CODE), `must be one jurisdiction code or a comma-separated list, in any case, of: ${QUEUE_JURISDICTIONS.join(', ')}`)
+      .transform((s) => listItems(s).map((code) => code.toUpperCase()))
+      .pipe(z.array(z.enum(QUEUE_JURISDICTIONS)).min(1))
+      .optional()
+      .describe('One jurisdiction code or a comma-separated list, in any case (`GET /policies` lists them)'),
+    channel: listFilter(INTAKE_CHANNELS, 'intake channel').optional().describe('One intake channel or a comma-separated list'),
+    receivedFrom: timestamp.optional().describe('Only requests received at or after this instant (`receivedAt`)'),
+    receivedTo: timestamp
+      .optional()
+      .describe('Only requests received before this instant (`receivedAt`; the end is not included, so ranges follow on without overlap). At or before `receivedFrom`, the range is empty'),
+    reference: z
+      .string()
+      .regex(SHORT_REFERENCE_PATTERN, 'must be a short request reference: DSAR- and eight hex digits, e.g. DSAR-1A2B3C4D')
+      .transform((s) => s.toUpperCase())
+      .optional()
+      .describe("Only the request (or, rarely, the requests) whose id starts with the reference's eight hex digits: `DSAR-1A2B3C4D`, in any case"),
   })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
@@ -202,11 +240,17 @@ export const queuePage = z
     sortOrder: z.enum(['asc', 'desc']),
     status: z.array(z.enum(REQUEST_STATUSES)).optional(),
     atRiskDays: z.number().int().optional(),
+    requestType: z.array(z.enum(REQUEST_TYPES)).optional(),
+    jurisdiction: z.array(z.string()).optional(),
+    channel: z.array(z.enum(INTAKE_CHANNELS)).optional(),
+    receivedFrom: timestamp.optional(),
+    receivedTo: timestamp.optional(),
+    reference: z.string().optional(),
     total: z.number().int().describe('Requests matching the filters, across all pages; an estimate when `totalExact` is false'),
     totalExact: z
       .boolean()
       .describe(
-        `False only with \`atRiskDays\`, when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests are at risk and more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} other open ones in scope are not: \`total\` is then an estimate`,
+        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
       ),
   })
   .meta({ id: 'QueuePage' });
@@ -215,7 +259,10 @@ export type QueuePage = z.infer<typeof queuePage>;
 export const timelineEvent = z
   .object({
     id: z.string().describe('The domain event id'),
-    eventType: z.string().describe('e.g. `request_created`'),
+    eventType: z
+      .string()
+      .regex(PUBLIC_EVENT_TYPE_PATTERN, { error: 'must be a public event type: lower-case words joined with _, e.g. request_created' })
+      .describe('The public name of the event type: the CloudEvents type without `dsar.` and its version, joined with `_` (`dsar.request.created.v1` → `request_created`)'),
     createdAt: timestamp,
     payload: z.record(z.string(), z.unknown()).describe("The event's facts; personal data never appears in clear"),
   })

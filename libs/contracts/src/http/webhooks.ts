@@ -31,8 +31,8 @@ export type InboundProvider = (typeof INBOUND_PROVIDERS)[number];
 export const INBOUND_STATUSES = ['captured', 'ignored_non_dsar'] as const;
 export type InboundStatus = (typeof INBOUND_STATUSES)[number];
 
-/** What a captured message did to its request: created it, answered its pending clarification, or joined its timeline. */
-export const CAPTURE_OUTCOMES = ['created', 'clarification_received', 'reply_recorded'] as const;
+/** What a captured message did to its request: created it, answered its pending clarification, appealed its refusal, or joined its timeline. */
+export const CAPTURE_OUTCOMES = ['created', 'clarification_received', 'appeal_filed', 'reply_recorded'] as const;
 export type CaptureOutcome = (typeof CAPTURE_OUTCOMES)[number];
 /** What intake did with a message: one of the capture outcomes, or nothing. */
 export const INBOUND_OUTCOMES = [...CAPTURE_OUTCOMES, 'ignored'] as const;

@@ -24,8 +24,8 @@ function problemOf(fn: () => void): ProblemError {
 
 describe('query rules', () => {
   it('a route that publishes no query takes no parameter: each unknown one is named', () => {
-    expect(() => assertPublishedQuery(route('/requests/:id'), parse(''))).not.toThrow();
-    const problem = problemOf(() => assertPublishedQuery(route('/requests/:id'), parse('expand=all&_=1712345678')));
+    expect(() => assertPublishedQuery(route('/requests/:idOrReference'), parse(''))).not.toThrow();
+    const problem = problemOf(() => assertPublishedQuery(route('/requests/:idOrReference'), parse('expand=all&_=1712345678')));
     expect(problem.definition.name).toBe('REQUEST_VALIDATION_FAILED');
     expect(problem.errors).toEqual([
       { field: 'expand', message: 'is not a known field' },

@@ -41,7 +41,7 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     operationId: 'listRequests',
     summary: 'The request queue',
     description:
-      "Pages through the caller's requests with filters and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (only for a large at-risk result).",
+      "Pages through the caller's requests with filters (status, `atRiskDays`, request type, jurisdiction, channel, receipt range, reference; all of them apply together) and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (a large result of a filter the request counters do not keep, docs/api/README.md#paging-the-queue).",
     tag: 'Requests',
     query: queueQuery,
     response: { status: 200, schema: queuePage, description: 'A page of the queue.' },
@@ -49,14 +49,16 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
   },
   {
     method: 'GET',
-    path: '/requests/:id',
+    path: '/requests/:idOrReference',
     service: 'lifecycle-clock',
     permission: 'requests:read',
     operationId: 'getRequest',
-    summary: 'A request in detail',
+    summary: 'A request in detail, by its id or its reference',
+    description:
+      "By the request id or the short reference operators see (`DSAR-1A2B3C4D`, in any case): a reference answers exactly what the id does, directly, without a redirect. Another tenant's (or workspace's) request is 404 by either; a value that starts with `DSAR-` and is not a short reference (a tagged one, a wrong length) is 400; a reference two requests share is 409 `REQUEST_REFERENCE_AMBIGUOUS` (`GET /requests?reference=` lists them).",
     tag: 'Requests',
     response: { status: 200, schema: requestDetail, description: 'The request.' },
-    errors: ['RESOURCE_NOT_FOUND'],
+    errors: ['RESOURCE_NOT_FOUND', 'REQUEST_VALIDATION_FAILED', 'REQUEST_REFERENCE_AMBIGUOUS'],
   },
   {
     method: 'GET',
@@ -65,6 +67,8 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     permission: 'requests:read',
     operationId: 'getRequestTimeline',
     summary: 'Every domain event of a request, oldest first',
+    description:
+      'Each event as `{id, eventType, createdAt, payload}`. `eventType` is the public name of the event type, as in the delivery log: the CloudEvents type without `dsar.` and its version (`request_created` for `dsar.request.created.v1`). Kafka, the audit chain and its export (`GET /requests/:id/audit/export`) keep the CloudEvents type.',
     tag: 'Requests',
     response: { status: 200, schema: timeline, description: 'The timeline, starting with `request_created`.' },
     errors: ['RESOURCE_NOT_FOUND'],

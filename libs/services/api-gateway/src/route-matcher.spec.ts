@@ -15,7 +15,7 @@ describe('RouteMatcher', () => {
 
   it('finds a literal path before a parameter at the same place', () => {
     expect(matcher.resolve('POST', '/requests/capture').route.operationId).toBe('captureRequest');
-    expect(matcher.resolve('GET', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e').params).toEqual({ id: '2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e' });
+    expect(matcher.resolve('GET', '/requests/2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e').params).toEqual({ idOrReference: '2f0c1d8e-5c1b-4f7e-9a57-0d3f1c2b4a6e' });
   });
 
   it("a literal path is not a parameter value: GET /requests/capture is 405 with only the literal route's method", () => {

@@ -12,6 +12,8 @@ import { RequestLocale1763700000140 } from './infrastructure/migrations/17637000
 import { PolicyCopy1763700000150 } from './infrastructure/migrations/1763700000150-policy-copy';
 import { RequestCounts1763700000160 } from './infrastructure/migrations/1763700000160-request-counts';
 import { QueueOpenReceived1763700000170 } from './infrastructure/migrations/1763700000170-queue-open-received';
+import { QueueFilters1763700000180 } from './infrastructure/migrations/1763700000180-queue-filters';
+import { RequestCorrections1763700000190 } from './infrastructure/migrations/1763700000190-request-corrections';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -42,6 +44,8 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
       PolicyCopy1763700000150,
       RequestCounts1763700000160,
       QueueOpenReceived1763700000170,
+      QueueFilters1763700000180,
+      RequestCorrections1763700000190,
     ],
   };
 }

@@ -9,6 +9,7 @@ import { RequestQueue } from './application/request-queue';
 import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
 import { REQUEST_COUNT_SLOTS } from './infrastructure/migrations/1763700000160-request-counts';
+import { RequestEntity } from './infrastructure/request.entity';
 import { lifecycleClockService } from './index';
 
 const DAY = 86_400_000;
@@ -230,6 +231,77 @@ describe.each([
       await expect(uow.run(() => totalOf(scope, { atRiskDays: 7 }, 3))).resolves.toEqual(exactly(5));
       await expect(uow.run(() => totalOf(scope, { atRiskDays: 7 }, 2))).resolves.toMatchObject({ totalExact: false });
       await expect(uow.run(() => totalOf(scope))).resolves.toEqual(exactly(9));
+    });
+  });
+
+  describe('the totals of filters the counters do not keep (type, jurisdiction, channel, receipt dates, reference)', () => {
+    const scope = { tenantId: `t-${uniqueSuffix()}` };
+    const ids: string[] = [];
+    const receivedAt = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY).toISOString();
+
+    beforeAll(async () => {
+      // 4 DE access by email (received 1–4 days ago), 2 FR deletion by web form (5 and 6 days ago), 1 US-CA deletion by phone (40 days ago).
+      const rows: Array<[string, NewRequestCommand['requestType'], NewRequestCommand['intakeSource']['channel'], number]> = [
+        ...[1, 2, 3, 4].map((d) => ['DE', 'access', 'email', d] as ['DE', 'access', 'email', number]),
+        ['FR', 'deletion', 'web_form', 5],
+        ['FR', 'deletion', 'web_form', 6],
+        ['US-CA', 'deletion', 'phone', 40],
+      ];
+      for (const [jurisdiction, requestType, channel, daysAgo] of rows) {
+        const base = command(daysAgo);
+        // Recorded when the channel received it: the queue's `receivedAt`, which the date filters read.
+        const request = { ...base, jurisdiction, requestType, receivedAt: base.intakeSource.receivedAt, intakeSource: { ...base.intakeSource, channel } };
+        ids.push((await registry.create(scope, request, now)).id);
+      }
+    });
+
+    it('are counted exactly while the matching requests are within the bound', async () => {
+      expect(await totalOf(scope, { requestType: ['deletion'] })).toEqual(exactly(3));
+      expect(await totalOf(scope, { requestType: ['deletion'] }, 3)).toEqual(exactly(3));
+      expect(await totalOf(scope, { jurisdiction: ['FR', 'US-CA'] }, 3)).toEqual(exactly(3));
+      expect(await totalOf(scope, { channel: ['email'] })).toEqual(exactly(4));
+      expect(await totalOf(scope, { receivedFrom: receivedAt(5.5), receivedTo: receivedAt(0.5) })).toEqual(exactly(5));
+      expect(await totalOf(scope, { requestType: ['deletion'], jurisdiction: ['FR'], channel: ['web_form'], status: ['received'] })).toEqual(exactly(2));
+      expect(await totalOf(scope, { requestType: ['deletion'], atRiskDays: 7 })).toEqual(exactly(1));
+      expect(await totalOf({ ...scope, workspaceId: 'north' }, { requestType: ['deletion'] })).toEqual(exactly(0));
+      expect(await totalOf(scope, { reference: `DSAR-${ids[0].slice(0, 8).toUpperCase()}` })).toEqual(exactly(1));
+    });
+
+    it('are estimates, flagged, within what the counts proved, beyond the bound', async () => {
+      const estimated = await totalOf(scope, { channel: ['email'] }, 2);
+      expect(estimated.totalExact).toBe(false);
+      // More than 2 match, and at most the 7 requests in scope.
+      expect(estimated.total).toBeGreaterThanOrEqual(3);
+      expect(estimated.total).toBeLessThanOrEqual(7);
+      // With another filter beside atRiskDays, the requests at risk that it leaves out are not counted: an estimate.
+      expect(await totalOf(scope, { atRiskDays: 60, requestType: ['access'] }, 2)).toMatchObject({ totalExact: false });
+      const page = await queue.page(scope, { channel: ['email'] }, now, 2);
+      expect(page.rows).toHaveLength(4);
+      await expect(service.app.get(UnitOfWork).run(() => totalOf(scope, { requestType: ['access'] }, 2))).resolves.toMatchObject({ totalExact: false });
+    });
+
+    it('name one request by a reference, and refuse to guess between two that share it', async () => {
+      const [first] = ids;
+      const reference = `DSAR-${first.slice(0, 8).toUpperCase()}`;
+      expect((await registry.requireByIdOrReference(scope, reference.toLowerCase())).id).toBe(first);
+      await expect(registry.requireByIdOrReference({ tenantId: other }, reference)).rejects.toMatchObject({ definition: { name: 'RESOURCE_NOT_FOUND' } });
+      await expect(registry.requireByIdOrReference(scope, 'DSAR-1A2B3C4D-7K3QX9M2TR4VB')).rejects.toMatchObject({ definition: { name: 'REQUEST_VALIDATION_FAILED' } });
+      // A second request whose id starts with the same eight digits (one in 4 billion, but a large tenant meets it).
+      const twin = `${first.slice(0, 8)}-0000-4000-8000-${first.slice(-12)}`;
+      const original = await ds.manager.findOneByOrFail(RequestEntity, { id: first });
+      await ds.manager.insert(RequestEntity, { ...original, id: twin, version: undefined });
+      await expect(registry.requireByIdOrReference(scope, reference)).rejects.toMatchObject({ definition: { name: 'REQUEST_REFERENCE_AMBIGUOUS', status: 409 } });
+      expect((await queue.page(scope, { reference }, now)).rows.map((r) => r.id).sort()).toEqual([first, twin].sort());
+      expect(await totalOf(scope, { reference })).toEqual(exactly(2));
+      await ds.query(`DELETE FROM ${requests} WHERE id = $1`, [twin]);
+    });
+
+    it('filter the page alike', async () => {
+      const page = await queue.page(scope, { requestType: ['deletion'], sortBy: 'receivedAt', sortOrder: 'asc' }, now);
+      expect(page.rows.map((r) => r.id)).toEqual([ids[6], ids[5], ids[4]]);
+      const ranged = await queue.page(scope, { receivedFrom: receivedAt(6), receivedTo: receivedAt(4) }, now);
+      // From 6 days ago included, to 4 days ago left out.
+      expect(ranged.rows.map((r) => r.id).sort()).toEqual([ids[4], ids[5]].sort());
     });
   });
 

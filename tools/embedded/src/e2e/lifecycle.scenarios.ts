@@ -19,21 +19,21 @@ const MATRIX: Record<Status, Record<string, Status | 'same'>> = {
   in_progress: { request_clarification: 'clarification_pending', request_verification: 'verification_pending', fulfil: 'fulfilled', refuse: 'refused', close: 'closed', ...OPEN_RECORD_ACTIONS },
   clarification_pending: { acknowledge: 'same', receive_clarification: 'in_progress', request_verification: 'verification_pending', refuse: 'refused', close: 'closed', ...OPEN_RECORD_ACTIONS },
   verification_pending: { acknowledge: 'same', approve_verification: 'in_progress', reject_verification: 'refused', refuse: 'refused', close: 'closed', ...OPEN_RECORD_ACTIONS },
-  fulfilled: { close: 'closed', appeal: 'same' },
-  refused: { close: 'closed', appeal: 'same' },
-  closed: { appeal: 'same' },
+  fulfilled: { close: 'closed', replace_requestor: 'same', appeal: 'same' },
+  refused: { close: 'closed', replace_requestor: 'same', appeal: 'same' },
+  closed: { replace_requestor: 'same', appeal: 'same' },
 };
 
 /** What a 409 lists as allowed in each state the matrix sets up (clock changes included; in_progress is acknowledged). */
 const CLOCK_ACTIONS = ['extend_deadline', 'pause_clock', 'resume_clock'];
 const ALLOWED_LISTED: Record<Status, string[]> = {
-  received: ['acknowledge', 'request_clarification', 'request_verification', 'refuse', 'close', 'replace_requestor', 'submit_authority', ...CLOCK_ACTIONS],
-  in_progress: ['request_clarification', 'request_verification', 'fulfil', 'refuse', 'close', 'replace_requestor', 'submit_authority', ...CLOCK_ACTIONS],
-  clarification_pending: ['acknowledge', 'receive_clarification', 'request_verification', 'refuse', 'close', 'replace_requestor', 'submit_authority', ...CLOCK_ACTIONS],
-  verification_pending: ['acknowledge', 'approve_verification', 'reject_verification', 'refuse', 'close', 'replace_requestor', 'submit_authority', ...CLOCK_ACTIONS],
-  fulfilled: ['close', 'appeal'],
-  refused: ['close', 'appeal'],
-  closed: ['appeal'],
+  received: ['acknowledge', 'request_clarification', 'request_verification', 'refuse', 'close', 'replace_requestor', 'correct_request', 'submit_authority', ...CLOCK_ACTIONS],
+  in_progress: ['request_clarification', 'request_verification', 'fulfil', 'refuse', 'close', 'replace_requestor', 'correct_request', 'submit_authority', ...CLOCK_ACTIONS],
+  clarification_pending: ['acknowledge', 'receive_clarification', 'request_verification', 'refuse', 'close', 'replace_requestor', 'correct_request', 'submit_authority', ...CLOCK_ACTIONS],
+  verification_pending: ['acknowledge', 'approve_verification', 'reject_verification', 'refuse', 'close', 'replace_requestor', 'correct_request', 'submit_authority', ...CLOCK_ACTIONS],
+  fulfilled: ['close', 'replace_requestor', 'appeal'],
+  refused: ['close', 'replace_requestor', 'appeal'],
+  closed: ['replace_requestor', 'appeal'],
 };
 
 const REFUSAL = { reason: 'manifestly_unfounded', message: 'We cannot act on this request.', rationale: 'Third identical request this week.' };
@@ -153,7 +153,7 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
       ] as const) {
         const res = await api.post(`/requests/${id}${path}`, body);
         expect(res.status).toBe(409);
-        expect(res.body).toMatchObject({ code: 'SVC-BE-1401', currentStatus: 'refused', allowedActions: ['close', 'appeal'] });
+        expect(res.body).toMatchObject({ code: 'SVC-BE-1401', currentStatus: 'refused', allowedActions: ['close', 'replace_requestor', 'appeal'] });
       }
     });
   });

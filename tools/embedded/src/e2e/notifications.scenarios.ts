@@ -240,6 +240,52 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       await notificationOf(id, 'notification_failed', 'delivered');
     });
 
+    it('a refusal that found no address is sent once the contact is corrected after the decision; wrong role, other tenant, bad input change nothing', async () => {
+      const id = await create({ jurisdiction: 'GB', requestType: 'access', requestor: { type: 'subject', name: 'Chat Person' } }, { channel: 'chat', contact: 'U024BE7LH' });
+      expect((await admin.post(`/requests/${id}/refusals`, { reason: 'no_data_held' })).status).toBe(202);
+      const failed = await notificationOf(id, 'request_refused', 'failed');
+      expect(failed.attempts).toEqual([expect.objectContaining({ attempt: 1, status: 'failed', error: expect.stringContaining('no email address') })]);
+
+      const email = `chat.person.${randomUUID().slice(0, 8)}@example.org`;
+      const corrected = { type: 'subject', name: 'Chat Person', email };
+      expectProblem(await admin.as(KEYS.auditorA.token).call('PUT', `/api/v1/requests/${id}/requestor`, { json: corrected }), 403, 'SVC-BE-1302');
+      expectProblem(await admin.as(KEYS.operatorB.token).call('PUT', `/api/v1/requests/${id}/requestor`, { json: corrected }), 404, 'SVC-BE-1003');
+      for (const bad of [
+        { ...corrected, type: 'neighbour' },
+        { ...corrected, email: 'not an address' },
+        { ...corrected, phone: '+49 170 1234567' },
+      ]) {
+        expectProblem(await admin.call('PUT', `/api/v1/requests/${id}/requestor`, { json: bad }), 400, 'SVC-BE-1102');
+      }
+      expect((await admin.get(`/requests/${id}`)).body.requestor).toEqual({ type: 'subject', name: 'Chat Person' });
+      expect((await history(id)).find((e) => e.eventId === failed.eventId)?.attempts).toHaveLength(1);
+
+      const res = await admin.call('PUT', `/api/v1/requests/${id}/requestor`, { json: corrected });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 202, body: { id, status: 'refused', dueAt: expect.any(String) } });
+      const refusal = await mailTo(email, (m) => (m.subject ?? '').includes(referenceOf(id)));
+      expect(refusal.parsed.text).toMatch(/complain/i);
+      const sent = await notificationOf(id, 'request_refused', 'delivered');
+      expect(sent.eventId).toBe(failed.eventId);
+      expect(sent.attempts.map((a) => [a.attempt, a.status])).toEqual([
+        [1, 'failed'],
+        [2, 'delivered'],
+      ]);
+      const timeline = await waitFor('the correction and the resend on the timeline', async () => {
+        const events = (await admin.get(`/requests/${id}/timeline`)).body.events as Array<{ eventType: string; payload: Record<string, unknown> }>;
+        const replayed = events.find((e) => e.eventType === 'notification_replayed');
+        return replayed && events.some((e) => e.eventType === 'request_requestor_replaced') ? { events, replayed } : undefined;
+      });
+      expect(timeline.replayed.payload).toMatchObject({ notificationId: failed.eventId, kind: 'request_refused', cause: 'contact_corrected', actor: expect.any(String) });
+      expect(JSON.stringify(timeline.events)).not.toContain(email);
+
+      // Once: a further correction sends nothing that was delivered.
+      expect((await admin.call('PUT', `/api/v1/requests/${id}/requestor`, { json: { ...corrected, name: 'C. Person' } })).status).toBe(202);
+      await waitFor('the second correction on the timeline', async () => (await timelineTypes(id)).filter((t) => t === 'request_requestor_replaced').length === 2);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(mailsTo(email)).toHaveLength(1);
+      expect((await history(id)).find((e) => e.eventId === failed.eventId)?.attempts).toHaveLength(2);
+    }, 90_000);
+
     it('a Slack rate limit waits for Retry-After, then delivers', async () => {
       slack().rateLimitNext(1, 1, TENANT_C_CHANNEL);
       const tenantC = admin.as(KEYS.queueC.token);

@@ -11,6 +11,7 @@ import type { TestSystem } from './systems';
 const MAIL_SECRETS = [`whsec_${randomBytes(24).toString('base64')}`, `whsec_${randomBytes(32).toString('base64')}`];
 const SLACK_SECRET = randomBytes(16).toString('hex');
 const MAILBOX = 'privacy@tenant-a.example';
+const OPS_EMAIL = 'privacy-ops@tenant-a.example';
 const TEAM = 'T0TENANTA';
 const CHANNEL = 'C0PRIVACY';
 const DAY = 86_400_000;
@@ -26,6 +27,8 @@ export const WEBHOOK_SETTINGS = {
     { slackTeamId: TEAM, tenantId: 'tenant-a', jurisdiction: 'GB' },
   ],
   REQUEST_REFERENCE_KEY: REFERENCE_KEYS.join(','),
+  // Operators of tenant-a hear by email (appeals by reply alert them).
+  NOTIFIER_TENANT_SETTINGS: { 'tenant-a': { operatorEmails: [OPS_EMAIL] } },
   // The notifier sends at once, to the test's SMTP server (replyMailServer); no digest.
   NOTIFIER_DISPATCH_INTERVAL_MS: 200,
   NOTIFIER_DIGEST_TIME: 'off',
@@ -465,6 +468,99 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect((await deliver('chat', signedSlack(slackMessage({ text: ANSWER, thread_ts: thread, ts: requesterTs })))).body).toMatchObject({ id, status: 'captured', reason: 'matched_thread' });
       expect(await statusOf(id)).toBe('in_progress');
     });
+  });
+
+  describe('appeals by reply (issue 37, item 7)', () => {
+    const DISAGREE = 'I disagree with your decision: you do hold data about me, I had an account until last year.';
+    type Appeal = { id: string; message: string; status: string; createdAt: string; dueAt: string };
+    const appealsOf = async (id: string) => (await admin.get(`/requests/${id}/appeals`)).body as Appeal[];
+    const operatorMail = (id: string, about: (text: string) => boolean) =>
+      mail().waitFor((m) => m.envelope.to.includes(OPS_EMAIL) && (m.parsed.subject ?? '').includes(requestReference(id)) && about(`${m.parsed.subject}\n${m.parsed.text ?? ''}`), 30_000);
+
+    /** A request of `address` in `jurisdiction`, refused just now; the refusal email to the requester, once sent. */
+    async function refused(jurisdiction: string, address: string) {
+      const res = await admin.post(
+        '/requests/capture',
+        intake({ jurisdiction, requestType: 'access', requestor: { type: 'subject', name: 'Jana', email: address } }, { receivedAt: daysAgo(2), contact: address }),
+      );
+      expect(res.status).toBe(202);
+      const id = res.body.id as string;
+      expect((await admin.post(`/requests/${id}/refusals`, { reason: 'no_data_held' })).status).toBe(202);
+      const email = await mail().waitFor((m) => m.envelope.to.includes(address) && (m.parsed.subject ?? '').includes(taggedRequestReference(id, REFERENCE_KEYS[0])), 30_000);
+      return { id, email };
+    }
+    const reply = (from: string, subject: string, text: string) => signedMail(email({ from, subject: `Re: ${subject}`, text }, now().toISOString()));
+
+    it("the requester's reply to a refusal in a jurisdiction with an appeal files one, on the appeal clock, audited, and alerts operators; a second reply files none", async () => {
+      const address = `jana.${randomUUID().slice(0, 8)}@example.org`;
+      const { id, email: refusal } = await refused('US-VA', address);
+      expect(refusal.parsed.text).toContain('simply reply to this message');
+      const before = await queueTotal();
+
+      const delivery = reply(address, refusal.parsed.subject ?? '', DISAGREE);
+      const receivedAt = JSON.parse(delivery.body).created_at as string;
+      const res = await deliver('mail', delivery);
+      expect(res.body).toMatchObject({ id, status: 'captured' });
+      expect(await queueTotal()).toBe(before);
+      const [appeal, ...more] = await appealsOf(id);
+      expect(more).toEqual([]);
+      expect(appeal).toMatchObject({ status: 'appeal_submitted', message: expect.stringContaining(DISAGREE) });
+      // Virginia: 60 days from the reply's receipt.
+      const days = (new Date(appeal.dueAt).getTime() - new Date(receivedAt).getTime()) / DAY;
+      expect(days).toBeGreaterThan(59);
+      expect(days).toBeLessThan(62);
+      expect((await admin.get(`/requests/${id}`)).body.status).toBe('refused');
+
+      const [submitted] = await timelineOf(id, 'request_appeal_submitted');
+      expect(submitted.payload).toMatchObject({ appealId: appeal.id, appealDueAt: appeal.dueAt, channel: 'email', actor: 'system:inbound-mail' });
+      const [captured] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === delivery.headers['webhook-id']);
+      expect(captured.payload).toMatchObject({ outcome: 'appeal_filed', senderVerified: true, appealId: appeal.id, appealDueAt: appeal.dueAt });
+      expect(JSON.stringify(captured.payload)).not.toContain('disagree');
+      const audit = getSystem().services.get('audit-ledger')!.app.get(DataSource);
+      await waitFor('the appeal on the audit chain', async () => {
+        const rows = await audit.query(`SELECT count(*)::int AS n FROM audit_ledger.audit_entries WHERE request_id = $1 AND event_type = 'dsar.request.appeal_submitted.v1'`, [id]);
+        return rows[0].n === 1;
+      });
+      // Operators hear of it; the requester is told it was received.
+      const alert = await operatorMail(id, (text) => text.includes('Appeal by reply'));
+      expect(alert.parsed.text).not.toContain(address);
+      expect(alert.parsed.text).not.toContain('disagree');
+      await mail().waitFor((m) => m.envelope.to.includes(address) && (m.parsed.text ?? '').includes('received your appeal'), 30_000);
+
+      // A second reply joins the timeline: one open appeal per request.
+      const second = reply(address, refusal.parsed.subject ?? '', 'Also, please hurry.');
+      expect((await deliver('mail', second)).body).toMatchObject({ id, status: 'captured' });
+      const [joined] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === second.headers['webhook-id']);
+      expect(joined.payload).toMatchObject({ outcome: 'reply_recorded', senderVerified: true });
+      expect(joined.payload.appealId).toBeUndefined();
+      expect(await appealsOf(id)).toHaveLength(1);
+    }, 120_000);
+
+    it("a stranger's reply quoting the tagged reference files no appeal: recorded unverified, operators alerted to confirm it", async () => {
+      const { id, email: refusal } = await refused('US-VA', `jana.${randomUUID().slice(0, 8)}@example.org`);
+      const delivery = reply('Mallory <mallory@elsewhere.example>', refusal.parsed.subject ?? '', DISAGREE);
+      expect((await deliver('mail', delivery)).body).toMatchObject({ id, status: 'captured' });
+      const [captured] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === delivery.headers['webhook-id']);
+      expect(captured.payload).toMatchObject({ outcome: 'reply_recorded', senderVerified: false, appealUnconfirmed: true });
+      const alert = await operatorMail(id, (text) => text.includes('to confirm'));
+      expect(alert.parsed.text).toContain('No appeal was filed');
+      expect(alert.parsed.text).not.toContain('mallory');
+      expect(await appealsOf(id)).toEqual([]);
+      expect((await admin.get(`/requests/${id}`)).body.status).toBe('refused');
+    }, 120_000);
+
+    it('where the law gives no appeal to the controller, the refusal promises none by reply, and a reply files none', async () => {
+      const address = `jana.${randomUUID().slice(0, 8)}@example.org`;
+      const { id, email: refusal } = await refused('DE', address);
+      expect(refusal.parsed.text).not.toMatch(/Einspruch|appeal/i);
+      expect(refusal.parsed.text).toMatch(/beschweren|complaint/i);
+      const delivery = reply(address, refusal.parsed.subject ?? '', 'Ich bin mit Ihrer Entscheidung nicht einverstanden.');
+      expect((await deliver('mail', delivery)).body).toMatchObject({ id, status: 'captured' });
+      const [captured] = await timelineOf(id, 'intake_message_captured', (p) => p.deliveryId === delivery.headers['webhook-id']);
+      expect(captured.payload).toMatchObject({ outcome: 'reply_recorded', senderVerified: true });
+      expect(captured.payload.appealUnconfirmed).toBeUndefined();
+      expect(await appealsOf(id)).toEqual([]);
+    }, 120_000);
   });
 
   describe('inbound chat (Slack)', () => {

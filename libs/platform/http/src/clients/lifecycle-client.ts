@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  type AppealByReplyCommand,
+  type AppealByReplyResult,
   type ClarificationReceiveCommand,
   IDEMPOTENCY_FINGERPRINT_HEADER,
   IDEMPOTENCY_KEY_HEADER,
@@ -104,6 +106,14 @@ export class LifecycleClient {
     return this.command(principal, `/requests/${encodeURIComponent(id)}/clarifications/receive`, key, command);
   }
 
+  /**
+   * A reply to a request, as an inbound channel received it, for lifecycle-clock to file as an appeal against its
+   * refusal where the rules say so (docs/webhooks.md#appeals-by-reply); the answer says what it made of it.
+   */
+  appealByReply(principal: Principal, id: string, key: string, command: AppealByReplyCommand): Promise<AppealByReplyResult> {
+    return this.command<AppealByReplyResult>(principal, `/requests/${encodeURIComponent(id)}/appeals/by-reply`, key, command);
+  }
+
   /** How many open requests of the caller's scope pin each pack version (policy-registry's upgrade proposals). */
   async policyUsage(principal: Principal): Promise<PolicyUsage[]> {
     const res = await this.call(principal, 'GET', '/requests/policy-usage');
@@ -121,10 +131,10 @@ export class LifecycleClient {
   }
 
   /** A command with its idempotency key; a call that finds the same key's first call still running waits for its answer. */
-  private async command(principal: Principal, path: string, key: string, command: object): Promise<LifecycleResult> {
+  private async command<T = LifecycleResult>(principal: Principal, path: string, key: string, command: object): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const res = await this.call(principal, 'POST', path, command, { [IDEMPOTENCY_KEY_HEADER]: key });
-      if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as LifecycleResult;
+      if (res.status === 202) return JSON.parse(res.body.toString('utf8')) as T;
       const problem = upstreamProblem(OWNER, res);
       // Another call with the same key is running there (a concurrent retry): wait for its answer.
       if (problem.definition.name !== 'IDEMPOTENCY_REQUEST_IN_PROGRESS' || attempt >= IN_PROGRESS_RETRIES) throw problem;

@@ -51,6 +51,8 @@ const ACTORS = { inbound_mail: 'system:inbound-mail', inbound_chat: 'system:inbo
 const PATHS = { inbound_mail: '/internal/v1/webhooks/inbound/mail', inbound_chat: '/internal/v1/webhooks/inbound/chat' } as const;
 /** The limits of the request's text fields (contracts: intakeSource). */
 const RAW_TEXT_MAX = 100_000;
+/** The limit of an appeal's message (contracts: appealCommand). */
+const APPEAL_TEXT_MAX = 10_000;
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -75,6 +77,8 @@ type Verdict =
       requestType: RequestType | null;
       language: MessageClassification['language'];
       senderVerified?: boolean;
+      /** A reply to a refused request: the appeal it filed, or that it would have filed from a verified sender. */
+      appeal?: { appealId: string; appealDueAt: string } | { unconfirmed: true };
     }
   | { captured: false; reason: InboundReason; language: MessageClassification['language'] };
 
@@ -146,6 +150,11 @@ export class InboundIntake {
     const classification = classifyMessage(message.content);
     const { language } = classification;
     const match = await this.match(principal, route, message);
+    // A reply to a refused request appeals it where the rules say so, whatever it reads as (docs/webhooks.md#appeals-by-reply).
+    if (match && match.detail.status === 'refused') {
+      const appealed = await this.appealByReply(principal, match, message);
+      if (appealed) return { captured: true, detail: match.detail, reason: match.reason, requestType: null, language, senderVerified: match.senderVerified, ...appealed };
+    }
     // A reply to an open request joins it; one to a finished request is a new request when it reads as one.
     if (match && ((OPEN_STATUSES as readonly string[]).includes(match.detail.status) || !classification.isRequest)) {
       // Only the requester's verified reply answers a pending clarification and resumes the clock.
@@ -216,6 +225,30 @@ export class InboundIntake {
     } catch (e) {
       if (e instanceof ProblemError && (e.definition.name === 'LIFECYCLE_TRANSITION_DISALLOWED' || e.definition.name === 'CLOCK_EVENT_OUT_OF_ORDER')) return 'reply_recorded';
       throw e;
+    }
+  }
+
+  /**
+   * Asks lifecycle-clock to file the reply as an appeal against the request's refusal. Undefined when the rules file
+   * nothing and the reply is to be taken as any other (no appeal in the pack, received before the refusal); a reply
+   * after an appeal was filed joins the timeline; an unverified sender's files nothing and is marked for operators.
+   */
+  private async appealByReply(principal: Principal, match: Match, message: InboundMessage): Promise<Pick<Extract<Verdict, { captured: true }>, 'outcome' | 'appeal'> | undefined> {
+    const answer = await this.lifecycle.appealByReply(principal, match.detail.id, `${this.keyOf(message)}:appeal`, {
+      message: fitText(this.wordsOf(message), APPEAL_TEXT_MAX),
+      receivedAt: message.receivedAt.toISOString(),
+      channel: message.surface === 'inbound_mail' ? 'email' : 'chat',
+      senderVerified: match.senderVerified,
+    });
+    switch (answer.outcome) {
+      case 'appeal_filed':
+        return { outcome: 'appeal_filed', appeal: { appealId: answer.appealId as string, appealDueAt: answer.appealDueAt as string } };
+      case 'sender_unverified':
+        return { outcome: 'reply_recorded', appeal: { unconfirmed: true } };
+      case 'appeal_exists':
+        return { outcome: 'reply_recorded' };
+      default:
+        return undefined;
     }
   }
 
@@ -322,6 +355,8 @@ export class InboundIntake {
         outcome: verdict.outcome,
         requestType: verdict.requestType,
         ...(verdict.senderVerified !== undefined ? { senderVerified: verdict.senderVerified } : {}),
+        ...(verdict.appeal && 'appealId' in verdict.appeal ? { appealId: verdict.appeal.appealId, appealDueAt: verdict.appeal.appealDueAt } : {}),
+        ...(verdict.appeal && 'unconfirmed' in verdict.appeal ? { appealUnconfirmed: true as const } : {}),
       };
       return { type: IntakeEventTypes.messageCaptured, subject: verdict.detail.id, tenantId: route.tenantId, data };
     }

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { appealCommand, appealDecisionCommand, type Principal } from '@dsar/contracts';
+import { appealByReplyCommand, appealCommand, appealDecisionCommand, type Principal } from '@dsar/contracts';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestAppeals } from '../application/request-appeals';
@@ -14,6 +14,14 @@ export class AppealsController {
   @Idempotent()
   file(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
     return this.appeals.file(principal, id, parseInput(appealCommand, body));
+  }
+
+  /** Not public: intake-gateway's inbound webhooks, for a reply to a refused request (docs/webhooks.md#appeals-by-reply). */
+  @Post('by-reply')
+  @HttpCode(202)
+  @Idempotent()
+  fileByReply(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.appeals.fileByReply(principal, id, parseInput(appealByReplyCommand, body));
   }
 
   @Get()

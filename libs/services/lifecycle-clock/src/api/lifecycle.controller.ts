@@ -7,6 +7,7 @@ import {
   clarificationReceiveCommand,
   clarificationRequestCommand,
   closureCommand,
+  correctionCommand,
   type Principal,
   refusalCommand,
   requestorCommand,
@@ -66,6 +67,13 @@ export class LifecycleController {
   @Idempotent()
   replaceRequestor(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
     return this.lifecycle.replaceRequestor(principal, id, parseInput(requestorCommand, body));
+  }
+
+  @Post('corrections')
+  @HttpCode(202)
+  @Idempotent()
+  correct(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.lifecycle.correct(principal, id, parseInput(correctionCommand, body));
   }
 
   @Post('authority/submit')

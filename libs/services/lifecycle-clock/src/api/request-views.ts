@@ -1,4 +1,4 @@
-import { type AppealView, OPEN_STATUSES, type QueuePage, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
+import { type AppealView, OPEN_STATUSES, type QueuePage, type QueueQuery, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import type { RequestTransitionEntity } from '../infrastructure/request-transition.entity';
@@ -39,7 +39,8 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
 }
 
 /** A queue page: no personal data, just what triage needs. */
-export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus[]; atRiskDays?: number }, now: Date): QueuePage {
+/** A page of the queue, echoing the filters as the query settled them (lists split, codes in capitals). */
+export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit' | 'offset' | 'sortBy' | 'sortOrder'>, now: Date): QueuePage {
   return {
     items: slice.rows.map((row) => ({
       id: row.id,
@@ -59,6 +60,12 @@ export function queuePageOf(slice: QueueSlice, filters: { status?: RequestStatus
     sortOrder: slice.sortOrder,
     ...(filters.status ? { status: filters.status } : {}),
     ...(filters.atRiskDays !== undefined ? { atRiskDays: filters.atRiskDays } : {}),
+    ...(filters.requestType ? { requestType: filters.requestType } : {}),
+    ...(filters.jurisdiction ? { jurisdiction: filters.jurisdiction } : {}),
+    ...(filters.channel ? { channel: filters.channel } : {}),
+    ...(filters.receivedFrom !== undefined ? { receivedFrom: filters.receivedFrom } : {}),
+    ...(filters.receivedTo !== undefined ? { receivedTo: filters.receivedTo } : {}),
+    ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
     total: slice.total,
     totalExact: slice.totalExact,
   };

@@ -37,7 +37,7 @@ export class RequestsController {
     const query = parseInput(queueQuery, rawQuery, 'query');
     const now = this.clock.now();
     const slice = await this.queue.page(scopeOf(principal), query, now);
-    return queuePageOf(slice, { status: query.status, atRiskDays: query.atRiskDays }, now);
+    return queuePageOf(slice, query, now);
   }
 
   /**
@@ -51,9 +51,10 @@ export class RequestsController {
     return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
   }
 
-  @Get(':id')
-  async detail(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Res({ passthrough: true }) res: Response) {
-    const row = await this.registry.require(scopeOf(principal), id);
+  /** By the request's id or its short reference (`DSAR-1A2B3C4D`): a reference answers what the id does, directly (docs/lifecycle.md#finding-a-request). */
+  @Get(':idOrReference')
+  async detail(@CurrentPrincipal() principal: Principal, @Param('idOrReference') idOrReference: string, @Res({ passthrough: true }) res: Response) {
+    const row = await this.registry.requireByIdOrReference(scopeOf(principal), idOrReference);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
     return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
   }

@@ -1,7 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { type AppealAccepted, type AppealCommand, type AppealDecided, type AppealDecisionCommand, type AppealView, isUuid, LifecycleEventTypes, type Principal } from '@dsar/contracts';
+import { type EntityManager, MoreThanOrEqual } from 'typeorm';
+import {
+  type AppealAccepted,
+  type AppealByReplyCommand,
+  type AppealByReplyOutcome,
+  type AppealByReplyResult,
+  type AppealCommand,
+  type AppealDecided,
+  type AppealDecisionCommand,
+  type AppealView,
+  isUuid,
+  LifecycleEventTypes,
+  type Principal,
+} from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
@@ -9,7 +21,7 @@ import { appealDecisionDueAt } from '@dsar/platform/deadline';
 import { REOPENED_STATUS } from '../domain/lifecycle/state-machine';
 import { AppealEntity } from '../infrastructure/appeal.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';
-import { RequestClock } from './request-clock';
+import { eventTime, RequestClock } from './request-clock';
 import { RequestLifecycle } from './request-lifecycle';
 import { RequestRegistry } from './request-registry';
 
@@ -49,9 +61,77 @@ export class RequestAppeals {
         decidedAt: null,
       });
       row.openAppealId = appealId;
-      return { type: LifecycleEventTypes.appealSubmitted, facts: { appealId, appealDueAt: dueAt.toISOString() } };
+      return { type: LifecycleEventTypes.appealSubmitted, facts: { appealId, appealDueAt: dueAt.toISOString(), channel: 'api' }, details: { channel: 'api' } };
     });
     return { appealId, requestId: id, status: 'appeal_submitted' };
+  }
+
+  /**
+   * A reply an inbound channel matched to a request (docs/webhooks.md#appeals-by-reply): filed as an appeal when the
+   * request is `refused`, its pinned pack gives an appeal to the controller, the reply came after the refusal, no
+   * appeal was filed since the refusal, and the sender is verified. Its words are the appeal's message, its channel
+   * the one it came by, and its clock counts from when the channel received it. Otherwise nothing changes and the
+   * answer says why; an unverified reply that would have been filed answers `sender_unverified`.
+   */
+  async fileByReply(principal: Principal, id: string, command: AppealByReplyCommand): Promise<AppealByReplyResult> {
+    const appealId = randomUUID();
+    let requestId = id;
+    let appealDueAt = '';
+    const eligible = async (row: RequestEntity, tx: EntityManager) => {
+      requestId = row.id;
+      const outcome = await this.replyOutcome(tx, row, command);
+      if (outcome !== 'appeal_filed') throw new NotFiled(outcome);
+    };
+    try {
+      await this.lifecycle.step(
+        principal,
+        id,
+        'appeal',
+        undefined,
+        async ({ tx, row, principal: actor, now }) => {
+          const receivedAt = eventTime(command.receivedAt, now);
+          const dueAt = appealDecisionDueAt(await this.legalClock.inputOf(tx, row, []), receivedAt);
+          appealDueAt = dueAt.toISOString();
+          await tx.insert(AppealEntity, {
+            id: appealId,
+            tenantId: row.tenantId,
+            requestId: row.id,
+            message: command.message.trim() === '' ? `(The ${command.channel} reply had no text.)` : command.message,
+            grounds: null,
+            status: 'appeal_submitted',
+            appealedStatus: row.status,
+            submittedBy: actor.id,
+            createdAt: now,
+            dueAt,
+            decision: null,
+            explanation: null,
+            decidedBy: null,
+            decidedAt: null,
+          });
+          row.openAppealId = appealId;
+          return {
+            type: LifecycleEventTypes.appealSubmitted,
+            facts: { appealId, appealDueAt, channel: command.channel },
+            details: { channel: command.channel, receivedAt: receivedAt.toISOString() },
+          };
+        },
+        eligible,
+      );
+    } catch (e) {
+      if (e instanceof NotFiled) return { requestId, outcome: e.outcome };
+      throw e;
+    }
+    return { requestId, outcome: 'appeal_filed', appealId, appealDueAt };
+  }
+
+  /** What a reply to this request comes to, by the rule of fileByReply (the row is locked). */
+  private async replyOutcome(tx: EntityManager, row: RequestEntity, command: AppealByReplyCommand): Promise<AppealByReplyOutcome> {
+    if (row.status !== 'refused') return 'not_refused';
+    if ((await this.legalClock.packOf(tx, row)).appeal == null) return 'no_appeal_right';
+    if (new Date(command.receivedAt).getTime() < row.statusChangedAt.getTime()) return 'before_refusal';
+    const since = await tx.count(AppealEntity, { where: { requestId: row.id, createdAt: MoreThanOrEqual(row.statusChangedAt) } });
+    if (row.openAppealId || since > 0) return 'appeal_exists';
+    return command.senderVerified ? 'appeal_filed' : 'sender_unverified';
   }
 
   async list(scope: TenantScope, id: string): Promise<AppealView[]> {
@@ -105,6 +185,13 @@ export class RequestAppeals {
       lookUp,
     );
     return { appealId, decision: command.decision, requestId: id, status: 'appeal_decided' };
+  }
+}
+
+/** A reply that is not filed as an appeal: the step stops before it changes anything. */
+class NotFiled extends Error {
+  constructor(readonly outcome: Exclude<AppealByReplyOutcome, 'appeal_filed'>) {
+    super(`not filed as an appeal: ${outcome}`);
   }
 }
 

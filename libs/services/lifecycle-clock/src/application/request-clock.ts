@@ -27,10 +27,10 @@ import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { type ClockEvent, type ClockInput, type ClockResult, ClockRuleError, computeClock, defaultExtension, isoDuration } from '@dsar/platform/deadline';
 import { isInFuture } from '../domain/clock-skew';
-import { ClockEventEntity } from '../infrastructure/clock-event.entity';
+import { ClockEventEntity, type CorrectionDetails } from '../infrastructure/clock-event.entity';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import { requireAllowed } from './lifecycle-guard';
-import { PolicyCopy } from './policy-copy';
+import { type PinnedPack, PolicyCopy } from './policy-copy';
 import { RequestRegistry } from './request-registry';
 
 /**
@@ -213,6 +213,49 @@ export class RequestClock {
     return true;
   }
 
+  /**
+   * Corrects the request type and/or jurisdiction of a request the caller has locked (a lifecycle step that records
+   * its own event): the clock is recomputed from the same receipt on the corrected facts, with every pause and
+   * extension it had, and a `correction` clock event keeps what changed and why. A new jurisdiction takes the pack
+   * version it would have had at receipt (`to.pinned`); the same one keeps the pinned version. The clock mode stays
+   * unless the new pack does not allow it, then it is that pack's default. Rules that refuse the clock's history
+   * are a 422 CORRECTION_CONFLICTS_WITH_CLOCK, changing nothing.
+   */
+  async correctLocked(
+    tx: EntityManager,
+    row: RequestEntity,
+    to: { requestType: RequestType; pinned: PinnedPack | null },
+    change: { actor: string; at: Date; reason: string },
+  ): Promise<CorrectionDetails> {
+    const { events, input } = await this.load(tx, row);
+    const before = computeClock(input);
+    const pack = to.pinned?.pack ?? input.pack;
+    const clockMode = pack.clockModes.allowed.includes(row.clockMode) ? row.clockMode : pack.clockModes.default;
+    let after: ClockResult;
+    try {
+      after = computeClock({ ...input, pack, binding: to.pinned?.binding ?? input.binding, requestType: to.requestType, clockMode });
+    } catch (error) {
+      if (!(error instanceof ClockRuleError)) throw error;
+      throw new ProblemError('CORRECTION_CONFLICTS_WITH_CLOCK', `The corrected request falls under rules that refuse its clock's history: ${error.message}`, undefined, { violation: error.violation });
+    }
+    const facts = (dueAt: Date) => ({ requestType: row.requestType, jurisdiction: row.jurisdiction, policyPack: row.policyPack, policyVersion: row.policyVersion, dueAt: dueAt.toISOString() });
+    const from = facts(before.finalDueAt);
+    row.requestType = to.requestType;
+    row.clockMode = clockMode;
+    if (to.pinned) {
+      row.jurisdiction = to.pinned.binding.code;
+      row.policyPack = to.pinned.pack.packId;
+      row.policyVersion = to.pinned.pack.version;
+      row.policyBasis = to.pinned.basis;
+    }
+    const correction: CorrectionDetails = { from, to: facts(after.finalDueAt) };
+    await this.append(tx, row, events, { kind: 'correction', occurredAt: change.at, actor: change.actor, note: change.reason, correction });
+    row.dueAt = after.finalDueAt;
+    row.clockPausedSince = after.pausedSince;
+    row.acknowledgementDueAt = after.acknowledgementDueAt;
+    return correction;
+  }
+
   /** The locked row of an open request: the clock of a finished request no longer changes. */
   private async lockOpen(tx: EntityManager, principal: Principal, id: string, action: LifecycleAction): Promise<RequestEntity> {
     const row = await this.registry.require(scopeOf(principal), id, { manager: tx, lock: true });
@@ -244,6 +287,7 @@ export class RequestClock {
       justification: null,
       extensionReason: null,
       note: null,
+      correction: null,
       ...fields,
     });
   }
@@ -293,8 +337,8 @@ export function clockInputOf(row: RequestEntity, events: readonly ClockEventEnti
     requestType: row.requestType as RequestType,
     clockMode: row.clockMode,
     receivedAt: row.intakeReceivedAt,
-    // A re-pin changed the pack the whole clock is computed on; it is no step of the replay itself.
-    events: events.filter((e) => e.kind !== 'repin').map(toClockEvent),
+    // A re-pin or a correction changed what the whole clock is computed on; neither is a step of the replay itself.
+    events: events.filter((e) => e.kind !== 'repin' && e.kind !== 'correction').map(toClockEvent),
   };
 }
 
@@ -308,7 +352,8 @@ function toClockEvent(e: ClockEventEntity): ClockEvent {
     case 'reopen':
       return { kind: 'reopen', at: e.occurredAt, actor: e.actor };
     case 'repin':
-      throw new Error(`clock event ${e.id} is a re-pin, which the engine does not replay`);
+    case 'correction':
+      throw new Error(`clock event ${e.id} is a ${e.kind}, which the engine does not replay`);
     case 'extension':
       return {
         kind: 'extension',
@@ -360,6 +405,7 @@ export function explanationOf(row: RequestEntity, input: ClockInput, clock: Cloc
   // Pauses come out of the engine in the order their pause events were stored; the notes ride along.
   const pauseEvents = events.filter((e) => e.kind === 'pause');
   const resumeEvents = events.filter((e) => e.kind === 'resume');
+  const corrections = events.filter((e) => e.kind === 'correction' && e.correction !== null);
   return {
     requestId: row.id,
     jurisdiction: row.jurisdiction,
@@ -370,6 +416,13 @@ export function explanationOf(row: RequestEntity, input: ClockInput, clock: Cloc
     policyVersion: input.pack.version,
     policyBasis: row.policyBasis ?? `${input.pack.packId} ${input.pack.version}, pinned when the request was created.`,
     repins: events.filter((e) => e.kind === 'repin').map((e) => ({ at: iso(e.occurredAt), fromVersion: e.fromVersion ?? '', toVersion: e.toVersion ?? '', actor: e.actor, note: e.note })),
+    corrections: corrections.map((e) => ({
+      step: 'corrected' as const,
+      at: iso(e.occurredAt),
+      actor: e.actor,
+      reason: e.note ?? '',
+      ...(e.correction as { from: Corrected; to: Corrected }),
+    })),
     extensions: clock.extensions.map((e) => ({
       additionalDays: e.additionalDays ?? daysBetween(e.previousDueAt, e.dueAt),
       ...(e.additionalMonths !== undefined ? { additionalMonths: e.additionalMonths } : {}),
@@ -418,6 +471,22 @@ export function explanationOf(row: RequestEntity, input: ClockInput, clock: Cloc
       extensionNoticeDueAt: clock.extensionNoticeDueAt ? iso(clock.extensionNoticeDueAt) : null,
     },
     rule: clock.rule,
-    steps: [row.policyBasis ?? `Policy pack ${input.pack.packId} ${input.pack.version}.`, ...clock.steps],
+    steps: [row.policyBasis ?? `Policy pack ${input.pack.packId} ${input.pack.version}.`, ...corrections.map((e) => correctedStep(e, input.receivedAt)), ...clock.steps],
   };
+}
+
+type Corrected = ClockExplanation['corrections'][number]['from'];
+
+/** A correction in words: what changed, why, and that the clock counts again from the same receipt. */
+function correctedStep(e: ClockEventEntity, receivedAt: Date): string {
+  const { from, to } = e.correction as CorrectionDetails;
+  const changes = [
+    ...(from.requestType !== to.requestType ? [`request type ${from.requestType} → ${to.requestType}`] : []),
+    ...(from.jurisdiction !== to.jurisdiction ? [`jurisdiction ${from.jurisdiction} → ${to.jurisdiction}`] : []),
+    ...(from.policyPack !== to.policyPack || from.policyVersion !== to.policyVersion ? [`policy pack ${from.policyPack} ${from.policyVersion} → ${to.policyPack} ${to.policyVersion}`] : []),
+  ];
+  return (
+    `Corrected at ${e.occurredAt.toISOString()} by ${e.actor}: ${changes.join('; ')} (reason: ${e.note ?? 'none given'}). ` +
+    `The deadline is computed again from the same receipt (${receivedAt.toISOString()}) on the corrected facts: it was ${from.dueAt}, it is ${to.dueAt} after this correction.`
+  );
 }

@@ -9,6 +9,8 @@ import {
   type ClarificationRequestCommand,
   type ClosureCommand,
   type ClosureReason,
+  type CorrectionCommand,
+  type CorrectionResult,
   bindingIn,
   DEFAULT_REFUSAL_REASON,
   isUuid,
@@ -21,6 +23,8 @@ import {
   type RefusalCommand,
   type RefusalReason,
   type RequestorCommand,
+  type RequestCorrectedV1,
+  type RequestType,
   type RequestStatus,
   type VerificationTransitionCommand,
 } from '@dsar/contracts';
@@ -31,10 +35,12 @@ import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { defaultRefusalNotice, type RefusalNoticeContext } from '../domain/lifecycle/refusal-notice';
 import { nextStatus } from '../domain/lifecycle/state-machine';
+import { requireJurisdiction } from '../domain/request-deadline';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import { RequestTransitionEntity, type TransitionDetails } from '../infrastructure/request-transition.entity';
 import { lifecycleStateOf, requireAllowed } from './lifecycle-guard';
 import { eventTime, RequestClock } from './request-clock';
+import { PolicyCopy } from './policy-copy';
 import { RequestRegistry } from './request-registry';
 
 /** What one step produces beside the status change: its event and what to keep of the command. */
@@ -77,6 +83,7 @@ export class RequestLifecycle {
     private readonly registry: RequestRegistry,
     private readonly legalClock: RequestClock,
     private readonly clock: Clock,
+    private readonly policies: PolicyCopy,
   ) {}
 
   acknowledge(principal: Principal, id: string, command: AcknowledgementCommand, now?: Date): Promise<LifecycleResult> {
@@ -139,10 +146,11 @@ export class RequestLifecycle {
     return this.step(principal, id, 'reject_verification', now, async ({ tx, row }) => {
       const reason: RefusalReason = 'identity_not_verified';
       row.statusReason = reason;
+      const pack = await this.legalClock.packOf(tx, row);
       return {
         type: LifecycleEventTypes.refused,
-        facts: { reason },
-        details: { reason, message: defaultRefusalNotice(reason, refusalNoticeContext(row, await this.legalClock.packOf(tx, row))), defaultMessage: true, rationale: null },
+        facts: { reason, appealAvailable: pack.appeal != null },
+        details: { reason, message: defaultRefusalNotice(reason, refusalNoticeContext(row, pack)), defaultMessage: true, rationale: null },
       };
     });
   }
@@ -156,10 +164,11 @@ export class RequestLifecycle {
     return this.step(principal, id, 'refuse', now, async ({ tx, row }) => {
       const reason = command.reason ?? DEFAULT_REFUSAL_REASON;
       row.statusReason = reason;
-      const message = command.message ?? defaultRefusalNotice(reason, refusalNoticeContext(row, await this.legalClock.packOf(tx, row)));
+      const pack = await this.legalClock.packOf(tx, row);
+      const message = command.message ?? defaultRefusalNotice(reason, refusalNoticeContext(row, pack));
       return {
         type: LifecycleEventTypes.refused,
-        facts: { reason },
+        facts: { reason, appealAvailable: pack.appeal != null },
         details: { reason, message, defaultMessage: command.message === undefined, rationale: command.rationale ?? null },
       };
     });
@@ -177,8 +186,56 @@ export class RequestLifecycle {
     return this.step(principal, id, 'replace_requestor', now, async ({ row }) => {
       const previousRequestorType = row.requestor?.type ?? null;
       row.requestor = command;
-      return { type: LifecycleEventTypes.requestorReplaced, facts: { requestorType: command.type, previousRequestorType } };
+      return { type: LifecycleEventTypes.requestorReplaced, facts: { requestorType: command.type, previousRequestorType, emailKnown: emailKnownOf(row) } };
     });
+  }
+
+  /**
+   * Corrects the request type and/or jurisdiction intake misread, on an open request: the clock counts again from
+   * the same receipt on the corrected facts (RequestClock.correctLocked), and `dsar.request.corrected.v1` puts it on
+   * the timeline and the audit chain. A correction that changes nothing (a second submission of one already applied,
+   * once the first holds the row) is a 422, changing nothing. Each correction is recorded; a second one may follow.
+   */
+  async correct(principal: Principal, id: string, command: CorrectionCommand, now?: Date): Promise<CorrectionResult> {
+    // An unknown code is refused before the request is looked at, as intake refuses it.
+    const resolved = command.jurisdiction !== undefined ? requireJurisdiction(command.jurisdiction) : null;
+    // What the step corrected, as it committed (a later command may change the row again before this answers).
+    let corrected: Omit<CorrectionResult, 'id' | 'status' | 'dueAt'> | undefined;
+    const result = await this.step(principal, id, 'correct_request', now, async ({ tx, row, now }) => {
+      const requestType = command.requestType ?? (row.requestType as RequestType);
+      const jurisdictionChanges = resolved !== null && resolved.binding.code !== row.jurisdiction;
+      if (requestType === row.requestType && !jurisdictionChanges) {
+        throw new ProblemError(
+          'CORRECTION_CHANGES_NOTHING',
+          `Request ${row.id} already has request type ${row.requestType} and jurisdiction ${row.jurisdiction}: the correction changes nothing.`,
+          undefined,
+          { requestType: row.requestType, jurisdiction: row.jurisdiction },
+        );
+      }
+      const pinned = jurisdictionChanges
+        ? await this.policies.choose(tx, { tenantId: row.tenantId, ...(row.workspaceId ? { workspaceId: row.workspaceId } : {}) }, resolved, row.intakeReceivedAt)
+        : null;
+      const { from } = await this.legalClock.correctLocked(tx, row, { requestType, pinned }, { actor: principal.id, at: now, reason: command.reason });
+      corrected = { requestType, jurisdiction: row.jurisdiction, policyPack: row.policyPack, policyVersion: row.policyVersion, previousDueAt: from.dueAt };
+      return {
+        type: LifecycleEventTypes.corrected,
+        facts: {
+          jurisdiction: row.jurisdiction,
+          requestType: row.requestType as RequestType,
+          previousRequestType: from.requestType as RequestType,
+          previousJurisdiction: from.jurisdiction,
+          policyPack: row.policyPack,
+          policyVersion: row.policyVersion,
+          previousPolicyPack: from.policyPack,
+          previousPolicyVersion: from.policyVersion,
+          previousDueAt: from.dueAt,
+          reason: command.reason,
+        } satisfies Partial<RequestCorrectedV1>,
+        details: { reason: command.reason },
+      };
+    });
+    if (!corrected) throw new Error(`request ${id}: the correction step recorded nothing`);
+    return { ...result, ...corrected };
   }
 
   submitAuthority(principal: Principal, id: string, command: AuthoritySubmitCommand, now?: Date): Promise<LifecycleResult> {
@@ -285,6 +342,19 @@ export class RequestLifecycle {
     await this.legalClock.resumeLocked(tx, row, principal, { at, note: null });
     return true;
   }
+}
+
+/** One address of no white space or angle brackets, with exactly one `@` (a linear check: the classes exclude the `@`). */
+const ONE_ADDRESS = /^[^\s@<>]+@[^\s@<>]+$/;
+
+/**
+ * Whether the notifier has an address to write to the data subject at: the requestor's email, else an intake contact
+ * that is a bare email address (`local@domain.tld`, as the notifier takes one).
+ */
+export function emailKnownOf(row: Pick<RequestEntity, 'requestor' | 'intakeSource'>): boolean {
+  if (row.requestor?.email) return true;
+  const contact = row.intakeSource?.contact?.trim() ?? '';
+  return ONE_ADDRESS.test(contact) && contact.slice(contact.indexOf('@') + 2, -1).includes('.');
 }
 
 /** The authority evidence a review acts on; the state machine only allows a review of submitted evidence. */

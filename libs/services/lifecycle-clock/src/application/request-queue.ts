@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, ObjectLiteral } from 'typeorm';
-import { OPEN_STATUSES, QUEUE_AT_RISK_EXACT_BOUND, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
+import { idRangeOfReference, OPEN_STATUSES, QUEUE_AT_RISK_EXACT_BOUND, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
@@ -25,15 +25,19 @@ interface QueueTotal {
 }
 
 /**
- * The conditions of a queue read on the tenant, workspace and status, written
- * so that they hold both for `requests r` and for `request_counts r` (the same
- * columns), with their parameters by name (`horizon` among them for the
- * at-risk filter, whose due-time condition only `requests` can answer).
+ * The conditions of a queue read: `keys` on the tenant, workspace and status,
+ * written so that they hold both for `requests r` and for `request_counts r`
+ * (the same columns); `rows`, those only `requests` can answer (the due time
+ * of the at-risk filter, the type, jurisdiction, channel, receipt dates and
+ * reference); their parameters by name. `later` is the condition of the open
+ * requests in scope that `rows` leaves out, when it is known (the at-risk
+ * filter alone: due after the horizon).
  */
 interface QueueFilter {
   keys: string[];
+  rows: string[];
   params: ObjectLiteral;
-  atRisk: boolean;
+  later?: string;
 }
 
 /**
@@ -67,8 +71,7 @@ export class RequestQueue {
     const manager = this.uow.manager;
 
     const readPage = (): Promise<RequestEntity[]> => {
-      const conditions = filter.atRisk ? [...filter.keys, 'r.due_at <= :horizon'] : filter.keys;
-      const qb = manager.createQueryBuilder(RequestEntity, 'r').where(conditions.join(' AND '), filter.params);
+      const qb = manager.createQueryBuilder(RequestEntity, 'r').where([...filter.keys, ...filter.rows].join(' AND '), filter.params);
       qb.orderBy(SORT_COLUMNS[sortBy], direction);
       // Within one status the newest first (or last): useful to a reader, and the order of the status index.
       if (sortBy === 'status') qb.addOrderBy('r.received_at', direction);
@@ -76,16 +79,16 @@ export class RequestQueue {
     };
     let rows: RequestEntity[];
     let total: QueueTotal;
-    if (!filter.atRisk) {
+    if (filter.rows.length === 0) {
       // The counters answer in a fraction of a millisecond: not worth a second connection.
       rows = await readPage();
       total = await this.counted(manager, filter);
     } else if (inTransaction) {
       rows = await readPage();
-      total = await this.atRiskTotal(manager, filter, atRiskBound);
+      total = await this.countedUpTo(manager, filter, atRiskBound);
     } else {
-      // The at-risk total counts index entries (milliseconds): on another pooled connection while the page is read.
-      [rows, total] = await Promise.all([readPage(), this.atRiskTotal(manager, filter, atRiskBound)]);
+      // A total the counters cannot give counts index entries (milliseconds): on another pooled connection while the page is read.
+      [rows, total] = await Promise.all([readPage(), this.countedUpTo(manager, filter, atRiskBound)]);
     }
     return { rows, total: total.total, totalExact: total.exact, limit, offset, sortBy, sortOrder };
   }
@@ -97,39 +100,43 @@ export class RequestQueue {
   }
 
   /**
-   * The requests at risk: open, in the filter's scope and statuses, due by
-   * its horizon. In one statement (one snapshot): the open requests of the
-   * filter from the counters, the at-risk ones counted up to bound + 1, and
-   * only when there are more than `bound` of those, the open ones due later,
-   * counted up to bound + 1 as well. Whichever side is within the bound gives
-   * the exact total; when both are larger, an estimate (`exact: false`): the
-   * planner's share of the open requests that are at risk, applied to the
-   * exact open count, and kept within what the two capped counts proved.
+   * The requests the filter's row conditions keep, among those of its keys
+   * (tenant, workspace, statuses; for the at-risk filter the open ones). In
+   * one statement (one snapshot): the requests of the keys from the counters,
+   * the matching ones counted up to bound + 1, and, when there are more than
+   * `bound` of those and the filter knows the condition of the others (the
+   * at-risk filter alone: due later), those counted up to bound + 1 as well.
+   * Whichever side is within the bound gives the exact total; otherwise an
+   * estimate (`exact: false`): the planner's share of the keys' requests that
+   * match, applied to their exact count, and kept within what the capped
+   * counts proved.
    */
-  private async atRiskTotal(manager: EntityManager, filter: QueueFilter, bound: number): Promise<QueueTotal> {
+  private async countedUpTo(manager: EntityManager, filter: QueueFilter, bound: number): Promise<QueueTotal> {
     const cap = bound + 1;
     const keys = filter.keys.join(' AND ');
+    const matching = [...filter.keys, ...filter.rows].join(' AND ');
     const requests = this.table('requests');
-    const [row]: Array<{ open: string; at_risk: string; later: string | null }> = await this.query(
+    const later = filter.later ? `CASE WHEN matching > ${bound} THEN (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${keys} AND ${filter.later} LIMIT ${cap}) l) END` : 'NULL::bigint';
+    const [row]: Array<{ scope: string; matching: string; later: string | null }> = await this.query(
       manager,
-      `SELECT open, at_risk,
-              CASE WHEN at_risk > ${bound} THEN (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at > :horizon LIMIT ${cap}) l) END AS later
-         FROM (SELECT (SELECT coalesce(sum(r.n), 0)::bigint FROM ${this.table('request_counts')} r WHERE ${keys}) AS open,
-                      (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at <= :horizon LIMIT ${cap}) s) AS at_risk
+      `SELECT scope, matching, ${later} AS later
+         FROM (SELECT (SELECT coalesce(sum(r.n), 0)::bigint FROM ${this.table('request_counts')} r WHERE ${keys}) AS scope,
+                      (SELECT count(*) FROM (SELECT 1 FROM ${requests} r WHERE ${matching} LIMIT ${cap}) s) AS matching
                OFFSET 0) counted`,
       filter.params,
     );
-    const open = Number(row.open);
-    const atRisk = Number(row.at_risk);
-    if (atRisk <= bound) return { total: atRisk, exact: true };
-    const later = Number(row.later);
-    if (later <= bound) return { total: open - later, exact: true };
+    const scope = Number(row.scope);
+    const found = Number(row.matching);
+    if (found <= bound) return { total: found, exact: true };
+    const others = row.later === null ? undefined : Number(row.later);
+    if (others !== undefined && others <= bound) return { total: scope - others, exact: true };
     const [plan]: Array<{ 'QUERY PLAN': unknown }> = await this.query(
       manager,
-      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${requests} r WHERE ${keys} AND r.due_at <= :horizon UNION ALL SELECT 1 FROM ${requests} r WHERE ${keys}`,
+      `EXPLAIN (FORMAT JSON) SELECT 1 FROM ${requests} r WHERE ${matching} UNION ALL SELECT 1 FROM ${requests} r WHERE ${keys}`,
       filter.params,
     );
-    return { total: estimateWithin(open, shareOf(plan['QUERY PLAN']), cap), exact: false };
+    // Without the count of the others, all the keys' requests may match.
+    return { total: estimateWithin(scope, shareOf(plan['QUERY PLAN']), cap, others === undefined ? 0 : cap), exact: false };
   }
 
   private table(name: string): string {
@@ -154,12 +161,38 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date): QueueFilter
     keys.push('r.status IN (:...statuses)');
     params.statuses = query.status;
   }
-  if (query.atRiskDays === undefined) return { keys, params, atRisk: false };
-  // At risk: still open and due within N days from now; overdue requests are the most at risk of all.
-  keys.push('r.status IN (:...open)');
-  params.open = [...OPEN_STATUSES];
-  params.horizon = new Date(now.getTime() + query.atRiskDays * 86_400_000);
-  return { keys, params, atRisk: true };
+  const rows: string[] = [];
+  let later: string | undefined;
+  if (query.atRiskDays !== undefined) {
+    // At risk: still open and due within N days from now; overdue requests are the most at risk of all.
+    keys.push('r.status IN (:...open)');
+    params.open = [...OPEN_STATUSES];
+    params.horizon = new Date(now.getTime() + query.atRiskDays * 86_400_000);
+    rows.push('r.due_at <= :horizon');
+    later = 'r.due_at > :horizon';
+  }
+  const rowFilters: Array<[string, string, unknown]> = [
+    ['requestType', 'r.request_type IN (:...requestTypes)', query.requestType],
+    ['jurisdiction', 'r.jurisdiction IN (:...jurisdictions)', query.jurisdiction],
+    ['channel', 'r.channel IN (:...channels)', query.channel],
+    ['receivedFrom', 'r.received_at >= :receivedFrom', query.receivedFrom && new Date(query.receivedFrom)],
+    ['receivedTo', 'r.received_at < :receivedTo', query.receivedTo && new Date(query.receivedTo)],
+  ];
+  const names: Record<string, string> = { requestType: 'requestTypes', jurisdiction: 'jurisdictions', channel: 'channels' };
+  for (const [name, condition, value] of rowFilters) {
+    if (value === undefined) continue;
+    rows.push(condition);
+    params[names[name] ?? name] = value;
+  }
+  const range = query.reference === undefined ? undefined : idRangeOfReference(query.reference);
+  if (range) {
+    // The ids that start with the reference's eight hex digits: a range of the primary key.
+    rows.push('r.id BETWEEN :referenceFrom AND :referenceTo');
+    params.referenceFrom = range.from;
+    params.referenceTo = range.to;
+  }
+  // The count of the requests `rows` leaves out is known only for the at-risk filter alone.
+  return { keys, rows, params, ...(later && rows.length === 1 ? { later } : {}) };
 }
 
 /** From the plan of `<at risk> UNION ALL <open>` (EXPLAIN (FORMAT JSON)): the planner's estimated share of the open requests that are at risk. */
@@ -172,10 +205,11 @@ export function shareOf(plan: unknown): number {
 
 /**
  * `share` of the `open` requests, kept where the capped counts put the answer:
- * more than `cap − 1` at risk, and more than `cap − 1` not.
+ * more than `cap − 1` match, and more than `othersAtLeast − 1` do not (`cap`
+ * when the others were counted, 0 when they were not).
  */
-export function estimateWithin(open: number, share: number, cap: number): number {
+export function estimateWithin(open: number, share: number, cap: number, othersAtLeast = cap): number {
   const least = cap;
-  const most = Math.max(least, open - cap);
+  const most = Math.max(least, open - othersAtLeast);
   return Math.min(most, Math.max(least, Math.round(open * share)));
 }

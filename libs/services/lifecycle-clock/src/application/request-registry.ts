@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Between, type EntityManager } from 'typeorm';
-import { idPrefixOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1 } from '@dsar/contracts';
+import { idRangeOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1, SHORT_REFERENCE_PATTERN } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
@@ -112,17 +112,41 @@ export class RequestRegistry {
    * shared by two requests names neither. Served by the primary key (a range of ids).
    */
   async findByReference(scope: TenantScope, reference: string): Promise<RequestEntity | null> {
-    const prefix = idPrefixOfReference(reference);
-    if (!prefix) return null;
-    const rows = await this.uow.dataSource.manager.find(RequestEntity, {
-      where: {
-        id: Between(`${prefix}-0000-0000-0000-000000000000`, `${prefix}-ffff-ffff-ffff-ffffffffffff`),
-        tenantId: scope.tenantId,
-        ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}),
-      },
+    const rows = await this.byReference(scope, reference);
+    return rows.length === 1 ? rows[0] : null;
+  }
+
+  /** Up to two requests of the caller's scope whose ids start with the reference's eight hex digits: two say it is ambiguous. */
+  private async byReference(scope: TenantScope, reference: string): Promise<RequestEntity[]> {
+    const range = idRangeOfReference(reference);
+    if (!range) return [];
+    return this.uow.dataSource.manager.find(RequestEntity, {
+      where: { id: Between(range.from, range.to), tenantId: scope.tenantId, ...(scope.workspaceId ? { workspaceId: scope.workspaceId } : {}) },
+      order: { id: 'ASC' },
       take: 2,
     });
-    return rows.length === 1 ? rows[0] : null;
+  }
+
+  /**
+   * The request a path names, by its id or by its short reference (`DSAR-1A2B3C4D`, any case), answering as
+   * `require` does: 404 when the caller's scope has none. A value that starts like a reference and is not one (a
+   * tagged reference, a wrong length) is 400; a reference two requests of the scope share is 409
+   * REQUEST_REFERENCE_AMBIGUOUS, since answering one of them would open the wrong request for the other.
+   */
+  async requireByIdOrReference(scope: TenantScope, idOrReference: string): Promise<RequestEntity> {
+    if (!/^dsar-/i.test(idOrReference)) return this.require(scope, idOrReference);
+    if (!SHORT_REFERENCE_PATTERN.test(idOrReference)) {
+      throw new ProblemError('REQUEST_VALIDATION_FAILED', 'A request is named by its id or by its short reference, DSAR- and eight hex digits (DSAR-1A2B3C4D).', [
+        { field: 'idOrReference', message: 'must be a request id (UUID) or a short reference such as DSAR-1A2B3C4D (a tagged reference from an email to the data subject is named by its first part)' },
+      ]);
+    }
+    const rows = await this.byReference(scope, idOrReference);
+    const reference = idOrReference.toUpperCase();
+    if (rows.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No request has the reference ${reference}.`);
+    if (rows.length > 1) {
+      throw new ProblemError('REQUEST_REFERENCE_AMBIGUOUS', `More than one request has the reference ${reference}: list them with GET /api/v1/requests?reference=${reference} and open one by its id.`);
+    }
+    return rows[0];
   }
 
   /** Like `find`, answering 404 when the caller's scope has no such request. */

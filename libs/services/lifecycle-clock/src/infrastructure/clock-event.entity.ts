@@ -1,8 +1,24 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { PauseReason } from '@dsar/contracts';
 
-/** `repin`: an applied upgrade moved the request to another version of its pack; the engine recomputes on the new one. */
-export type ClockEventKind = 'pause' | 'resume' | 'extension' | 'reopen' | 'repin';
+/**
+ * `repin`: an applied upgrade moved the request to another version of its pack; the engine recomputes on the new one.
+ * `correction`: an operator corrected the request type or jurisdiction; the engine recomputes from receipt on them.
+ */
+export type ClockEventKind = 'pause' | 'resume' | 'extension' | 'reopen' | 'repin' | 'correction';
+
+/** What a correction changed, before and after. */
+export interface CorrectionDetails {
+  from: CorrectedFacts;
+  to: CorrectedFacts;
+}
+export interface CorrectedFacts {
+  requestType: string;
+  jurisdiction: string;
+  policyPack: string;
+  policyVersion: string;
+  dueAt: string;
+}
 
 /**
  * One thing that happened to a request's clock. The rows of a request, in
@@ -63,4 +79,8 @@ export class ClockEventEntity {
 
   @Column('text', { name: 'to_version', nullable: true })
   toVersion: string | null;
+
+  /** What a `correction` changed (its `note` is the reason). */
+  @Column('jsonb', { nullable: true })
+  correction: CorrectionDetails | null;
 }

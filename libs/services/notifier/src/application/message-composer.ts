@@ -15,6 +15,8 @@ export type Composed = { ok: true; destination: string; email?: OutgoingEmail; c
 /** The kinds whose words an operator wrote in the workflow step that caused them. */
 const WORDED_KINDS = new Set(['request_acknowledged', 'clarification_requested', 'request_refused', 'appeal_decided']);
 const UNRESOLVED = '(unresolved)';
+/** The error of an attempt that found no address for the data subject: a corrected contact sends such a notification again. */
+export const NO_ADDRESS_ERROR = 'the request has no email address for the data subject (requestor.email or an email contact)';
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
 /**
@@ -49,11 +51,14 @@ export class MessageComposer {
       return { ok: false, ...readFailure(e), destination: UNRESOLVED };
     }
     const to = detail.requestor?.email ?? (detail.intakeSource.contact && EMAIL.test(detail.intakeSource.contact.trim()) ? detail.intakeSource.contact.trim() : undefined);
-    if (!to) return { ok: false, transient: false, error: 'the request has no email address for the data subject (requestor.email or an email contact)', destination: UNRESOLVED };
+    if (!to) return { ok: false, transient: false, error: NO_ADDRESS_ERROR, destination: UNRESOLVED };
     const resolved = resolveJurisdiction(detail.jurisdiction);
     const reference = this.subjectReference(n.requestId);
+    const factual = factsContext(n);
     const context: TemplateContext = {
-      ...factsContext(n),
+      ...factual,
+      // A refusal recorded before the event said whether the pack gives an appeal: the current pack of the jurisdiction says.
+      refusal: factual.refusal && { ...factual.refusal, appealAvailable: factual.refusal.appealAvailable ?? resolved?.pack.appeal != null },
       reference,
       requestType: detail.requestType,
       jurisdiction: detail.jurisdiction,
@@ -136,6 +141,7 @@ interface NotificationFacts {
   appealId?: string;
   decision?: string;
   appealDueAt?: string;
+  appealAvailable?: boolean;
   reopened?: boolean;
   deadline?: 'response' | 'acknowledgement';
   thresholdDays?: number;
@@ -166,7 +172,7 @@ export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'f
     requestType: f.requestType,
     jurisdiction: f.jurisdiction,
     dueAt: dateOf(f.dueAt),
-    refusal: f.reason !== undefined && f.previousDueAt === undefined ? { reason: f.reason } : undefined,
+    refusal: f.reason !== undefined && f.previousDueAt === undefined ? { reason: f.reason, appealAvailable: f.appealAvailable } : undefined,
     extension:
       f.previousDueAt !== undefined
         ? {

@@ -84,16 +84,35 @@ describe('renderNotification', () => {
   it.each([
     ['en', 'supervisory authority', 'appeal'],
     ['de', 'Datenschutz-Aufsichtsbehörde', 'Einspruch'],
-    ['fr', 'autorité de contrôle', 'recours'],
+    ['fr', 'autorité de contrôle', 'recours auprès de nous'],
     ['es', 'reclamación', 'apelarla'],
     ['pt', 'reclamação', 'recorrer'],
-  ])('tells a refused requester in %s how to appeal and complain', (locale, complaint, appeal) => {
-    for (const context of [full, minimal]) {
+  ])('tells a refused requester in %s how to appeal and complain, and offers an appeal by reply only where the law gives one', (locale, complaint, appeal) => {
+    for (const context of [
+      { ...full, refusal: { reason: 'manifestly_unfounded', appealAvailable: true } },
+      { ...minimal, refusal: { reason: 'other', appealAvailable: true } },
+    ]) {
       const { text, html } = renderNotification('request_refused', locale, context, options);
       expect(text).toContain(complaint);
       expect(text).toContain(appeal);
       expect(html).toContain(complaint);
     }
+    for (const context of [{ ...full, refusal: { reason: 'manifestly_unfounded', appealAvailable: false } }, full, minimal]) {
+      const { text, html } = renderNotification('request_refused', locale, context, options);
+      expect(text).toContain(complaint);
+      expect(text).not.toContain(appeal);
+      expect(html).not.toContain(appeal);
+    }
+  });
+
+  it('tells operators of an appeal filed by reply, with its due date, or of a reply to confirm', () => {
+    const filed = renderNotification('appeal_by_reply', 'en', { ...minimal, appeal: { dueAt: new Date('2026-05-15T12:00:00Z') } }, options);
+    expect(filed.subject).toBe(`[DSAR] Appeal by reply: ${reference}`);
+    expect(filed.text).toContain('Appeal to be decided by: May 15, 2026');
+    const unconfirmed = renderNotification('appeal_by_reply', 'en', minimal, options);
+    expect(unconfirmed.subject).toBe(`[DSAR] Reply to a refusal, to confirm: ${reference}`);
+    expect(unconfirmed.text).toContain('No appeal was filed');
+    expect(unconfirmed.text).not.toContain('Appeal to be decided by');
   });
 
   it("shows the refusal reason and the operator's message, localized", () => {
@@ -161,8 +180,9 @@ describe('renderNotification', () => {
   it('lists at-risk and overdue requests in the digest, and says when there are none', () => {
     const { subject, text } = renderNotification('daily_digest', 'en', full, options);
     expect(subject).toBe('[DSAR] Daily digest for March 12, 2026: 1 at risk, 1 overdue');
-    expect(text).toContain('Overdue requests:\n- DSAR-BBBB0002 – due March 10, 2026 (awaiting_verification)');
-    expect(text).toContain('Requests at risk:\n- DSAR-AAAA0001 – due March 15, 2026 (in_progress)');
+    // Each with its id beside the reference: the API and the CLI open a request by either.
+    expect(text).toContain('Overdue requests:\n- DSAR-BBBB0002 (bbbb0002-0000-4000-8000-000000000000) – due March 10, 2026 (awaiting_verification)');
+    expect(text).toContain('Requests at risk:\n- DSAR-AAAA0001 (aaaa0001-0000-4000-8000-000000000000) – due March 15, 2026 (in_progress)');
     expect(text).not.toContain('Nothing is at risk');
     const quiet = renderNotification('daily_digest', 'de', { ...full, digest: { date: full.digest!.date, atRisk: [], overdue: [] } }, options);
     expect(quiet.text).toContain('Es gibt keine gefährdeten oder überfälligen Anträge.');
@@ -182,6 +202,18 @@ describe('renderNotification', () => {
   });
 
   describe('operator notifications', () => {
+    it.each(OPERATOR_NOTIFICATION_KINDS.filter((k) => k !== 'daily_digest'))('%s names the request by its reference and its id, in every language', (kind) => {
+      for (const locale of LOCALES) {
+        const message = renderNotification(kind, locale, full, options);
+        expect({ locale, reference: message.text.includes(reference), id: message.text.includes(requestId), html: message.html.includes(requestId) }).toEqual({
+          locale,
+          reference: true,
+          id: true,
+          html: true,
+        });
+      }
+    });
+
     const personal = { ...full, recipientName: 'Erika Mustermann', message: 'SECRET-NOTE', extension: { ...full.extension!, reason: 'SECRET-REASON' } };
 
     it.each(OPERATOR_NOTIFICATION_KINDS)('%s carries no name, message or reasons', (kind) => {

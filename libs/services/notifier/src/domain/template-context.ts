@@ -28,7 +28,8 @@ export interface TemplateContext {
   dueAt?: Date;
   /** Free text an operator wrote for the requester (question, refusal, acknowledgement, appeal note); never in operator kinds. */
   message?: string;
-  refusal?: { reason: string };
+  /** `appealAvailable`: the request's pack gives an appeal to the controller (the refusal offers one by reply only then). */
+  refusal?: { reason: string; appealAvailable?: boolean };
   /** `reason` is free text for the requester; operator kinds do not see it. */
   extension?: { additionalDays: number; additionalMonths: number | null; reason: string | null; previousDueAt: Date; dueAt: Date };
   verification?: { methods: string[]; expiresAt: Date | null; day?: number };

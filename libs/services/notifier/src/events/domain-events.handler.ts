@@ -7,12 +7,15 @@ import {
   type DeadlineApproachingV1,
   type DeadlineBreachedV1,
   type DeadlineExtendedV1,
+  type InboundMessageCapturedV1,
+  IntakeEventTypes,
   DeliveryEventTypes,
   LifecycleEventTypes,
   type NotificationAudience,
   type NotificationKind,
   type RequestCreatedV1,
   RequestEventTypes,
+  type RequestorReplacedV1,
   type RequestRefusedV1,
   type VerificationExpiredV1,
   type VerificationReminderDueV1,
@@ -22,10 +25,17 @@ import {
 } from '@dsar/contracts';
 import type { z } from 'zod';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { NotificationHistoryService } from '../application/notification-history';
 import { Notifications } from '../application/notifications';
 import { Dispatcher } from '../application/dispatcher';
 
-type Mapping = { kind: NotificationKind; audience: NotificationAudience; facts: (data: Record<string, unknown>) => Record<string, unknown> };
+type Mapping = {
+  kind: NotificationKind;
+  audience: NotificationAudience;
+  facts: (data: Record<string, unknown>) => Record<string, unknown>;
+  /** Only the events of the type that pass: the others notify nobody. */
+  when?: (data: Record<string, unknown>) => boolean;
+};
 
 /**
  * Which domain event makes which notification, and the facts its template
@@ -55,13 +65,20 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping>> = {
     audience: 'subject',
     facts: (d) => pick(d as DeadlineExtendedV1, ['additionalDays', 'additionalMonths', 'reason', 'previousDueAt', 'dueAt', 'noticeDueAt']),
   },
-  [LifecycleEventTypes.refused]: { kind: 'request_refused', audience: 'subject', facts: (d) => pick(d as RequestRefusedV1, ['reason', 'dueAt']) },
+  [LifecycleEventTypes.refused]: { kind: 'request_refused', audience: 'subject', facts: (d) => pick(d as RequestRefusedV1, ['reason', 'dueAt', 'appealAvailable']) },
   [LifecycleEventTypes.fulfilled]: { kind: 'request_fulfilled', audience: 'subject', facts: (d) => pick(d, ['dueAt']) },
   [DeliveryEventTypes.prepared]: { kind: 'delivery_prepared', audience: 'subject', facts: (d) => pick(d as z.infer<typeof deliveryPreparedV1>, ['channel', 'securityLevel', 'artifactCount']) },
   [LifecycleEventTypes.appealSubmitted]: { kind: 'appeal_received', audience: 'subject', facts: (d) => pick(d as AppealSubmittedV1, ['appealId', 'appealDueAt']) },
   [LifecycleEventTypes.appealDecided]: { kind: 'appeal_decided', audience: 'subject', facts: (d) => pick(d as AppealDecidedV1, ['appealId', 'decision', 'reopened', 'dueAt']) },
   [LifecycleEventTypes.deadlineApproaching]: { kind: 'deadline_approaching', audience: 'operators', facts: (d) => pick(d as DeadlineApproachingV1, ['deadline', 'dueAt', 'thresholdDays', 'status']) },
   [LifecycleEventTypes.deadlineBreached]: { kind: 'deadline_breached', audience: 'operators', facts: (d) => pick(d as DeadlineBreachedV1, ['deadline', 'dueAt', 'status']) },
+  // A reply to a refused request that filed an appeal, or would have from a verified sender (docs/webhooks.md#appeals-by-reply).
+  [IntakeEventTypes.messageCaptured]: {
+    kind: 'appeal_by_reply',
+    audience: 'operators',
+    when: (d) => (d as InboundMessageCapturedV1).appealId !== undefined || (d as InboundMessageCapturedV1).appealUnconfirmed === true,
+    facts: (d) => pick(d as InboundMessageCapturedV1, ['appealId', 'appealDueAt', 'appealUnconfirmed']),
+  },
   [VerificationEventTypes.expired]: { kind: 'verification_expired', audience: 'operators', facts: (d) => pick(d as VerificationExpiredV1, ['requestedAt', 'expiresAt']) },
 };
 
@@ -77,11 +94,21 @@ export class DomainEventsHandler {
     private readonly uow: UnitOfWork,
     private readonly notifications: Notifications,
     private readonly dispatcher: Dispatcher,
+    private readonly history: NotificationHistoryService,
   ) {}
+
+  /** Corrected contact details: what failed for want of an address is sent again (docs/notifications.md#sending-retries-and-replay). */
+  @EventPattern(LifecycleEventTypes.requestorReplaced)
+  async onRequestorReplaced(@Payload() event: CloudEventEnvelope): Promise<void> {
+    const data = event.data as RequestorReplacedV1;
+    if (data.emailKnown !== true) return;
+    await this.history.resendForCorrectedContact(this.uow.manager, data);
+  }
 
   @EventPattern(Object.keys(NOTIFYING_EVENTS))
   async onEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
     const mapping = NOTIFYING_EVENTS[event.type];
+    if (mapping.when && !mapping.when(event.data as Record<string, unknown>)) return;
     const data = event.data as { requestId: string; tenantId: string; workspaceId: string | null };
     const tx = this.uow.manager;
     const id = await this.notifications.record(tx, {

@@ -7,7 +7,7 @@ import { allowedActions, isAllowed, type LifecycleState, nextStatus } from './st
  * (Acknowledgement is allowed once; authority review needs submitted
  * evidence; appeals need no open appeal: those facts are varied below.)
  */
-const OPEN_STAYS = { replace_requestor: 'same', submit_authority: 'same', extend_deadline: 'same', pause_clock: 'same', resume_clock: 'same' } as const;
+const OPEN_STAYS = { replace_requestor: 'same', correct_request: 'same', submit_authority: 'same', extend_deadline: 'same', pause_clock: 'same', resume_clock: 'same' } as const;
 const EXPECTED: Record<RequestStatus, Partial<Record<LifecycleAction, RequestStatus | 'same'>>> = {
   received: {
     acknowledge: 'in_progress',
@@ -42,9 +42,9 @@ const EXPECTED: Record<RequestStatus, Partial<Record<LifecycleAction, RequestSta
     close: 'closed',
     ...OPEN_STAYS,
   },
-  fulfilled: { close: 'closed', appeal: 'same' },
-  refused: { close: 'closed', appeal: 'same' },
-  closed: { appeal: 'same' },
+  fulfilled: { close: 'closed', replace_requestor: 'same', appeal: 'same' },
+  refused: { close: 'closed', replace_requestor: 'same', appeal: 'same' },
+  closed: { replace_requestor: 'same', appeal: 'same' },
 };
 
 const stateOf = (status: RequestStatus, facts: Partial<LifecycleState> = {}): LifecycleState => ({ status, acknowledged: false, authorityStatus: null, appealOpen: false, ...facts });
@@ -60,8 +60,8 @@ describe('the request state machine', () => {
   });
 
   it('lists the allowed actions of a status in the catalog order', () => {
-    expect(allowedActions(stateOf('refused'))).toEqual(['close', 'appeal']);
-    expect(allowedActions(stateOf('closed'))).toEqual(['appeal']);
+    expect(allowedActions(stateOf('refused'))).toEqual(['close', 'replace_requestor', 'appeal']);
+    expect(allowedActions(stateOf('closed'))).toEqual(['replace_requestor', 'appeal']);
     expect(allowedActions(stateOf('verification_pending'))).toEqual([
       'acknowledge',
       'approve_verification',
@@ -69,6 +69,7 @@ describe('the request state machine', () => {
       'refuse',
       'close',
       'replace_requestor',
+      'correct_request',
       'submit_authority',
       'extend_deadline',
       'pause_clock',

@@ -70,8 +70,12 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p(`wir haben Ihren Antrag {{reference}}${TYPE_SUFFIX} sorgfältig geprüft. Leider können wir ihm nicht nachkommen.`),
     when('refusal.reason', facts(fact('Grund', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(
-      `Wenn Sie mit dieser Entscheidung nicht einverstanden sind, können Sie bei uns Einspruch einlegen: Antworten Sie dazu einfach auf diese Nachricht und geben Sie Ihre Referenznummer {{reference}} an. Außerdem haben Sie ${COMPLAINT}`,
+    when(
+      'refusal.appealAvailable',
+      p(
+        `Wenn Sie mit dieser Entscheidung nicht einverstanden sind, können Sie bei uns Einspruch einlegen: Antworten Sie dazu einfach auf diese Nachricht und geben Sie Ihre Referenznummer {{reference}} an. Außerdem haben Sie ${COMPLAINT}`,
+      ),
+      p(`Wenn Sie mit dieser Entscheidung nicht einverstanden sind, haben Sie ${COMPLAINT}`),
     ),
   ]),
 
@@ -132,6 +136,7 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p('Eine Frist für den Antrag {{reference}} läuft bald ab.'),
     facts(
       fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
       fact('Frist', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Verbleibende Tage', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
       fact('Fällig am', '{{date dueAt}}', 'dueAt'),
@@ -144,6 +149,7 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p('Eine Frist für den Antrag {{reference}} ist abgelaufen, ohne dass die erforderliche Bearbeitung erfolgt ist.'),
     facts(
       fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
       fact('Frist', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Fällig war', '{{date dueAt}}', 'dueAt'),
       fact('Status', '{{deadline.status}}', 'deadline.status'),
@@ -155,11 +161,28 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p('Die Identitätsprüfung zum Antrag {{reference}} ist abgelaufen, ohne abgeschlossen worden zu sein.'),
     facts(
       fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
       fact('Abgelaufen am', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
       fact('Angebotene Verfahren', '{{methods verification.methods}}', 'verification.methods.length'),
       fact('Antrag fällig am', '{{date dueAt}}', 'dueAt'),
     ),
     p('Bitte entscheiden Sie über das weitere Vorgehen, etwa die Ablehnung des Antrags, weil die Identität nicht bestätigt werden konnte.'),
+  ]),
+
+  appeal_by_reply: operatorMessage(frame, '[DSAR] {{#if appeal.dueAt}}Einspruch per Antwort{{else}}Antwort auf eine Ablehnung, zu bestätigen{{/if}}: {{reference}}', [
+    when(
+      'appeal.dueAt',
+      p('Die antragstellende Person hat auf die Ablehnung des Antrags {{reference}} geantwortet; die Antwort wurde als Einspruch erfasst.'),
+      p('Eine Antwort auf die Ablehnung des Antrags {{reference}} konnte nicht als Antwort der antragstellenden Person bestätigt werden. Es wurde kein Einspruch erfasst.'),
+    ),
+    facts(fact('Referenz', '{{reference}}'), fact('Antrags-ID', '{{requestId}}'), fact('Einspruch zu entscheiden bis', '{{date appeal.dueAt}}', 'appeal.dueAt')),
+    when(
+      'appeal.dueAt',
+      p('Bitte entscheiden Sie über den Einspruch bis zu seiner Frist. Die Antwort steht in der Chronik des Antrags; lesen Sie sie im Postfach oder Kanal, in dem sie einging.'),
+      p(
+        'Bitte lesen Sie die Antwort im Postfach oder Kanal, in dem sie einging, klären Sie sie mit der antragstellenden Person und erfassen Sie den Einspruch für sie, wenn sie der Ablehnung widerspricht.',
+      ),
+    ),
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Nachricht zurückgestellt{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
@@ -182,8 +205,8 @@ export const de: Record<NotificationKind, MessageTemplates> = {
       fact('Überfällig', '{{count digest.overdue}}'),
       fact('Referenz der Übersicht', '{{reference}}'),
     ),
-    list('digest.overdue', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Überfällige Anträge:'),
-    list('digest.atRisk', '{{reference}} – fällig am {{date dueAt}} ({{status}})', 'Gefährdete Anträge:'),
+    list('digest.overdue', '{{reference}} ({{requestId}}) – fällig am {{date dueAt}} ({{status}})', 'Überfällige Anträge:'),
+    list('digest.atRisk', '{{reference}} ({{requestId}}) – fällig am {{date dueAt}} ({{status}})', 'Gefährdete Anträge:'),
     when('(or (count digest.atRisk) (count digest.overdue))', [], p('Es gibt keine gefährdeten oder überfälligen Anträge.')),
   ]),
 
@@ -191,6 +214,7 @@ export const de: Record<NotificationKind, MessageTemplates> = {
     p('Eine Benachrichtigung konnte nicht zugestellt werden.'),
     facts(
       fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
       fact('Benachrichtigung', '{{failure.kind}}', 'failure.kind'),
       fact('Kanal', '{{failure.channel}}', 'failure.channel'),
       fact('Empfänger', '{{mask failure.destination}}', 'failure.destination'),

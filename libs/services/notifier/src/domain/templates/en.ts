@@ -64,7 +64,11 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p(`We have carefully reviewed your request {{reference}}${TYPE_SUFFIX}. Unfortunately, we are unable to comply with it.`),
     when('refusal.reason', facts(fact('Reason', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(`If you disagree with this decision, you have the right to appeal it to us: simply reply to this message, quoting your reference {{reference}}. ${COMPLAINT}`),
+    when(
+      'refusal.appealAvailable',
+      p(`If you disagree with this decision, you have the right to appeal it to us: simply reply to this message, quoting your reference {{reference}}. ${COMPLAINT}`),
+      p('If you disagree with this decision, you have the right to lodge a complaint with a data protection supervisory authority or another competent regulator, and to seek a judicial remedy.'),
+    ),
   ]),
 
   request_fulfilled: subjectMessage(frame, 'Your request {{reference}} has been completed', [
@@ -124,6 +128,7 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p('A deadline for request {{reference}} is approaching.'),
     facts(
       fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
       fact('Deadline', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Days remaining', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
       fact('Due', '{{date dueAt}}', 'dueAt'),
@@ -136,6 +141,7 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p('A deadline for request {{reference}} has passed without the required action.'),
     facts(
       fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
       fact('Deadline', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Was due', '{{date dueAt}}', 'dueAt'),
       fact('Status', '{{deadline.status}}', 'deadline.status'),
@@ -147,11 +153,26 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p('Identity verification for request {{reference}} expired before it was completed.'),
     facts(
       fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
       fact('Expired', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
       fact('Methods offered', '{{methods verification.methods}}', 'verification.methods.length'),
       fact('Request due', '{{date dueAt}}', 'dueAt'),
     ),
     p('Please decide how to proceed, for example by refusing the request because the identity could not be verified.'),
+  ]),
+
+  appeal_by_reply: operatorMessage(frame, '[DSAR] {{#if appeal.dueAt}}Appeal by reply{{else}}Reply to a refusal, to confirm{{/if}}: {{reference}}', [
+    when(
+      'appeal.dueAt',
+      p('The requester replied to the refusal of request {{reference}}, and the reply was filed as an appeal.'),
+      p("A reply to the refusal of request {{reference}} could not be verified as the requester's. No appeal was filed."),
+    ),
+    facts(fact('Reference', '{{reference}}'), fact('Request ID', '{{requestId}}'), fact('Appeal to be decided by', '{{date appeal.dueAt}}', 'appeal.dueAt')),
+    when(
+      'appeal.dueAt',
+      p("Please decide the appeal by its due date. The reply is on the request's timeline; read it in the mailbox or channel it came to."),
+      p('Please read the reply in the mailbox or channel it came to, confirm it with the requester and, if it contests the refusal, file the appeal for them.'),
+    ),
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Message parked{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
@@ -169,8 +190,8 @@ export const en: Record<NotificationKind, MessageTemplates> = {
 
   daily_digest: operatorMessage(frame, '[DSAR] Daily digest{{#if digest.date}} for {{date digest.date}}{{/if}}: {{count digest.atRisk}} at risk, {{count digest.overdue}} overdue', [
     facts(fact('Date', '{{date digest.date}}', 'digest.date'), fact('At risk', '{{count digest.atRisk}}'), fact('Overdue', '{{count digest.overdue}}'), fact('Digest reference', '{{reference}}')),
-    list('digest.overdue', '{{reference}} – due {{date dueAt}} ({{status}})', 'Overdue requests:'),
-    list('digest.atRisk', '{{reference}} – due {{date dueAt}} ({{status}})', 'Requests at risk:'),
+    list('digest.overdue', '{{reference}} ({{requestId}}) – due {{date dueAt}} ({{status}})', 'Overdue requests:'),
+    list('digest.atRisk', '{{reference}} ({{requestId}}) – due {{date dueAt}} ({{status}})', 'Requests at risk:'),
     when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nothing is at risk or overdue.')),
   ]),
 
@@ -178,6 +199,7 @@ export const en: Record<NotificationKind, MessageTemplates> = {
     p('A notification could not be delivered.'),
     facts(
       fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
       fact('Notification', '{{failure.kind}}', 'failure.kind'),
       fact('Channel', '{{failure.channel}}', 'failure.channel'),
       fact('Destination', '{{mask failure.destination}}', 'failure.destination'),

@@ -70,7 +70,11 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p(`Hemos examinado detenidamente su solicitud {{reference}}${TYPE_SUFFIX}. Lamentablemente, no podemos atenderla.`),
     when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(`Si no está de acuerdo con esta decisión, tiene derecho a apelarla ante nosotros: basta con que responda a este mensaje indicando su referencia {{reference}}. Asimismo, tiene ${COMPLAINT}`),
+    when(
+      'refusal.appealAvailable',
+      p(`Si no está de acuerdo con esta decisión, tiene derecho a apelarla ante nosotros: basta con que responda a este mensaje indicando su referencia {{reference}}. Asimismo, tiene ${COMPLAINT}`),
+      p(`Si no está de acuerdo con esta decisión, tiene ${COMPLAINT}`),
+    ),
   ]),
 
   request_fulfilled: subjectMessage(frame, 'Su solicitud {{reference}} se ha completado', [
@@ -130,6 +134,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p('Un plazo de la solicitud {{reference}} está próximo a vencer.'),
     facts(
       fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
       fact('Plazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Días restantes', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
       fact('Vence el', '{{date dueAt}}', 'dueAt'),
@@ -142,6 +147,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p('Ha vencido un plazo de la solicitud {{reference}} sin que se haya realizado la acción necesaria.'),
     facts(
       fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
       fact('Plazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Venció el', '{{date dueAt}}', 'dueAt'),
       fact('Estado', '{{deadline.status}}', 'deadline.status'),
@@ -153,11 +159,26 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p('La verificación de identidad de la solicitud {{reference}} ha caducado sin completarse.'),
     facts(
       fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
       fact('Caducó el', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
       fact('Métodos ofrecidos', '{{methods verification.methods}}', 'verification.methods.length'),
       fact('La solicitud vence el', '{{date dueAt}}', 'dueAt'),
     ),
     p('Decida cómo continuar con la solicitud; por ejemplo, denegarla porque no se ha podido verificar la identidad.'),
+  ]),
+
+  appeal_by_reply: operatorMessage(frame, '[DSAR] {{#if appeal.dueAt}}Apelación por respuesta{{else}}Respuesta a una denegación, por confirmar{{/if}}: {{reference}}', [
+    when(
+      'appeal.dueAt',
+      p('La persona solicitante respondió a la denegación de la solicitud {{reference}} y la respuesta se registró como apelación.'),
+      p('No se pudo confirmar que una respuesta a la denegación de la solicitud {{reference}} sea de la persona solicitante. No se registró ninguna apelación.'),
+    ),
+    facts(fact('Referencia', '{{reference}}'), fact('ID de la solicitud', '{{requestId}}'), fact('Resolver la apelación antes del', '{{date appeal.dueAt}}', 'appeal.dueAt')),
+    when(
+      'appeal.dueAt',
+      p('Resuelva la apelación antes de su vencimiento. La respuesta figura en el historial de la solicitud; léala en el buzón o canal por el que llegó.'),
+      p('Lea la respuesta en el buzón o canal por el que llegó, confírmela con la persona solicitante y, si impugna la denegación, registre la apelación en su nombre.'),
+    ),
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Mensaje apartado{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
@@ -180,8 +201,8 @@ export const es: Record<NotificationKind, MessageTemplates> = {
       fact('Vencidas', '{{count digest.overdue}}'),
       fact('Referencia del resumen', '{{reference}}'),
     ),
-    list('digest.overdue', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes vencidas:'),
-    list('digest.atRisk', '{{reference}} – plazo: {{date dueAt}} ({{status}})', 'Solicitudes en riesgo:'),
+    list('digest.overdue', '{{reference}} ({{requestId}}) – plazo: {{date dueAt}} ({{status}})', 'Solicitudes vencidas:'),
+    list('digest.atRisk', '{{reference}} ({{requestId}}) – plazo: {{date dueAt}} ({{status}})', 'Solicitudes en riesgo:'),
     when('(or (count digest.atRisk) (count digest.overdue))', [], p('No hay solicitudes en riesgo ni vencidas.')),
   ]),
 
@@ -189,6 +210,7 @@ export const es: Record<NotificationKind, MessageTemplates> = {
     p('No se ha podido entregar una notificación.'),
     facts(
       fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
       fact('Notificación', '{{failure.kind}}', 'failure.kind'),
       fact('Canal', '{{failure.channel}}', 'failure.channel'),
       fact('Destinatario', '{{mask failure.destination}}', 'failure.destination'),

@@ -78,8 +78,12 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p(`Nous avons examiné attentivement votre demande {{reference}}${TYPE_SUFFIX}. Nous ne sommes malheureusement pas en mesure d'y donner suite.`),
     when('refusal.reason', facts(fact('Motif', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(
-      `Si vous n'êtes pas d'accord avec cette décision, vous pouvez former un recours auprès de nous${NBSP}: il vous suffit de répondre à ce message en rappelant votre référence {{reference}}. Vous avez également ${COMPLAINT}`,
+    when(
+      'refusal.appealAvailable',
+      p(
+        `Si vous n'êtes pas d'accord avec cette décision, vous pouvez former un recours auprès de nous${NBSP}: il vous suffit de répondre à ce message en rappelant votre référence {{reference}}. Vous avez également ${COMPLAINT}`,
+      ),
+      p(`Si vous n'êtes pas d'accord avec cette décision, vous avez ${COMPLAINT}`),
     ),
   ]),
 
@@ -140,6 +144,7 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p('Une échéance approche pour la demande {{reference}}.'),
     facts(
       fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
       fact('Délai', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Jours restants', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
       fact('Échéance', '{{date dueAt}}', 'dueAt'),
@@ -152,6 +157,7 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p("Un délai applicable à la demande {{reference}} a expiré sans que l'action requise ait été effectuée."),
     facts(
       fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
       fact('Délai', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Échéance', '{{date dueAt}}', 'dueAt'),
       fact('Statut', '{{deadline.status}}', 'deadline.status'),
@@ -163,11 +169,26 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p("La vérification d'identité pour la demande {{reference}} a expiré sans avoir été menée à terme."),
     facts(
       fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
       fact('Expirée le', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
       fact('Moyens proposés', '{{methods verification.methods}}', 'verification.methods.length'),
       fact('Échéance de la demande', '{{date dueAt}}', 'dueAt'),
     ),
     p("Décidez de la suite à donner à la demande, par exemple un refus au motif que l'identité n'a pas pu être vérifiée."),
+  ]),
+
+  appeal_by_reply: operatorMessage(frame, `[DSAR] {{#if appeal.dueAt}}Recours par réponse{{else}}Réponse à un refus, à confirmer{{/if}}${C} {{reference}}`, [
+    when(
+      'appeal.dueAt',
+      p('La personne a répondu au refus de la demande {{reference}} et sa réponse a été enregistrée comme recours.'),
+      p("Une réponse au refus de la demande {{reference}} n'a pas pu être confirmée comme venant de la personne concernée. Aucun recours n'a été enregistré."),
+    ),
+    facts(fact('Référence', '{{reference}}'), fact('Identifiant', '{{requestId}}'), fact('Recours à trancher avant le', '{{date appeal.dueAt}}', 'appeal.dueAt')),
+    when(
+      'appeal.dueAt',
+      p("Tranchez le recours avant son échéance. La réponse figure dans l'historique de la demande ; lisez-la dans la boîte ou le canal où elle est arrivée."),
+      p('Lisez la réponse dans la boîte ou le canal où elle est arrivée, vérifiez-la auprès de la personne et, si elle conteste le refus, enregistrez le recours pour elle.'),
+    ),
   ]),
 
   message_parked: operatorMessage(frame, `[DSAR] Message mis de côté{{#if parked.eventType}}${C} {{parked.eventType}}{{/if}} ({{reference}})`, [
@@ -190,8 +211,8 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
       fact('En retard', '{{count digest.overdue}}'),
       fact('Référence du récapitulatif', '{{reference}}'),
     ),
-    list('digest.overdue', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes en retard${C}`),
-    list('digest.atRisk', `{{reference}} – échéance${C} {{date dueAt}} ({{status}})`, `Demandes à risque${C}`),
+    list('digest.overdue', `{{reference}} ({{requestId}}) – échéance${C} {{date dueAt}} ({{status}})`, `Demandes en retard${C}`),
+    list('digest.atRisk', `{{reference}} ({{requestId}}) – échéance${C} {{date dueAt}} ({{status}})`, `Demandes à risque${C}`),
     when('(or (count digest.atRisk) (count digest.overdue))', [], p('Aucune demande à risque ni en retard.')),
   ]),
 
@@ -199,6 +220,7 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
     p("Une notification n'a pas pu être distribuée."),
     facts(
       fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
       fact('Notification', '{{failure.kind}}', 'failure.kind'),
       fact('Canal', '{{failure.channel}}', 'failure.channel'),
       fact('Destinataire', '{{mask failure.destination}}', 'failure.destination'),

@@ -68,7 +68,11 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p(`Analisamos com atenção sua solicitação {{reference}}${TYPE_SUFFIX}. Infelizmente, não podemos atendê-la.`),
     when('refusal.reason', facts(fact('Motivo', '{{refusalReason refusal.reason}}'))),
     quote('message'),
-    p(`Se você não concordar com esta decisão, tem o direito de recorrer dela junto a nós: basta responder a esta mensagem informando sua referência {{reference}}. Você também tem ${COMPLAINT}`),
+    when(
+      'refusal.appealAvailable',
+      p(`Se você não concordar com esta decisão, tem o direito de recorrer dela junto a nós: basta responder a esta mensagem informando sua referência {{reference}}. Você também tem ${COMPLAINT}`),
+      p(`Se você não concordar com esta decisão, tem ${COMPLAINT}`),
+    ),
   ]),
 
   request_fulfilled: subjectMessage(frame, 'Sua solicitação {{reference}} foi concluída', [
@@ -124,6 +128,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p('Um prazo da solicitação {{reference}} está próximo do vencimento.'),
     facts(
       fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
       fact('Prazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Dias restantes', '{{deadline.thresholdDays}}', '(present deadline.thresholdDays)'),
       fact('Vencimento', '{{date dueAt}}', 'dueAt'),
@@ -136,6 +141,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p('Um prazo da solicitação {{reference}} venceu sem que a ação necessária fosse realizada.'),
     facts(
       fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
       fact('Prazo', '{{deadlineKind deadline.kind}}', 'deadline.kind'),
       fact('Venceu em', '{{date dueAt}}', 'dueAt'),
       fact('Status', '{{deadline.status}}', 'deadline.status'),
@@ -147,11 +153,26 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p('A verificação de identidade da solicitação {{reference}} expirou sem ser concluída.'),
     facts(
       fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
       fact('Expirou em', '{{datetime verification.expiresAt}}', 'verification.expiresAt'),
       fact('Métodos oferecidos', '{{methods verification.methods}}', 'verification.methods.length'),
       fact('Vencimento da solicitação', '{{date dueAt}}', 'dueAt'),
     ),
     p('Decida como prosseguir com a solicitação, por exemplo, recusá-la porque não foi possível verificar a identidade.'),
+  ]),
+
+  appeal_by_reply: operatorMessage(frame, '[DSAR] {{#if appeal.dueAt}}Recurso por resposta{{else}}Resposta a uma recusa, a confirmar{{/if}}: {{reference}}', [
+    when(
+      'appeal.dueAt',
+      p('O titular respondeu à recusa da solicitação {{reference}} e a resposta foi registrada como recurso.'),
+      p('Não foi possível confirmar que uma resposta à recusa da solicitação {{reference}} é do titular. Nenhum recurso foi registrado.'),
+    ),
+    facts(fact('Referência', '{{reference}}'), fact('ID da solicitação', '{{requestId}}'), fact('Decidir o recurso até', '{{date appeal.dueAt}}', 'appeal.dueAt')),
+    when(
+      'appeal.dueAt',
+      p('Decida o recurso até o prazo. A resposta está no histórico da solicitação; leia-a na caixa de entrada ou no canal por onde chegou.'),
+      p('Leia a resposta na caixa de entrada ou no canal por onde chegou, confirme-a com o titular e, se ele contestar a recusa, registre o recurso em nome dele.'),
+    ),
   ]),
 
   message_parked: operatorMessage(frame, '[DSAR] Mensagem separada para análise{{#if parked.eventType}}: {{parked.eventType}}{{/if}} ({{reference}})', [
@@ -174,8 +195,8 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
       fact('Atrasadas', '{{count digest.overdue}}'),
       fact('Referência do resumo', '{{reference}}'),
     ),
-    list('digest.overdue', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações atrasadas:'),
-    list('digest.atRisk', '{{reference}} – prazo: {{date dueAt}} ({{status}})', 'Solicitações em risco:'),
+    list('digest.overdue', '{{reference}} ({{requestId}}) – prazo: {{date dueAt}} ({{status}})', 'Solicitações atrasadas:'),
+    list('digest.atRisk', '{{reference}} ({{requestId}}) – prazo: {{date dueAt}} ({{status}})', 'Solicitações em risco:'),
     when('(or (count digest.atRisk) (count digest.overdue))', [], p('Nenhuma solicitação em risco ou atrasada.')),
   ]),
 
@@ -183,6 +204,7 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
     p('Uma notificação não pôde ser entregue.'),
     facts(
       fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
       fact('Notificação', '{{failure.kind}}', 'failure.kind'),
       fact('Canal', '{{failure.channel}}', 'failure.channel'),
       fact('Destino', '{{mask failure.destination}}', 'failure.destination'),
