@@ -1,6 +1,10 @@
 import { z } from 'zod';
+import { DELIVERY_LOG_EVENT_TYPES, deliveryLogs } from '../http/fulfilment';
+import { NOTIFICATION_KINDS } from '../http/notifications';
+import { timelineEvent } from '../http/requests';
 import { domainEventCatalog } from './domain-catalog';
-import { EventCatalog, type EventTypeDefinition } from './event-catalog';
+import { EventCatalog, type EventTypeDefinition, PUBLIC_EVENT_TYPE_PATTERN, publicEventType } from './event-catalog';
+import { DeliveryEventTypes } from './fulfilment-events';
 import { RequestEventTypes } from './request-events';
 import { Topics } from './topics';
 
@@ -56,5 +60,46 @@ describe('EventCatalog.extend', () => {
     domainEventCatalog().extend([definition('dsar.test.extra.v1')]);
     expect(domainEventCatalog().get('dsar.test.extra.v1')).toBeUndefined();
     expect(domainEventCatalog().get(RequestEventTypes.created)?.topic).toBe(Topics.request);
+  });
+});
+
+describe('publicEventType: the names the public logs show', () => {
+  const types = domainEventCatalog()
+    .types()
+    .map((d) => d.type);
+
+  it('drops `dsar.` and the version and joins the parts with `_`, as the spec names them', () => {
+    expect(publicEventType('dsar.delivery.prepared.v1')).toBe('delivery_prepared');
+    expect(publicEventType('dsar.request.created.v1')).toBe('request_created');
+    expect(publicEventType('dsar.request.fulfilled.v1')).toBe('request_fulfilled');
+    expect(publicEventType('dsar.delivery.step_up_failed.v12')).toBe('delivery_step_up_failed');
+  });
+
+  it.each(types)('names %s by a public name: lower-case words, no prefix, no version, no dot', (type) => {
+    const name = publicEventType(type);
+    expect(name).toMatch(PUBLIC_EVENT_TYPE_PATTERN);
+    expect(name).not.toMatch(/^dsar_|_v\d+$/);
+    expect(name.length).toBeLessThan(type.length);
+    expect(timelineEvent.shape.eventType.safeParse(name).success).toBe(true);
+    expect(timelineEvent.shape.eventType.safeParse(type).success).toBe(false);
+  });
+
+  it('gives every event type of the catalog a name of its own', () => {
+    const names = types.map(publicEventType);
+    expect(new Set(names).size).toBe(types.length);
+  });
+
+  it("lists the delivery log's event types as the public names of the delivery events it records (all but the purge, which empties it)", () => {
+    const recorded = Object.values(DeliveryEventTypes).filter((t) => t !== DeliveryEventTypes.logsPurged);
+    expect([...DELIVERY_LOG_EVENT_TYPES]).toEqual(recorded.map(publicEventType));
+    const logEventType = deliveryLogs.shape.logs.element.shape.eventType;
+    for (const t of recorded) {
+      expect(logEventType.safeParse(publicEventType(t)).success).toBe(true);
+      expect(logEventType.safeParse(t).success).toBe(false);
+    }
+  });
+
+  it('names the notification kinds in the same form', () => {
+    for (const kind of NOTIFICATION_KINDS) expect(kind).toMatch(PUBLIC_EVENT_TYPE_PATTERN);
   });
 });

@@ -58,10 +58,17 @@ export class EventCatalog {
   }
 }
 
-/** The timeline's name of an event type: `dsar.request.created.v1` → `request_created`. */
-export function timelineEventType(type: string): string {
+/**
+ * The public name of an event type, which the public logs show (the request's timeline, the delivery log): the
+ * CloudEvents type without `dsar.` and its version, its parts joined with `_` (`dsar.delivery.prepared.v1` →
+ * `delivery_prepared`). The CloudEvents type stays on Kafka, in the audit chain and its exports.
+ */
+export function publicEventType(type: string): string {
   return type
     .replace(/^dsar\./, '')
     .replace(/\.v\d+$/, '')
     .replace(/\./g, '_');
 }
+
+/** What a public event type looks like (`request_created`): lower-case words joined with `_`, never a CloudEvents type. */
+export const PUBLIC_EVENT_TYPE_PATTERN = /^[a-z][a-z0-9_]*$/;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, intParam, PADDED_EMAIL_ADDRESS_SCHEMA, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, text, timestamp } from './fields';
+import { emailAddress, intParam, PADDED_EMAIL_ADDRESS_SCHEMA, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, NOT_BLANK, text, timestamp } from './fields';
 
 /**
  * HTTP contracts of fulfilment and delivery (docs/fulfilment.md): the
@@ -24,7 +24,50 @@ export const ARTIFACT_UPLOAD_HEADERS = {
   contentType: 'x-artifact-content-type',
   title: 'x-artifact-title',
   type: 'x-artifact-type',
+  /** A replacement's only: why the file was replaced (a redaction), recorded in the artifact's `redactionsApplied`. */
+  redactionReason: 'x-artifact-redaction-reason',
 } as const;
+
+/** The longest reason a replacement may give (`x-artifact-redaction-reason`), in characters: as an entry of a manifest's `redactionsApplied`. */
+export const MAX_REDACTION_REASON_LENGTH = 500;
+
+/** One percent-escaped byte of a UTF-8 continuation (80–BF). */
+const CONTINUATION = '%[89ABab][0-9A-Fa-f]';
+/**
+ * The characters a URL-encoded text header may carry, each as sent or as its UTF-8 escapes: anything but `%` and
+ * control characters as sent; escaped, a character that is not a control character (C0, DEL, C1) nor a
+ * bidirectional override or isolate (U+202A–U+202E, U+2066–U+2069), in well-formed UTF-8 (no overlong form, no
+ * surrogate). Every branch starts with its own bytes, so the pattern never backtracks more than one character.
+ */
+const ENCODED_CHARACTER = [
+  '[^%\\x00-\\x1F\\x7F-\\x9F]',
+  '%(?:[2-6][0-9A-Fa-f]|7[0-9A-Ea-e])',
+  '%[Cc]2%[ABab][0-9A-Fa-f]',
+  `%(?:[Cc][3-9A-Fa-f]|[Dd][0-9A-Fa-f])${CONTINUATION}`,
+  `%[Ee]0%[ABab][0-9A-Fa-f]${CONTINUATION}`,
+  '%[Ee]2%80%(?:[89Bb][0-9A-Fa-f]|[Aa][0-9Ff])',
+  '%[Ee]2%81%(?:[89Bb][0-9A-Fa-f]|[Aa][0-5A-Fa-f])',
+  `%[Ee]2%(?:8[2-9A-Fa-f]|[9ABab][0-9A-Fa-f])${CONTINUATION}`,
+  `%[Ee][13-9A-Ca-cEeFf]${CONTINUATION}${CONTINUATION}`,
+  `%[Ee][Dd]%[89][0-9A-Fa-f]${CONTINUATION}`,
+  `%[Ff]0%[9ABab][0-9A-Fa-f]${CONTINUATION}${CONTINUATION}`,
+  `%[Ff][1-3]${CONTINUATION}${CONTINUATION}${CONTINUATION}`,
+  `%[Ff]4%8[0-9A-Fa-f]${CONTINUATION}${CONTINUATION}`,
+].join('|');
+
+/**
+ * A URL-encoded text header as the server takes it (`x-artifact-filename`, `x-artifact-title`): its characters as
+ * sent or as UTF-8 escapes, none of them a control character or a bidirectional override, a tab included. What
+ * only the decoded text shows beyond that (a name that is only a directory, `.` or `..`) is said in words.
+ */
+export const ENCODED_HEADER_TEXT_PATTERN = new RegExp(`^(?:${ENCODED_CHARACTER})*$`);
+const ENCODED_HEADER_TEXT_MESSAGE = 'must be URL-encoded UTF-8 text (each % starts an escape such as %20) without control characters or bidirectional overrides';
+
+/** `x-artifact-filename`, as the gateway checks it and the API publishes it: URL-encoded text that names the file (not empty, not white space alone). */
+export const artifactFilenameHeader = z.string().regex(ENCODED_HEADER_TEXT_PATTERN, ENCODED_HEADER_TEXT_MESSAGE).regex(NOT_BLANK, 'must name the file: not empty, not white space alone');
+
+/** `x-artifact-title`, as the gateway checks it and the API publishes it: URL-encoded text (blank: the default title). */
+export const artifactTitleHeader = z.string().regex(ENCODED_HEADER_TEXT_PATTERN, ENCODED_HEADER_TEXT_MESSAGE);
 
 /** The header that carries a completed step-up token to the delivery download. */
 export const DELIVERY_TOKEN_HEADER = 'x-delivery-token';
@@ -48,11 +91,23 @@ export const artifactPreviousVersion = z
   })
   .meta({ id: 'ArtifactPreviousVersion' });
 
+/** A replacement of an artifact's file (a redaction): who made it, when, why, and which version it made. */
+export const artifactRedaction = z
+  .object({
+    version: z.number().int().min(2).describe('The version the replacement made'),
+    by: z.string().describe('Who replaced the file'),
+    at: timestamp,
+    reason: z.string().nullable().describe('Why, as the replacement said (`x-artifact-redaction-reason`); null when it gave none'),
+    previousSha256: z.string().describe('The sha256 of the version it replaced'),
+  })
+  .meta({ id: 'ArtifactRedaction' });
+
 export const artifactRecord = z
   .object({
     artifactId: z.uuid().describe('Stable across replacements'),
     artifactKey: z.string().describe('The storage key of the current version (`art_…`); a replacement gets a new one'),
-    filename: z.string(),
+    filename: z.string().describe("The display name: the file name of the upload, kept when the file is replaced; the data subject's download and its `Content-Disposition` carry it"),
+    versionFilename: z.string().describe('The file name the current version was sent with (`x-artifact-filename` of the upload or of the latest replacement)'),
     title: z.string(),
     type: z.enum(ARTIFACT_TYPES),
     contentType: z.string(),
@@ -65,6 +120,7 @@ export const artifactRecord = z
     updatedAt: timestamp,
     updatedBy: z.string(),
     previousVersions: z.array(artifactPreviousVersion).describe('The versions replacements superseded, oldest first'),
+    redactionsApplied: z.array(artifactRedaction).describe('Each replacement of the file (a redaction), oldest first: who, when and why'),
     purgedAt: timestamp.nullable().describe("When the artifact's bytes were deleted (retention class `fulfilment_artifact`); its metadata stays"),
   })
   .meta({ id: 'ArtifactRecord' });
@@ -82,9 +138,20 @@ export const manifestView = z
     supplementaryInfoInline: z.string().nullable(),
     supplementaryInfoRef: z.string().nullable(),
     review: z
-      .object({ action: z.enum(['approved', 'rejected']), by: z.string(), at: timestamp, comment: z.string().nullable(), version: z.number().int() })
+      .object({
+        action: z.enum(['approved', 'rejected']),
+        by: z.string(),
+        at: timestamp,
+        comment: z.string().nullable(),
+        version: z.number().int().describe('The manifest version the decision was made on'),
+        outdated: z
+          .boolean()
+          .describe(
+            'True once the manifest changed after the decision (`version` is an earlier one): it approved or rejected another content, not the current one, which `validationState` says is pending',
+          ),
+      })
       .nullable()
-      .describe('The latest review decision, for the manifest version it was made on'),
+      .describe('The latest review decision, for the manifest version it was made on; `outdated` when the manifest has changed since'),
     history: z
       .array(z.object({ version: z.number().int(), change: z.string(), by: z.string(), at: timestamp, validationState: z.enum(MANIFEST_VALIDATION_STATES) }))
       .describe('Every change, oldest first'),
@@ -162,7 +229,11 @@ export type DeliveryPrepareCommand = z.infer<typeof deliveryPrepareCommand>;
 export const deliveryPrepared = z
   .object({
     requestId: z.uuid(),
-    artifactId: z.uuid().describe('The first artifact of the manifest'),
+    artifactId: z.uuid().describe('The first artifact of `artifacts` (kept for clients that read one)'),
+    artifacts: z
+      .array(artifactRecord.pick({ artifactId: true, filename: true, title: true, type: true, contentType: true, size: true, sha256: true, version: true }))
+      .min(1)
+      .describe('Every artifact the delivery hands out, oldest first: the current version of each, under its display name'),
     deliveryPrepare: z.object({ channel: z.enum(DELIVERY_CHANNELS), securityLevel: z.enum(DELIVERY_SECURITY_LEVELS), preparedAt: timestamp, preparedBy: z.string() }),
     surface: z.literal('delivery_prepare'),
   })
@@ -205,13 +276,19 @@ export const deliveredArtifact = z
   })
   .meta({ id: 'DeliveredArtifact' });
 
+/**
+ * The event types of the delivery log, by their public names (`delivery_prepared` for `dsar.delivery.prepared.v1`,
+ * `publicEventType`): the CloudEvents types stay on Kafka.
+ */
+export const DELIVERY_LOG_EVENT_TYPES = ['delivery_prepared', 'delivery_step_up_issued', 'delivery_step_up_completed', 'delivery_step_up_failed', 'delivery_artifact_delivered'] as const;
+
 export const deliveryLogs = z
   .object({
     requestId: z.uuid(),
     logs: z.array(
       z.object({
         eventId: z.uuid(),
-        eventType: z.string(),
+        eventType: z.enum(DELIVERY_LOG_EVENT_TYPES).describe('The public name of the event type (`delivery_prepared` for the CloudEvents type `dsar.delivery.prepared.v1`)'),
         attempts: z.array(
           z.object({
             attempt: z.number().int().positive(),

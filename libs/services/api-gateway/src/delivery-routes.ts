@@ -31,7 +31,7 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'prepareDelivery',
     summary: 'Prepare the delivery of a fulfilled request',
     description:
-      'Records how the fulfilled data goes to the data subject: the channel (`portal`, `email`, `secure_remote_access`) and the security level (`standard`, `token`). Only for a `fulfilled` request (else 409 `SVC-BE-1401`) whose approved manifest has at least one artifact (else 409 `SVC-BE-1211`); `artifactId` is its first. Preparing again replaces the channel and level. Every download goes through the step-up gate whatever the level. Emits `dsar.delivery.prepared.v1`.',
+      'Records how the fulfilled data goes to the data subject: the channel (`portal`, `email`, `secure_remote_access`) and the security level (`standard`, `token`). Only for a `fulfilled` request (else 409 `SVC-BE-1401`) whose approved manifest has at least one artifact (else 409 `SVC-BE-1211`); `artifacts` lists every artifact the delivery hands out (the current version of each, under its display name), `artifactId` is the first of them. Preparing again replaces the channel and level. Every download goes through the step-up gate whatever the level. Emits `dsar.delivery.prepared.v1`.',
     tag: 'Delivery',
     body: deliveryPrepareCommand,
     response: { status: 202, schema: deliveryPrepared, description: 'Delivery is prepared.' },
@@ -51,6 +51,7 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     bodyOptional: true,
     response: { status: 200, schema: addressVerified, description: 'The outcome of the check.' },
     errors: ['REQUEST_VALIDATION_FAILED', 'IDEMPOTENCY_KEY_INVALID', ...REQUEST],
+    idempotencyExempt: 'It reads only and records nothing: a retry answers the same.',
   },
   {
     method: 'POST',
@@ -64,6 +65,7 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     tag: 'Delivery',
     response: { status: 202, schema: stepUpChallenge, description: 'The token and when it expires.' },
     errors: ['IDEMPOTENCY_KEY_INVALID', ...PREPARED],
+    idempotencyExempt: 'Its answer is the token, which is stored only as its SHA-256: it is never recorded for a replay, so each call issues a new token and revokes the previous one.',
   },
   {
     method: 'POST',
@@ -109,7 +111,7 @@ export const DELIVERY_ROUTES: readonly GatewayRoute[] = [
     operationId: 'getDeliveryLogs',
     summary: 'The delivery log of a request',
     description:
-      'Every try of a delivery step, grouped by delivery event type in the order each first happened: preparations, challenges issued, completions, refused tokens (at completion and at download) and downloads. `eventId` is the newest event of the type; each attempt is `{attempt, at, outcome, actor, detail}` (outcomes: docs/fulfilment.md#delivery). Retention class `delivery_log`.',
+      'Every try of a delivery step, grouped by delivery event type in the order each first happened: preparations, challenges issued, completions, refused tokens (at completion and at download) and downloads. `eventType` is the public name of the event type (`delivery_prepared` for the CloudEvents type `dsar.delivery.prepared.v1`, which stays on Kafka); `eventId` is the newest event of the type; each attempt is `{attempt, at, outcome, actor, detail}` (outcomes: docs/fulfilment.md#delivery). Retention class `delivery_log`.',
     tag: 'Delivery',
     response: { status: 200, schema: deliveryLogs, description: 'The log; empty when nothing was tried (or it was purged).' },
     errors: REQUEST,

@@ -3,18 +3,21 @@ import {
   ARTIFACT_TYPES,
   ARTIFACT_UPLOAD_HEADERS,
   artifactDownloadQuery,
+  artifactFilenameHeader,
+  artifactTitleHeader,
   artifactReplaced,
   artifactUploaded,
   callbackRecorded,
   type ErrorName,
   fulfilmentCallbackCommand,
   fulfilmentResult,
+  MAX_REDACTION_REASON_LENGTH,
   MEDIA_TYPE_HEADER_PATTERN,
   manifestValidateCommand,
   manifestValidated,
   manifestView,
 } from '@dsar/contracts';
-import { LIFECYCLE_ERRORS } from './route-errors';
+import { IDEMPOTENCY_ERRORS, LIFECYCLE_ERRORS } from './route-errors';
 import type { GatewayRoute, UploadHeader } from './route-types';
 
 /** Errors of an artifact upload or replacement, besides its own code. */
@@ -25,6 +28,7 @@ const ARTIFACT_WRITE_ERRORS: ErrorName[] = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'CONTENT_ENCODING_UNSUPPORTED',
+  ...IDEMPOTENCY_ERRORS,
 ];
 
 /** The headers of an upload; a replacement takes the same, its title and type defaulting to the artifact's. */
@@ -33,7 +37,8 @@ function artifactHeaders(replacement: boolean): Record<string, UploadHeader> {
     [ARTIFACT_UPLOAD_HEADERS.filename]: {
       required: true,
       description:
-        "The file's name, URL-encoded (UTF-8); directories are dropped, control characters and bidirectional overrides refused, at most 255 bytes. Shown to reviewers and in the download's `Content-Disposition`.",
+        "The file's name, URL-encoded (UTF-8), not empty or white space alone; directories are dropped, control characters and bidirectional overrides refused, at most 255 bytes. Shown to reviewers and in the download's `Content-Disposition`.",
+      schema: artifactFilenameHeader,
     },
     [ARTIFACT_UPLOAD_HEADERS.contentType]: {
       required: true,
@@ -42,13 +47,24 @@ function artifactHeaders(replacement: boolean): Record<string, UploadHeader> {
     },
     [ARTIFACT_UPLOAD_HEADERS.title]: {
       required: false,
-      description: `A title for reviewers and the data subject, URL-encoded (UTF-8), at most 300 characters. Default: ${replacement ? "the artifact's title" : 'the filename'}.`,
+      description: `A title for reviewers and the data subject, URL-encoded (UTF-8), at most 300 characters, no control characters. Default: ${replacement ? "the artifact's title" : 'the filename'}.`,
+      schema: artifactTitleHeader,
     },
     [ARTIFACT_UPLOAD_HEADERS.type]: {
       required: false,
       description: `What the artifact holds: ${ARTIFACT_TYPES.map((t) => `\`${t}\``).join(', ')}. Default: ${replacement ? "the artifact's type" : '`other`'}.`,
       schema: z.enum(ARTIFACT_TYPES),
     },
+    ...(replacement
+      ? {
+          [ARTIFACT_UPLOAD_HEADERS.redactionReason]: {
+            required: false,
+            description: `Why the file is replaced (what was redacted, on what ground), URL-encoded (UTF-8), at most ${MAX_REDACTION_REASON_LENGTH} characters; control characters and bidirectional overrides refused. Recorded with who replaced it and when in the artifact's \`redactionsApplied\` (\`reason\` null without it).`,
+            // The form of a title: URL-encoded text people wrote.
+            schema: artifactTitleHeader,
+          },
+        }
+      : {}),
   };
 }
 
@@ -76,7 +92,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'uploadManifestArtifact',
     summary: 'Upload an artifact to the manifest',
     description:
-      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as its raw bytes with `application/octet-stream` (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. An upload is not idempotent: a retry stores a second artifact.',
+      'The body is the file (any size up to ARTIFACT_MAX_BYTES, default 2 GiB), sent as its raw bytes with `application/octet-stream` (a JSON or multipart `Content-Type`, such as `curl -F` sends, is a 415 `SVC-BE-1104`: its type goes in `x-artifact-content-type`), streamed to storage and encrypted at rest; its sha256 and size are recorded. The manifest gets a new version, pending review. Only while the request is open (`received`, `in_progress`, `clarification_pending`, `verification_pending`). Storage not configured or failing: 503 `SVC-BE-1206` with `Retry-After`. With an `Idempotency-Key`, a retry with the same headers and bytes answers the first upload again (same `artifactId` and `artifactKey`, nothing stored); other bytes or headers under the key are a 422 `SVC-BE-1106`, and a retry while the first upload still streams a 409 `SVC-BE-1107`.',
     tag: 'Fulfilment',
     upload: { description: "The artifact's bytes.", headers: artifactHeaders(false) },
     response: { status: 202, schema: artifactUploaded, description: 'The file was stored as a new artifact.' },
@@ -105,7 +121,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'replaceManifestArtifact',
     summary: "Replace an artifact's file (e.g. redacted)",
     description:
-      'Same headers and body as the upload. The artifact keeps its id and gets a new version with a new `artifactKey` and hash; the manifest is pending review again. The replaced version can still be downloaded for review (`version`) until the request is fulfilled, when its bytes are purged. An unknown artifact id is a 404 `SVC-BE-1208`.',
+      "Same headers and body as the upload, and optionally `x-artifact-redaction-reason`. The artifact keeps its id and its display name (`filename`: the upload's file name, which the data subject's download carries; the new version's own is `versionFilename`) and gets a new version with a new `artifactKey` and hash; who replaced it, when and why are recorded in its `redactionsApplied`. The manifest is pending review again: an earlier review shows `outdated: true`. The replaced version can still be downloaded for review (`version`) until the request is fulfilled, when its bytes are purged. An unknown artifact id is a 404 `SVC-BE-1208`.",
     tag: 'Fulfilment',
     upload: { description: "The new version's bytes.", headers: artifactHeaders(true) },
     response: { status: 202, schema: artifactReplaced, description: 'The new version was stored.' },

@@ -10,6 +10,7 @@ import {
   PRODUCT_VERSION,
   ROLE_PERMISSIONS,
   type Role,
+  SHORT_REFERENCE_PATTERN,
 } from '@dsar/contracts';
 import { MAX_LISTED_FIELD_PROBLEMS } from '@dsar/platform/errors';
 import { BODY_ERRORS, COMMON_ERRORS, PUBLIC_COMMON_ERRORS } from './route-errors';
@@ -185,15 +186,22 @@ const DOWNLOAD_PARAMETERS = [
 function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>): Record<string, unknown> {
   const parameters: unknown[] = [];
   for (const [, name] of route.path.matchAll(/:(\w+)/g)) {
-    // Request and appeal ids are UUIDs; a pack id has its own form.
+    // Request and appeal ids are UUIDs; a pack id has its own form; the request detail also takes a short reference.
     const schema =
       name === 'packId'
         ? { type: 'string', pattern: PACK_ID.source }
         : name === 'artifactKey'
           ? { type: 'string', pattern: EVIDENCE_ARTIFACT_KEY_PATTERN.source }
-          : name === 'id' || name.endsWith('Id')
-            ? { type: 'string', format: 'uuid' }
-            : { type: 'string' };
+          : name === 'idOrReference'
+            ? {
+                anyOf: [
+                  { type: 'string', format: 'uuid' },
+                  { type: 'string', pattern: SHORT_REFERENCE_PATTERN.source },
+                ],
+              }
+            : name === 'id' || name.endsWith('Id')
+              ? { type: 'string', format: 'uuid' }
+              : { type: 'string' };
     parameters.push({ name, in: 'path', required: true, schema });
   }
   if (route.query) {
@@ -213,15 +221,17 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
   if (route.download || route.file?.ranges) parameters.push(...DOWNLOAD_PARAMETERS);
   // A webhook's repetitions are told apart by the provider's delivery id, not an Idempotency-Key.
   if ((route.method === 'POST' || route.method === 'PUT') && !route.webhook) {
-    // An upload's body is not held, so not hashed: what a replay is matched on is said instead.
-    const same = route.upload ? 'the same key, `Content-Type`, `Content-Length` and headers of the route (the file itself is not compared)' : 'the same key and body';
+    // An upload's body is hashed as it streams to the service (nothing of it is held for the comparison).
+    const same = route.upload ? 'the same key, `Content-Type`, headers of the route and bytes (their SHA-256, computed as they stream)' : 'the same key and body';
+    const honoured =
+      route.idempotencyExempt === undefined
+        ? `Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): ${same} replay the first response for 24 h, with \`Idempotent-Replayed: true\`; the same key with another request is a 422. `
+        : `Not recorded on this route: ${route.idempotencyExempt} Its form is still checked. `;
     parameters.push({
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description:
-        `Makes the call safe to retry (IETF draft-ietf-httpapi-idempotency-key-header): ${same} replay the first response for 24 h, with \`Idempotent-Replayed: true\`. ` +
-        '1 to 255 visible ASCII characters without spaces or `"`, bare or in double quotes.',
+      description: honoured + '1 to 255 visible ASCII characters without spaces or `"`, bare or in double quotes.',
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
@@ -254,8 +264,9 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       ? {
           requestBody: {
             required: true,
-            description: `${route.upload.description} Streamed as it is sent: the raw bytes of the file, stored as they arrive; a JSON or multipart \`Content-Type\` (a command, a form such as \`curl -F\`) is a 415, any other is taken as bytes (the file's own type goes in the route's content-type header); without a \`Content-Encoding\` (415).`,
-            content: { 'application/octet-stream': { schema: BINARY } },
+            description: `${route.upload.description} Streamed as it is sent: the raw bytes of the file (at least one), stored as they arrive; a JSON or multipart \`Content-Type\` (a command, a form such as \`curl -F\`) is a 415, any other is taken as bytes (the file's own type goes in the route's content-type header); without a \`Content-Encoding\` (415).`,
+            // A file of 0 bytes is no file (400): the schema says so, as it says the rest of what the body must be.
+            content: { 'application/octet-stream': { schema: { ...BINARY, minLength: 1 } } },
           },
         }
       : {}),

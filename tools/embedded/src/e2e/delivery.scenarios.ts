@@ -6,7 +6,7 @@ import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 import { clockAllowedActions } from './lifecycle-probe';
 
-type TimelineEvent = { eventType: string; payload: Record<string, unknown> };
+type TimelineEvent = { id: string; eventType: string; payload: Record<string, unknown> };
 type LogGroup = { eventId: string; eventType: string; attempts: Array<{ attempt: number; at: string; outcome: string; actor: string; detail: string | null; repeats: number; lastAt: string }> };
 
 /** The system's clock when the scenarios start (frozen: each step moves it on purpose). */
@@ -95,7 +95,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
     expect(res.body.requestId).toBe(id);
     return res.body.logs as LogGroup[];
   };
-  const outcomes = (groups: LogGroup[], type: string) => groups.find((g) => g.eventType === `dsar.delivery.${type}.v1`)?.attempts.map((a) => a.outcome) ?? [];
+  const outcomes = (groups: LogGroup[], type: string) => groups.find((g) => g.eventType === `delivery_${type}`)?.attempts.map((a) => a.outcome) ?? [];
 
   /** The metadata (JSON) of a download, with the token when given. */
   function metadata(id: string, artifactId: string, token?: string, as: ApiClient = admin): Promise<ApiResponse> {
@@ -144,7 +144,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expectProblem(await metadata(open, artifactId, 'x'.repeat(43)), 401, 'SVC-BE-1214');
     });
 
-    it('records the channel and level, names the first artifact, and emits dsar.delivery.prepared.v1', async () => {
+    it('records the channel and level, answers every artifact (and names the first), and emits dsar.delivery.prepared.v1', async () => {
       const { id, artifactIds } = await fulfilledRequest([
         { bytes: fileA, filename: 'account.pdf' },
         { bytes: fileB, filename: 'tickets.pdf' },
@@ -155,16 +155,67 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       // The manifest's first artifact (by creation time, then id: with this frozen clock, either upload).
       const manifest = await admin.get(`/requests/${id}/manifest`);
       expect(artifactIds).toContain(manifest.body.artifacts[0].artifactId);
+      const listed = (manifest.body.artifacts as Array<Record<string, unknown>>).map((a) => ({
+        artifactId: a.artifactId,
+        filename: a.filename,
+        title: a.title,
+        type: a.type,
+        contentType: a.contentType,
+        size: a.size,
+        sha256: a.sha256,
+        version: a.version,
+      }));
       expect(res.body).toEqual({
         requestId: id,
         artifactId: manifest.body.artifacts[0].artifactId,
+        // Every artifact the delivery hands out, in the manifest's order, not only the first.
+        artifacts: listed,
         deliveryPrepare: { channel: 'portal', securityLevel: 'token', preparedAt: now().toISOString(), preparedBy: expect.stringMatching(/^key:/) },
         surface: 'delivery_prepare',
       });
+      expect(listed.map((a) => a.filename).sort()).toEqual(['account.pdf', 'tickets.pdf']);
       const again = await admin.post(`/requests/${id}/delivery/prepare`, { channel: 'email', securityLevel: 'standard' });
       expect(again.body.deliveryPrepare).toMatchObject({ channel: 'email', securityLevel: 'standard' });
       expect(outcomes(await logs(id), 'prepared')).toEqual(['prepared', 'prepared']);
       await waitFor('the prepared events on the timeline', async () => JSON.stringify(await timelineTypes(id)) === JSON.stringify(['delivery_prepared', 'delivery_prepared']));
+    });
+
+    it('delivers an artifact replaced for redaction under its display name, the name it was uploaded with', async () => {
+      const id = await openRequest();
+      const artifactId = await uploadArtifact(id, fileA, 'Konto – Export.pdf');
+      const redacted = artifactBytes(150_000, 'REDACTED-A');
+      const replaced = await fetch(`${getSystem().gatewayUrl}/api/v1/requests/${id}/manifest/artifact/${artifactId}/replace`, {
+        method: 'PUT',
+        headers: {
+          authorization: `Bearer ${KEYS.workspaceA.token}`,
+          'content-type': BYTES,
+          'x-artifact-filename': 'tmp-redacted-v2.pdf',
+          'x-artifact-content-type': 'application/pdf',
+          'x-artifact-redaction-reason': encodeURIComponent('Third-party names'),
+        },
+        body: redacted,
+      });
+      expect({ status: replaced.status, body: await replaced.json() }).toEqual({ status: 202, body: expect.objectContaining({ artifactId, replaced: true }) });
+      expect((await admin.post(`/requests/${id}/manifest/validate`, { action: 'approved' })).status).toBe(202);
+      expect((await admin.post(`/requests/${id}/fulfilment`, {})).status).toBe(202);
+      const expected = {
+        artifactId,
+        filename: 'Konto – Export.pdf',
+        title: 'Konto – Export.pdf',
+        type: 'other',
+        contentType: 'application/pdf',
+        size: redacted.length,
+        sha256: sha256(redacted),
+        version: 2,
+      };
+      expect((await prepare(id)).body).toMatchObject({ artifactId, artifacts: [expected] });
+      const token = await issue(id);
+      expect((await complete(id, token)).status).toBe(202);
+      expect((await metadata(id, artifactId, token)).body.artifact).toMatchObject(expected);
+      const bytes = await bytesOf(id, artifactId, token);
+      expect(bytes.status).toBe(200);
+      expect(bytes.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('Konto – Export.pdf')}`);
+      expect(Buffer.from(await bytes.arrayBuffer()).equals(redacted)).toBe(true);
     });
 
     it('refuses a bad body (400)', async () => {
@@ -325,13 +376,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
 
     it('the delivery log shows every try, grouped by event type', async () => {
       const groups = await logs(id);
-      expect(groups.map((g) => g.eventType)).toEqual([
-        'dsar.delivery.prepared.v1',
-        'dsar.delivery.step_up_issued.v1',
-        'dsar.delivery.step_up_failed.v1',
-        'dsar.delivery.step_up_completed.v1',
-        'dsar.delivery.artifact_delivered.v1',
-      ]);
+      expect(groups.map((g) => g.eventType)).toEqual(['delivery_prepared', 'delivery_step_up_issued', 'delivery_step_up_failed', 'delivery_step_up_completed', 'delivery_artifact_delivered']);
       for (const g of groups) {
         expect(g.eventId).toMatch(/^[0-9a-f-]{36}$/);
         expect(g.attempts.map((a) => a.attempt)).toEqual(g.attempts.map((_, i) => i + 1));
@@ -359,7 +404,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
         'expired',
         'expired',
       ]);
-      const failed = groups.find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')!;
+      const failed = groups.find((g) => g.eventType === 'delivery_step_up_failed')!;
       expect(failed.attempts[0].detail).toBe('download: artifact ' + artifactIds[0] + ': no x-delivery-token');
       expect(failed.attempts[2].detail).toContain('a token of another request');
       expect(failed.attempts[8].detail).toContain('failure 5 of 5, the challenge is now locked');
@@ -370,11 +415,14 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expect(outcomes(groups, 'step_up_completed')).toEqual(['ok', 'already_completed']);
       // metadata twice (admin, another operator), the bytes whole and two ranges (the 416 and the 304 serve nothing), metadata a millisecond before expiry
       expect(outcomes(groups, 'artifact_delivered')).toEqual(['metadata', 'metadata', 'bytes', 'bytes', 'bytes', 'metadata']);
-      const delivered = groups.find((g) => g.eventType === 'dsar.delivery.artifact_delivered.v1')!;
+      const delivered = groups.find((g) => g.eventType === 'delivery_artifact_delivered')!;
       expect(delivered.attempts[3].detail).toBe(`artifact ${artifactIds[0]} version 1: bytes 65530-65545/${fileA.length}`);
       // The events are on the request's timeline and audit chain: one per log entry, none for a repeat.
       await waitFor('the delivery events on the timeline', async () => (await timelineTypes(id)).length === 1 + 2 + 14 + 1 + 6);
       const events = (await admin.get(`/requests/${id}/timeline`)).body.events as TimelineEvent[];
+      // The log and the timeline name each event alike, by its public name: the CloudEvents type stays on Kafka.
+      for (const g of groups) expect(events.find((e) => e.id === g.eventId)?.eventType).toBe(g.eventType);
+      expect(events.filter((e) => e.eventType.startsWith('dsar.'))).toEqual([]);
       const lockedEvent = events.filter((e) => e.eventType === 'delivery_step_up_failed')[8];
       expect(lockedEvent.payload).toMatchObject({ during: 'completion', reason: 'wrong_token', failures: 5, locked: true });
       const bytesEvent = events.filter((e) => e.eventType === 'delivery_artifact_delivered')[3];
@@ -396,7 +444,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       const answers = await Promise.all(Array.from({ length: 7 }, (_, i) => complete(id, `concurrent-wrong-${i}`)));
       expect(answers.map((a) => a.status).sort()).toEqual([401, 401, 401, 401, 403, 403, 403]);
       expectProblem(await complete(id, right), 403, 'SVC-BE-1215');
-      const failed = (await logs(id)).find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')!;
+      const failed = (await logs(id)).find((g) => g.eventType === 'delivery_step_up_failed')!;
       expect(failed.attempts.filter((a) => a.outcome === 'wrong_token')).toHaveLength(5);
     });
 
@@ -428,7 +476,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expectProblem(await metadata(id, artifactId, 'x', b), 404, 'SVC-BE-1003');
       expectProblem(await b.get(`/requests/${id}/delivery/logs`), 404, 'SVC-BE-1003');
       // Nothing of these reached the request's log.
-      expect((await logs(id)).map((g) => g.eventType)).toEqual(['dsar.delivery.prepared.v1']);
+      expect((await logs(id)).map((g) => g.eventType)).toEqual(['delivery_prepared']);
     });
 
     it('the workflow steps need requests:act (403 for intake and auditor keys)', async () => {
@@ -473,7 +521,7 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       expect((await complete(id, token)).status).toBe(202);
     });
 
-    const failedEntries = async () => (await logs(id)).find((g) => g.eventType === 'dsar.delivery.step_up_failed.v1')?.attempts ?? [];
+    const failedEntries = async () => (await logs(id)).find((g) => g.eventType === 'delivery_step_up_failed')?.attempts ?? [];
     const failedEvents = async () => (await timelineTypes(id)).filter((t) => t === 'delivery_step_up_failed').length;
 
     it('the same refusal repeated is one entry and one event, counted', async () => {

@@ -160,6 +160,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
           artifactId,
           artifactKey: firstKey,
           filename,
+          versionFilename: filename,
           title: 'Profil — Kontodaten',
           type: 'profile_data',
           contentType: 'application/json',
@@ -172,6 +173,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
           updatedAt: '2026-06-02T10:00:00.000Z',
           updatedBy: expect.stringMatching(/^key:/),
           previousVersions: [],
+          redactionsApplied: [],
           purgedAt: null,
         },
       ]);
@@ -194,9 +196,14 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(Buffer.from(await part.arrayBuffer()).equals(file.subarray(65530, 65546))).toBe(true);
     });
 
-    it('replacing keeps the id, with a new version, key and hash; the replaced version stays for review', async () => {
+    it('replacing keeps the id and the display name, with a new version, key and hash, and records the redaction; the replaced version stays for review', async () => {
       getSystem().clock.set('2026-06-03T10:00:00Z');
-      const res = await replace(id, artifactId, redacted, headers({ 'x-artifact-filename': encodeURIComponent('Profil (geschwärzt).json') }));
+      const res = await replace(
+        id,
+        artifactId,
+        redacted,
+        headers({ 'x-artifact-filename': encodeURIComponent('Profil (geschwärzt).json'), 'x-artifact-redaction-reason': encodeURIComponent(' IBAN geschwärzt (Art. 15(4) DSGVO) ') }),
+      );
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ artifactId, artifactKey: expect.stringMatching(/^art_[0-9a-f]{32}$/), replaced: true, requestId: id });
       secondKey = res.body.artifactKey;
@@ -207,7 +214,9 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(manifest.artifacts[0]).toMatchObject({
         artifactId,
         artifactKey: secondKey,
-        filename: 'Profil (geschwärzt).json',
+        // The display name stays the upload's: the data subject gets the file under it.
+        filename,
+        versionFilename: 'Profil (geschwärzt).json',
         title: 'Profil — Kontodaten',
         type: 'profile_data',
         version: 2,
@@ -227,6 +236,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
             createdBy: expect.any(String),
           },
         ],
+        redactionsApplied: [{ version: 2, by: expect.stringMatching(/^key:/), at: '2026-06-03T10:00:00.000Z', reason: 'IBAN geschwärzt (Art. 15(4) DSGVO)', previousSha256: sha256(file) }],
       });
       expect(Buffer.from(await (await download(id, artifactId)).arrayBuffer()).equals(redacted)).toBe(true);
       const old = await download(id, artifactId, { version: 1 });
@@ -305,7 +315,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(res.status).toBe(202);
       expect(res.body).toEqual({ id, status: 'approved' });
       const manifest = (await api.get(`/requests/${id}/manifest`)).body;
-      expect(manifest).toMatchObject({ version: 3, validationState: 'approved', review: { action: 'approved', at: '2026-06-05T10:00:00.000Z', comment: null, version: 3 } });
+      expect(manifest).toMatchObject({ version: 3, validationState: 'approved', review: { action: 'approved', at: '2026-06-05T10:00:00.000Z', comment: null, version: 3, outdated: false } });
       expect(manifest.review.by).not.toBe(manifest.history[2].by);
       expect(manifest.history[3]).toEqual({ version: 3, change: 'approved', by: manifest.review.by, at: '2026-06-05T10:00:00.000Z', validationState: 'approved' });
     });
@@ -351,6 +361,77 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(answers.map((a) => ({ status: a.status, code: a.body.code, allowedActions: a.body.allowedActions }))).toEqual(
         answers.map(() => ({ status: 409, code: 'SVC-BE-1401', allowedActions: allowed })),
       );
+    });
+  });
+
+  describe('a replacement for redaction: the display name, the redaction recorded, an earlier review outdated', () => {
+    let id: string;
+    let artifactId: string;
+    const original = 'Kundenkonto – Export.json';
+    const first = profileBytes(4000);
+    const manifestOf = async () => (await api.get(`/requests/${id}/manifest`)).body;
+
+    beforeAll(async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      id = await request();
+      const up = await upload(id, first, headers({ 'x-artifact-filename': encodeURIComponent(original) }));
+      expect(up.status).toBe(202);
+      artifactId = up.body.artifactId;
+      expect((await approve(id)).status).toBe(202);
+    });
+
+    it('an approval made before a replacement shows as outdated beside the pending state; a new approval is current', async () => {
+      expect((await manifestOf()).review).toMatchObject({ action: 'approved', version: 1, outdated: false });
+      getSystem().clock.set('2026-06-02T09:00:00Z');
+      const res = await replace(id, artifactId, profileBytes(3000, 'REDACTED'), headers({ 'x-artifact-filename': 'redacted.json' }));
+      expect(res.status).toBe(202);
+      const manifest = await manifestOf();
+      expect(manifest).toMatchObject({ version: 2, validationState: 'pending', review: { action: 'approved', version: 1, outdated: true } });
+      // The display name stays; without a reason the redaction is still recorded: who and when.
+      expect(manifest.artifacts[0]).toMatchObject({ artifactId, filename: original, versionFilename: 'redacted.json', version: 2 });
+      expect(manifest.artifacts[0].redactionsApplied).toEqual([{ version: 2, by: expect.stringMatching(/^key:/), at: '2026-06-02T09:00:00.000Z', reason: null, previousSha256: sha256(first) }]);
+      expect((await approve(id, KEYS.operatorA.token, 2)).status).toBe(202);
+      expect(await manifestOf()).toMatchObject({ version: 2, validationState: 'approved', review: { action: 'approved', version: 2, outdated: false } });
+    });
+
+    it('a second replacement adds a second redaction, with its reason, and keeps the display name', async () => {
+      getSystem().clock.set('2026-06-03T09:00:00Z');
+      const reason = 'Namen Dritter geschwärzt';
+      expect((await replace(id, artifactId, profileBytes(2500, 'REDACTED-2'), headers({ 'x-artifact-filename': 'v3.json', 'x-artifact-redaction-reason': encodeURIComponent(reason) }))).status).toBe(
+        202,
+      );
+      const manifest = await manifestOf();
+      expect(manifest).toMatchObject({ version: 3, validationState: 'pending', review: { version: 2, outdated: true } });
+      expect(manifest.artifacts[0]).toMatchObject({ filename: original, versionFilename: 'v3.json', version: 3 });
+      expect(manifest.artifacts[0].redactionsApplied.map((r: { version: number; reason: string | null }) => [r.version, r.reason])).toEqual([
+        [2, null],
+        [3, reason],
+      ]);
+      // The free text stays in the service: the event on the timeline carries none of it.
+      await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_manifest_reviewed', 'fulfilment_artifact_replaced', 'fulfilment_manifest_reviewed', 'fulfilment_artifact_replaced']);
+      expect(JSON.stringify((await api.get(`/requests/${id}/timeline`)).body)).not.toContain('geschwärzt');
+    });
+
+    it('a bad reason is a 400 naming the header, before a byte is stored, and nothing changes', async () => {
+      const before = await manifestOf();
+      const stored = storedFiles().length;
+      for (const reason of ['a%0Ab', '%E0%A4%A', encodeURIComponent('txt\u202Eexe'), 'a'.repeat(501)]) {
+        const res = await replace(id, artifactId, profileBytes(2000), headers({ 'x-artifact-redaction-reason': reason }));
+        expectProblem(res, 400, 'SVC-BE-1102');
+        expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['x-artifact-redaction-reason']);
+      }
+      expect(storedFiles().length).toBe(stored);
+      expect(await manifestOf()).toEqual(before);
+    });
+
+    it('another tenant (404) and a role without requests:act (403) replace nothing, with a reason or without', async () => {
+      const before = await manifestOf();
+      const h = headers({ 'x-artifact-redaction-reason': 'x' });
+      expectProblem(await replace(id, artifactId, profileBytes(2000), h, KEYS.operatorB.token), 404, 'SVC-BE-1003');
+      expectProblem(await replace(id, artifactId, profileBytes(2000), h, KEYS.adminB.token), 404, 'SVC-BE-1003');
+      expectProblem(await replace(id, artifactId, profileBytes(2000), h, KEYS.auditorA.token), 403, 'SVC-BE-1302');
+      expectProblem(await replace(id, artifactId, profileBytes(2000), h, KEYS.intakeA.token), 403, 'SVC-BE-1302');
+      expect(await manifestOf()).toEqual(before);
     });
   });
 
@@ -720,6 +801,76 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
       expect(answers.find((a) => a.status === 409)?.body.code).toBe('SVC-BE-1401');
       expect((await api.get(`/requests/${id}`)).body.status).toBe('fulfilled');
       await expectTimeline(id, ['fulfilment_artifact_uploaded', 'fulfilment_manifest_reviewed', 'fulfilment_fulfilment_recorded']);
+    });
+  });
+
+  describe('an Idempotency-Key on uploads and replacements', () => {
+    const keyed = (key: string, overrides: Record<string, string | undefined> = {}) => headers({ 'idempotency-key': key, ...overrides });
+
+    it('three uploads under one key: one artifact, one stored file, the same answer three times', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const before = storedFiles().length;
+      const file = profileBytes(40_000, 'IDEMPOTENT-UPLOAD');
+      const answers = [await upload(id, file, keyed('upload-once')), await upload(id, file, keyed('upload-once')), await upload(id, file, keyed('upload-once'))];
+      expect(answers.map((a) => a.status)).toEqual([202, 202, 202]);
+      expect(answers[1].body).toEqual(answers[0].body);
+      expect(answers[2].body).toEqual(answers[0].body);
+      expect(answers.map((a) => a.headers.get('idempotent-replayed'))).toEqual([null, 'true', 'true']);
+      expect(storedFiles().length).toBe(before + 1);
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.version).toBe(1);
+      expect(manifest.artifacts.map((a: { artifactId: string }) => a.artifactId)).toEqual([answers[0].body.artifactId]);
+      await expectTimeline(id, ['fulfilment_artifact_uploaded']);
+    });
+
+    it('the same key with other bytes (of the same length) or other headers is a 422, and nothing is stored', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const first = await upload(id, profileBytes(20_000, 'FIRST-BODY'), keyed('upload-other'));
+      expect(first.status).toBe(202);
+      const before = storedFiles().length;
+      expectProblem(await upload(id, profileBytes(20_000, 'OTHER-BODY'), keyed('upload-other')), 422, 'SVC-BE-1106');
+      expectProblem(await upload(id, profileBytes(30_000, 'FIRST-BODY'), keyed('upload-other')), 422, 'SVC-BE-1106');
+      expectProblem(await upload(id, profileBytes(20_000, 'FIRST-BODY'), keyed('upload-other', { 'x-artifact-filename': 'other.json' })), 422, 'SVC-BE-1106');
+      expectProblem(await upload(id, profileBytes(20_000, 'FIRST-BODY'), keyed('bad key')), 400, 'SVC-BE-1105');
+      expect(storedFiles().length).toBe(before);
+      expect((await api.get(`/requests/${id}/manifest`)).body.artifacts).toHaveLength(1);
+      // The first body again is still its replay.
+      const replay = await upload(id, profileBytes(20_000, 'FIRST-BODY'), keyed('upload-other'));
+      expect({ status: replay.status, body: replay.body }).toEqual({ status: 202, body: first.body });
+    });
+
+    it('two uploads at once under one key: one artifact; the other answer is the replay or a 409 in progress', async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const before = storedFiles().length;
+      const file = profileBytes(900_000, 'RACING-UPLOAD');
+      const answers = await Promise.all([upload(id, file, keyed('upload-race')), upload(id, file, keyed('upload-race'))]);
+      const stored = answers.filter((a) => a.status === 202);
+      expect(stored.length).toBeGreaterThanOrEqual(1);
+      for (const a of stored) expect(a.body).toEqual(stored[0].body);
+      for (const a of answers.filter((x) => x.status !== 202)) expectProblem(a, 409, 'SVC-BE-1107');
+      expect(storedFiles().length).toBe(before + 1);
+      expect((await api.get(`/requests/${id}/manifest`)).body.artifacts).toHaveLength(1);
+    });
+
+    it("a replacement under one key: one new version; another tenant's caller with the same key is a 404", async () => {
+      getSystem().clock.set('2026-06-01T09:00:00Z');
+      const id = await request();
+      const up = await upload(id, profileBytes(5000, 'V1'));
+      expect(up.status).toBe(202);
+      const v2 = profileBytes(6000, 'V2');
+      const first = await replace(id, up.body.artifactId, v2, keyed('replace-once'));
+      const again = await replace(id, up.body.artifactId, v2, keyed('replace-once'));
+      expect([first.status, again.status]).toEqual([202, 202]);
+      expect(again.body).toEqual(first.body);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expectProblem(await replace(id, up.body.artifactId, profileBytes(6000, 'V3'), keyed('replace-once')), 422, 'SVC-BE-1106');
+      expectProblem(await upload(id, v2, keyed('replace-once'), KEYS.operatorB.token), 404, 'SVC-BE-1003');
+      const manifest = (await api.get(`/requests/${id}/manifest`)).body;
+      expect(manifest.version).toBe(2);
+      expect(manifest.artifacts[0]).toMatchObject({ artifactId: up.body.artifactId, version: 2, artifactKey: first.body.artifactKey });
     });
   });
 

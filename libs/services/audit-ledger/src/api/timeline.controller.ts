@@ -1,5 +1,5 @@
 import { Controller, Get, Headers, Param } from '@nestjs/common';
-import { AWAIT_EVENT_HEADER, type Principal, type Timeline, timelineEventType } from '@dsar/contracts';
+import { AWAIT_EVENT_HEADER, type Principal, type Timeline, publicEventType } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal } from '@dsar/platform/http';
 import { Ledger } from '../application/ledger';
@@ -16,7 +16,7 @@ export class TimelineController {
     if (events.length === 0) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
     return {
       requestId: id,
-      events: events.map((e) => ({ id: e.eventId, eventType: timelineEventType(e.eventType), createdAt: e.occurredAt, payload: e.payload })),
+      events: events.map((e) => ({ id: e.eventId, eventType: publicEventType(e.eventType), createdAt: e.occurredAt, payload: e.payload })),
     };
   }
 }

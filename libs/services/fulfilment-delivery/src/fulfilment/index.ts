@@ -7,6 +7,7 @@ import { RequestFulfilledHandler } from './events/request-fulfilled.handler';
 import { ArtifactEntity, ArtifactVersionEntity } from './infrastructure/artifact.entity';
 import { ManifestChangeEntity, ManifestEntity } from './infrastructure/manifest.entity';
 import { Fulfilment1763700000400 } from './infrastructure/migrations/1763700000400-fulfilment';
+import { ArtifactDisplayNameAndRedactions1763700000430 } from './infrastructure/migrations/1763700000430-artifact-display-name-and-redactions';
 
 export { Artifacts } from './application/artifacts';
 export { Fulfilments } from './application/fulfilments';
@@ -31,4 +32,4 @@ export const FULFILMENT_PROVIDERS: unknown[] = [LifecycleClient, Manifests, Arti
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const FULFILMENT_ENTITIES: Function[] = [ManifestEntity, ManifestChangeEntity, ArtifactEntity, ArtifactVersionEntity];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const FULFILMENT_MIGRATIONS: Function[] = [Fulfilment1763700000400];
+export const FULFILMENT_MIGRATIONS: Function[] = [Fulfilment1763700000400, ArtifactDisplayNameAndRedactions1763700000430];

@@ -38,12 +38,13 @@ describe('the delivery log view', () => {
       row(DeliveryEventTypes.artifactDelivered, id(7), 'bytes', '2026-06-01T09:06:00Z'),
     ]);
     expect(logs.map((l) => [l.eventType, l.eventId, l.attempts.map((a) => `${a.attempt}:${a.outcome}`)])).toEqual([
-      [DeliveryEventTypes.prepared, id(1), ['1:prepared']],
-      [DeliveryEventTypes.stepUpIssued, id(2), ['1:issued']],
-      [DeliveryEventTypes.stepUpFailed, id(6), ['1:wrong_token', '2:missing_token']],
+      // Named by the public names, not the CloudEvents types the rows keep.
+      ['delivery_prepared', id(1), ['1:prepared']],
+      ['delivery_step_up_issued', id(2), ['1:issued']],
+      ['delivery_step_up_failed', id(6), ['1:wrong_token', '2:missing_token']],
       // A repeated completion records no event: the group keeps the completion's.
-      [DeliveryEventTypes.stepUpCompleted, id(4), ['1:ok', '2:already_completed']],
-      [DeliveryEventTypes.artifactDelivered, id(7), ['1:metadata', '2:bytes']],
+      ['delivery_step_up_completed', id(4), ['1:ok', '2:already_completed']],
+      ['delivery_artifact_delivered', id(7), ['1:metadata', '2:bytes']],
     ]);
     expect(logs[2].attempts[0]).toEqual({
       attempt: 1,

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { z } from 'zod';
-import { DeliveryEventTypes, type deliveryLogs, type deliveryLogsPurgedV1 } from '@dsar/contracts';
+import { DeliveryEventTypes, type deliveryLogs, type deliveryLogsPurgedV1, publicEventType } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { DeliveryLogEntryEntity } from '../infrastructure/delivery-log-entry.entity';
 
 export type DeliveryLogsView = z.infer<typeof deliveryLogs>;
+type DeliveryLogEventType = DeliveryLogsView['logs'][number]['eventType'];
 
 /** The request an event or a log entry is about. */
 export interface DeliveryFacts {
@@ -141,7 +142,8 @@ export class DeliveryLog {
 
 /**
  * The log's entries grouped by event type, in the order each type first
- * happened: `eventId` is the newest event of the type, and `attempts` number
+ * happened, each named by its public name (`delivery_prepared`; the rows keep
+ * the CloudEvents type): `eventId` is the newest event of the type, and `attempts` number
  * the type's entries from 1, oldest first; an entry of repeated refusals
  * stands for `repeats` tries, from `at` to `lastAt`.
  */
@@ -161,5 +163,5 @@ export function groupTries(rows: readonly DeliveryLogEntryEntity[]): DeliveryLog
       lastAt: (row.lastAt ?? row.at).toISOString(),
     });
   }
-  return [...groups.entries()].flatMap(([eventType, g]) => (g.eventId ? [{ eventId: g.eventId, eventType, attempts: g.attempts }] : []));
+  return [...groups.entries()].flatMap(([eventType, g]) => (g.eventId ? [{ eventId: g.eventId, eventType: publicEventType(eventType) as DeliveryLogEventType, attempts: g.attempts }] : []));
 }

@@ -31,7 +31,7 @@ export class DeliveryPreparations {
    * Prepares (or prepares again, on another channel or level) the delivery of
    * a fulfilled request: 409 SVC-BE-1401 in any other status, 409 SVC-BE-1211
    * when its manifest has no current artifact. Records
-   * `dsar.delivery.prepared.v1` and the try.
+   * `dsar.delivery.prepared.v1` and the try; answers every artifact it hands out.
    */
   async prepare(principal: Principal, requestId: string, command: DeliveryPrepareCommand): Promise<DeliveryPrepared> {
     const detail = await this.requests.read(principal, requestId);
@@ -72,6 +72,16 @@ export class DeliveryPreparations {
       return {
         requestId: detail.id,
         artifactId: row.artifactId,
+        artifacts: artifacts.map((a) => ({
+          artifactId: a.artifactId,
+          filename: a.filename,
+          title: a.title,
+          type: a.type,
+          contentType: a.contentType,
+          size: a.size,
+          sha256: a.sha256,
+          version: a.version,
+        })),
         deliveryPrepare: { channel: row.channel, securityLevel: row.securityLevel, preparedAt: now.toISOString(), preparedBy: principal.id },
         surface: 'delivery_prepare' as const,
       };

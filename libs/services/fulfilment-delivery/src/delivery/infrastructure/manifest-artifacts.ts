@@ -55,7 +55,8 @@ export class ManifestArtifacts extends DeliverableArtifacts {
       .addSelect('a.type', 'type')
       .addSelect('v.artifactKey', 'artifactKey')
       .addSelect('v.version', 'version')
-      .addSelect('v.filename', 'filename')
+      // The display name, kept across replacements: the data subject gets the file under the name it was uploaded with.
+      .addSelect('a.filename', 'filename')
       .addSelect('v.contentType', 'contentType')
       .addSelect('v.size', 'size')
       .addSelect('v.sha256', 'sha256')

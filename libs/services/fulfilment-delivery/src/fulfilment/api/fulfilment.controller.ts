@@ -3,17 +3,20 @@ import type { Request, Response } from 'express';
 import { ARTIFACT_UPLOAD_HEADERS, artifactDownloadQuery, fulfilmentCallbackCommand, manifestValidateCommand, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, fileConditionsOf, parseInput, sendStoredFile, uploadBodyTypeProblem } from '@dsar/platform/http';
-import { Idempotent } from '@dsar/platform/idempotency';
+import { Idempotent, streamedBodyOf } from '@dsar/platform/idempotency';
 import { type ArtifactUploadHeaders, Artifacts } from '../application/artifacts';
 import { Fulfilments } from '../application/fulfilments';
 import { Manifests } from '../application/manifests';
+
+/** What tells two uploads apart besides their bytes, on a call that did not come through the gateway. */
+const UPLOAD_FINGERPRINT = { headers: Object.values(ARTIFACT_UPLOAD_HEADERS) };
 
 /**
  * fulfilment-delivery's internal API of manifests and fulfilment; the gateway
  * exposes it under /api/v1/requests/:id/manifest… and …/fulfilment.
  * Commands that call lifecycle-clock keep their writes in transactions of
  * their own (`ownTransactions`); uploads and replacements stream their body
- * to storage and are not idempotent (a retry stores another version).
+ * to storage, hashed on the way for their Idempotency-Key (`streamedBody`).
  */
 @Controller('internal/v1/requests/:id')
 export class FulfilmentController {
@@ -32,26 +35,30 @@ export class FulfilmentController {
   /** The body is the file: streamed to encrypted storage as it arrives. */
   @Post('manifest/artifact/upload')
   @HttpCode(202)
+  @Idempotent({ streamedBody: UPLOAD_FINGERPRINT })
   async upload(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Req() req: Request) {
+    const body = streamedBodyOf(req);
     try {
       refuseNonFileBody(req);
-      return await this.artifacts.upload(principal, id, uploadHeaders(req), req);
+      return await this.artifacts.upload(principal, id, uploadHeaders(req), body);
     } catch (e) {
       // Refused before the whole file arrived: the rest is read and dropped, so that the answer reaches the
       // client and the connection stays usable (the gateway stops sending once it has the answer).
-      req.resume();
+      body.resume();
       throw e;
     }
   }
 
   @Put('manifest/artifact/:artifactId/replace')
   @HttpCode(202)
+  @Idempotent({ streamedBody: UPLOAD_FINGERPRINT })
   async replace(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Param('artifactId') artifactId: string, @Req() req: Request) {
+    const body = streamedBodyOf(req);
     try {
       refuseNonFileBody(req);
-      return await this.artifacts.replace(principal, id, artifactId, uploadHeaders(req), req);
+      return await this.artifacts.replace(principal, id, artifactId, uploadHeaders(req), body);
     } catch (e) {
-      req.resume();
+      body.resume();
       throw e;
     }
   }
@@ -104,6 +111,7 @@ function uploadHeaders(req: Request): ArtifactUploadHeaders {
     contentType: headerOf(req, ARTIFACT_UPLOAD_HEADERS.contentType),
     title: headerOf(req, ARTIFACT_UPLOAD_HEADERS.title),
     type: headerOf(req, ARTIFACT_UPLOAD_HEADERS.type),
+    redactionReason: headerOf(req, ARTIFACT_UPLOAD_HEADERS.redactionReason),
     contentLength: headerOf(req, 'content-length'),
   };
 }

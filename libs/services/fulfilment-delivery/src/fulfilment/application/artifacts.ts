@@ -4,6 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type EntityManager, In, IsNull, Not } from 'typeorm';
 import {
   ARTIFACT_TYPES,
+  ARTIFACT_UPLOAD_HEADERS,
   type ArtifactDownloadQuery,
   type ArtifactReplacedV1,
   type ArtifactsPurgedV1,
@@ -18,7 +19,7 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { type ByteRange, FileStorage, type GetResult, safeFilename } from '@dsar/platform/storage';
-import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf } from '../domain/manifest-rules';
+import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf, redactionReasonOf } from '../domain/manifest-rules';
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestEntity } from '../infrastructure/manifest.entity';
@@ -31,6 +32,8 @@ export interface ArtifactUploadHeaders {
   contentType?: string;
   title?: string;
   type?: string;
+  /** A replacement's only: why the file was replaced (`x-artifact-redaction-reason`). */
+  redactionReason?: string;
   contentLength?: string;
 }
 
@@ -40,6 +43,8 @@ interface Declared {
   contentType: string;
   title?: string;
   type?: ArtifactType;
+  /** A replacement's reason; null for an upload, or when none was given. */
+  redactionReason: string | null;
 }
 
 /** An artifact version's bytes to stream to a reviewer. */
@@ -47,7 +52,7 @@ export interface ArtifactDownload extends GetResult {
   file: ArtifactVersionEntity;
 }
 
-const HEADER = { filename: 'x-artifact-filename', contentType: 'x-artifact-content-type', title: 'x-artifact-title', type: 'x-artifact-type' } as const;
+const HEADER = ARTIFACT_UPLOAD_HEADERS;
 
 /**
  * The files of a manifest: uploads and replacements streamed into encrypted
@@ -91,6 +96,7 @@ export class Artifacts {
           tenantId: row.tenantId,
           requestId,
           title: declared.title ?? declared.filename,
+          filename: declared.filename,
           type: declared.type ?? 'other',
           dataCategories: [],
           currentVersion: 1,
@@ -118,8 +124,9 @@ export class Artifacts {
   }
 
   /**
-   * Replaces an artifact's file (a redacted version, say): same id, a new version with a new key and hash. The
-   * replaced version is kept for review until the request is fulfilled, then purged.
+   * Replaces an artifact's file (a redacted version, say): same id and display name, a new version with a new key
+   * and hash, recorded with who replaced it, when and why (the version's redaction reason). The replaced version is
+   * kept for review until the request is fulfilled, then purged.
    */
   async replace(
     principal: Principal,
@@ -298,6 +305,7 @@ export class Artifacts {
       version,
       filename: declared.filename,
       contentType: declared.contentType,
+      redactionReason: declared.redactionReason,
       size: stored.size,
       sha256: stored.sha256,
       storageKey,
@@ -363,10 +371,16 @@ export class Artifacts {
     } catch (e) {
       problems.push({ field: HEADER.title, message: (e as Error).message });
     }
+    let redactionReason: string | null = null;
+    try {
+      redactionReason = upload ? null : redactionReasonOf(headers.redactionReason);
+    } catch (e) {
+      problems.push({ field: HEADER.redactionReason, message: (e as Error).message });
+    }
     if (problems.length > 0) {
       throw new ProblemError('REQUEST_VALIDATION_FAILED', `Header${problems.length === 1 ? '' : 's'} ${problems.map((p) => p.field).join(', ')}: missing or invalid.`, problems);
     }
-    return { filename, contentType: contentType ?? 'application/octet-stream', title, type };
+    return { filename, contentType: contentType ?? 'application/octet-stream', title, type, redactionReason };
   }
 
   private logStorageFailure(operation: string, e: unknown): void {

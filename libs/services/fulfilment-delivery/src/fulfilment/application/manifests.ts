@@ -198,7 +198,7 @@ export class Manifests {
       validationState: row.validationState,
       supplementaryInfoInline: row.supplementaryInfoInline,
       supplementaryInfoRef: row.supplementaryInfoRef,
-      review: row.review,
+      review: row.review ? { ...row.review, outdated: row.review.version !== row.version } : null,
       history: changes.map((c) => ({ version: c.version, change: c.change, by: c.by, at: c.at.toISOString(), validationState: c.validationState })),
     };
   }
@@ -329,7 +329,8 @@ export function artifactRecordOf(artifact: ArtifactEntity, versions: ArtifactVer
   return {
     artifactId: artifact.id,
     artifactKey: current.artifactKey,
-    filename: current.filename,
+    filename: artifact.filename,
+    versionFilename: current.filename,
     title: artifact.title,
     type: artifact.type,
     contentType: current.contentType,
@@ -356,8 +357,15 @@ export function artifactRecordOf(artifact: ArtifactEntity, versions: ArtifactVer
         replacedAt: (v.replacedAt ?? v.createdAt).toISOString(),
         purged: v.purgedAt !== null,
       })),
+    redactionsApplied: redactionsOf(versions),
     purgedAt: artifact.purgedAt?.toISOString() ?? null,
   };
+}
+
+/** Each replacement of an artifact's file, oldest first: the version it made, who, when, why, and what it replaced. */
+function redactionsOf(versions: readonly ArtifactVersionEntity[]): ArtifactRecord['redactionsApplied'] {
+  const sorted = [...versions].sort((a, b) => a.version - b.version);
+  return sorted.flatMap((v, i) => (i === 0 ? [] : [{ version: v.version, by: v.createdBy, at: v.createdAt.toISOString(), reason: v.redactionReason, previousSha256: sorted[i - 1].sha256 }]));
 }
 
 /** The 409 of a change to the manifest of a request that is no longer open, naming what lifecycle-clock allows it. */

@@ -1,4 +1,16 @@
-import { artifactContentTypeOf, artifactTitleOf, artifactTypeOf, fourEyesFor, fulfilmentBlocker, fulfilmentKey, mayReview, mergeCategories, needsManifest, staleReview } from './manifest-rules';
+import {
+  artifactContentTypeOf,
+  artifactTitleOf,
+  artifactTypeOf,
+  fourEyesFor,
+  fulfilmentBlocker,
+  fulfilmentKey,
+  mayReview,
+  mergeCategories,
+  needsManifest,
+  redactionReasonOf,
+  staleReview,
+} from './manifest-rules';
 
 describe('manifest rules', () => {
   describe('which requests need a manifest', () => {
@@ -91,6 +103,18 @@ describe('manifest rules', () => {
       expect(() => artifactTitleOf(encodeURIComponent('txt\u202Eexe'), 'x')).toThrow(/bidirectional/);
       expect(artifactTitleOf('é'.repeat(300), 'x')).toHaveLength(300);
       expect(() => artifactTitleOf('a'.repeat(301), 'x')).toThrow(/300 characters/);
+    });
+
+    it("reads a replacement's redaction reason like a title: decoded and trimmed, null when absent, refused when unsafe or over 500 characters", () => {
+      expect(redactionReasonOf(undefined)).toBeNull();
+      expect(redactionReasonOf('  ')).toBeNull();
+      expect(redactionReasonOf('%20%20')).toBeNull();
+      expect(redactionReasonOf(encodeURIComponent(' Drittnamen geschwärzt (Art. 15(4)) '))).toBe('Drittnamen geschwärzt (Art. 15(4))');
+      expect(() => redactionReasonOf('%E0%A4%A')).toThrow(/percent-encoding/);
+      expect(() => redactionReasonOf('a%0Ab')).toThrow(/control characters/);
+      expect(() => redactionReasonOf(encodeURIComponent('a\u202Eb'))).toThrow(/bidirectional/);
+      expect(redactionReasonOf('é'.repeat(500))).toHaveLength(500);
+      expect(() => redactionReasonOf('a'.repeat(501))).toThrow(/500 characters/);
     });
   });
 

@@ -1,4 +1,4 @@
-import { ARTIFACT_TYPES, type ArtifactType, DEFAULT_ARTIFACT_TYPE, type ManifestValidationState, type RequestType } from '@dsar/contracts';
+import { ARTIFACT_TYPES, type ArtifactType, DEFAULT_ARTIFACT_TYPE, MAX_REDACTION_REASON_LENGTH, type ManifestValidationState, type RequestType } from '@dsar/contracts';
 
 /**
  * The rules of a request's fulfilment manifest: which requests need one,
@@ -84,16 +84,30 @@ const UNSAFE_TITLE = /[\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069]/;
  */
 export function artifactTitleOf(header: string | undefined, fallback: string): string {
   if (header === undefined || header.trim() === '') return fallback;
-  let title: string;
+  return headerTextOf(header, MAX_TITLE_LENGTH) ?? fallback;
+}
+
+/**
+ * Why a replacement was made, from its header (`x-artifact-redaction-reason`, URL-encoded UTF-8), trimmed; null
+ * when absent or blank. Throws an Error saying why when it cannot be used.
+ */
+export function redactionReasonOf(header: string | undefined): string | null {
+  if (header === undefined || header.trim() === '') return null;
+  return headerTextOf(header, MAX_REDACTION_REASON_LENGTH);
+}
+
+/** Text people wrote, sent URL-encoded in a header: decoded, NFC, trimmed; null when blank; an Error when unsafe or too long. */
+function headerTextOf(header: string, maxLength: number): string | null {
+  let text: string;
   try {
-    title = decodeURIComponent(header).normalize('NFC').trim();
+    text = decodeURIComponent(header).normalize('NFC').trim();
   } catch {
     throw new Error('has an invalid percent-encoding (each % must start a valid UTF-8 escape such as %20)');
   }
-  if (UNSAFE_TITLE.test(title)) throw new Error('contains control characters or bidirectional text overrides');
-  if (title === '') return fallback;
-  if ([...title].length > MAX_TITLE_LENGTH) throw new Error(`is longer than ${MAX_TITLE_LENGTH} characters`);
-  return title;
+  if (UNSAFE_TITLE.test(text)) throw new Error('contains control characters or bidirectional text overrides');
+  if (text === '') return null;
+  if ([...text].length > maxLength) throw new Error(`is longer than ${maxLength} characters`);
+  return text;
 }
 
 /** The union of category lists, each once, trimmed, in the order first seen. */

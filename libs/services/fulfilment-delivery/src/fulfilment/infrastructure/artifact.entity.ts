@@ -18,6 +18,10 @@ export class ArtifactEntity {
   @Column('text')
   title: string;
 
+  /** The display name: the file name of its first version, kept across replacements; delivered under it. */
+  @Column('text')
+  filename: string;
+
   @Column('text')
   type: ArtifactType;
 
@@ -87,6 +91,10 @@ export class ArtifactVersionEntity {
 
   @Column('text', { name: 'created_by' })
   createdBy: string;
+
+  /** Why this version replaced the one before (a redaction), as the replacement said; null for the upload or without a reason. */
+  @Column('text', { name: 'redaction_reason', nullable: true })
+  redactionReason: string | null;
 
   /** When a replacement superseded it; null for the current version. Replaced versions are purged at fulfilment. */
   @Column('timestamptz', { name: 'replaced_at', nullable: true })
