@@ -1,4 +1,5 @@
 import { newSigningKeyPem } from '@dsar/services/audit-ledger';
+import { auditCheckpointScenarios } from './e2e/audit-checkpoints.scenarios';
 import { AUDIT_JWT_SECRET, auditScenarios } from './e2e/audit.scenarios';
 import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 
@@ -9,9 +10,19 @@ import { withDistributedSystem, withEmbeddedSystem } from './e2e/systems';
 const checkpointSettings = { AUDIT_SIGNING_KEY: newSigningKeyPem(), AUDIT_CHECKPOINT_INTERVAL_MS: 86_400_000, AUTH_JWT_SECRET: AUDIT_JWT_SECRET };
 
 describe('audit chain in embedded mode (PGlite, in-memory bus)', () => {
-  withEmbeddedSystem('audit', auditScenarios, checkpointSettings);
+  withEmbeddedSystem(
+    'audit',
+    (system) => {
+      auditScenarios(system);
+      auditCheckpointScenarios(system);
+    },
+    checkpointSettings,
+  );
 });
 
 describe('audit chain in distributed mode (PostgreSQL, Kafka)', () => {
-  withDistributedSystem(auditScenarios, checkpointSettings);
+  withDistributedSystem((system) => {
+    auditScenarios(system);
+    auditCheckpointScenarios(system);
+  }, checkpointSettings);
 });

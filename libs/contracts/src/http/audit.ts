@@ -119,3 +119,36 @@ export const auditCheckpointDetail = auditCheckpoint
   .extend({ leaves: z.array(auditCheckpointLeaf).describe('The chain heads it covers, in Merkle order (by request id)') })
   .meta({ id: 'AuditCheckpointDetail' });
 export type AuditCheckpointDetail = z.infer<typeof auditCheckpointDetail>;
+
+/** `POST /audit/checkpoints`: no fields (an empty object, or no body). */
+export const auditCheckpointCommand = z.strictObject({}).meta({ id: 'AuditCheckpointCommand' });
+export type AuditCheckpointCommand = z.infer<typeof auditCheckpointCommand>;
+
+/** What `POST /audit/checkpoints` answers: the checkpoints this call made, and the newest one, which covers every chain head of the tenant. */
+export const auditCheckpointRun = z
+  .object({
+    made: z
+      .array(auditCheckpoint)
+      .describe(
+        'The checkpoints this call made, oldest first: none when the newest one already covered every chain head (a repeated or concurrent call), several when more than 10,000 heads were waiting',
+      ),
+    latest: auditCheckpoint.describe("The tenant's newest checkpoint, which now covers the head of every chain"),
+  })
+  .meta({ id: 'AuditCheckpointRun' });
+export type AuditCheckpointRun = z.infer<typeof auditCheckpointRun>;
+
+/** The ledger's public signing key, as PEM and as a JWK (RFC 8037), with its id. */
+export const auditSigningKey = z
+  .object({
+    keyId: hash.describe('`sha256:` of the public key in DER (SPKI): the id checkpoints name'),
+    algorithm: z.literal('ed25519'),
+    publicKey: z.string().min(1).describe('The public key, PEM (SPKI)'),
+    jwk: z.object({ kty: z.literal('OKP'), crv: z.literal('Ed25519'), x: z.string().min(1).describe('The public key, base64url') }).describe('The same key as a JWK (RFC 8037)'),
+  })
+  .meta({ id: 'AuditSigningKey' });
+export type AuditSigningKey = z.infer<typeof auditSigningKey>;
+
+export const auditSigningKeys = z
+  .object({ keys: z.array(auditSigningKey).describe('The key new checkpoints are signed with; empty when checkpoints are off (no signing key)') })
+  .meta({ id: 'AuditSigningKeys' });
+export type AuditSigningKeys = z.infer<typeof auditSigningKeys>;

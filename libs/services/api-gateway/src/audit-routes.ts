@@ -2,14 +2,18 @@ import {
   AUDIT_EXPORT_MEDIA_TYPES,
   AUDIT_HEAD_SEQUENCE_HEADER,
   AUDIT_ROOT_HASH_HEADER,
+  auditCheckpointCommand,
   auditCheckpointDetail,
   auditCheckpointList,
   auditCheckpointQuery,
+  auditCheckpointRun,
   auditExport,
   auditExportQuery,
+  auditSigningKeys,
   auditVerifyCommand,
   auditVerifyResult,
 } from '@dsar/contracts';
+import { IDEMPOTENCY_ERRORS } from './route-errors';
 import type { GatewayRoute } from './route-types';
 
 /** Public routes of audit-ledger: a request's audit chain, its export and verification, and the tenant's signed checkpoints (docs/audit.md). */
@@ -53,6 +57,7 @@ export const AUDIT_ROUTES: readonly GatewayRoute[] = [
     body: auditVerifyCommand,
     response: { status: 202, schema: auditVerifyResult, description: "The verification's outcome." },
     errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
+    idempotencyExempt: 'It changes nothing, and each call checks the chain as it is now: a recorded answer could hide a later change.',
     readYourWrites: true,
     outlivesRequest: true,
   },
@@ -70,6 +75,35 @@ export const AUDIT_ROUTES: readonly GatewayRoute[] = [
     query: auditCheckpointQuery,
     response: { status: 200, schema: auditCheckpointList, description: 'The checkpoints.' },
     errors: ['REQUEST_VALIDATION_FAILED'],
+  },
+  {
+    method: 'POST',
+    path: '/audit/checkpoints',
+    service: 'audit-ledger',
+    permission: 'audit:verify',
+    operationId: 'createAuditCheckpoint',
+    tenantWide: true,
+    summary: "Make a signed checkpoint of the tenant's chains now",
+    description:
+      "Checkpoints every chain head that changed since the tenant's newest checkpoint, without waiting for the next scheduled one (docs/audit.md#checkpoints). `made` lists the checkpoints this call made, `latest` the newest, which covers every chain head: when nothing changed since it (a repeated or concurrent call), `made` is empty and `latest` is that checkpoint. No body is needed. 409 `SVC-BE-1008` while the tenant has no audit chain; 503 `SVC-BE-1009` when the ledger has no signing key. Each checkpoint emits `dsar.audit.checkpoint_signed.v1`.",
+    tag: 'Audit',
+    body: auditCheckpointCommand,
+    bodyOptional: true,
+    response: { status: 200, schema: auditCheckpointRun, description: 'The checkpoints made, and the newest.' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'AUDIT_NOTHING_TO_CHECKPOINT', 'AUDIT_CHECKPOINTS_OFF', ...IDEMPOTENCY_ERRORS],
+  },
+  {
+    method: 'GET',
+    path: '/audit/checkpoints/keys',
+    service: 'audit-ledger',
+    permission: 'audit:verify',
+    operationId: 'listAuditSigningKeys',
+    summary: "The ledger's public key that signs checkpoints",
+    description:
+      "The key id (`sha256:` of the public key's DER), the algorithm and the public key as PEM and JWK, for a verifier to trust (docs/audit.md#checkpoints). The same for every tenant; `keys` is empty when the ledger has no signing key. Compare the key id with the one the operator gave you (the ledger logs it at start) before you rely on it.",
+    tag: 'Audit',
+    response: { status: 200, schema: auditSigningKeys, description: 'The signing key.' },
+    errors: [],
   },
   {
     method: 'GET',

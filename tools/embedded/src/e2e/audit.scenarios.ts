@@ -39,7 +39,7 @@ async function runDocsScript(name: string, files: Record<string, string>, env: R
 export const AUDIT_JWT_SECRET = randomBytes(32).toString('hex');
 
 /** A JWT for a caller the test names: any `sub` and tenant, with the given roles. */
-function jwtFor(sub: string, tenantId: string, roles: string[]): Promise<string> {
+export function jwtFor(sub: string, tenantId: string, roles: string[]): Promise<string> {
   return new SignJWT({ tenant_id: tenantId, roles }).setProtectedHeader({ alg: 'HS256' }).setSubject(sub).setIssuedAt().setExpirationTime('10m').sign(new TextEncoder().encode(AUDIT_JWT_SECRET));
 }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { type AuditCheckpoint, AuditEventTypes } from '@dsar/contracts';
+import { type AuditCheckpoint, type AuditCheckpointRun, AuditEventTypes, type AuditSigningKey } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
 import { leafHash, merkleRoot } from '@dsar/platform/audit-chain';
 import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
@@ -8,6 +9,7 @@ import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { PeriodicJob } from '@dsar/platform/scheduling';
 import { CheckpointSigner } from '../domain/checkpoint-signature';
+import type { SqlRunner } from '../infrastructure/audit-store';
 import { Ledger } from './ledger';
 
 export interface CheckpointSettings {
@@ -28,6 +30,11 @@ export const CHECKPOINT_SETTINGS = Symbol('CHECKPOINT_SETTINGS');
  * checkpoint, its leaves and its `dsar.audit.checkpoint_signed.v1` event
  * commit together; the tenant's row is locked meanwhile, so replicas never
  * make two checkpoints with one number.
+ *
+ * At start, once the ledger is up, a first run checkpoints each tenant whose
+ * chains grew and whose newest checkpoint is missing or older than the
+ * interval, so a restarted system does not wait an interval for one. A
+ * caller can also ask for one (`checkpointTenant`).
  */
 @Injectable()
 export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -54,14 +61,42 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     return this.signer?.keyId;
   }
 
+  /** The public key new checkpoints are signed with (none when checkpoints are off), for verifiers to trust. */
+  keys(): AuditSigningKey[] {
+    const signer = this.signer;
+    return signer ? [{ keyId: signer.keyId, algorithm: 'ed25519', publicKey: signer.publicKeyPem, jwk: signer.publicKeyJwk }] : [];
+  }
+
+  /** The first run, in the background: a failure is logged and counted as a scheduled run's is, and the schedule goes on. */
+  private startupRun?: Promise<unknown>;
+
   onApplicationBootstrap(): void {
-    if (this.settings.intervalMs <= 0) return;
     if (!this.signer) {
-      this.log.warn('No AUDIT_SIGNING_KEY is configured: signed audit checkpoints are off (docs/audit.md#checkpoints).');
+      if (this.settings.intervalMs > 0) this.log.warn('No AUDIT_SIGNING_KEY is configured: signed audit checkpoints are off (docs/audit.md#checkpoints).');
       return;
     }
-    this.log.log({ msg: 'signing audit checkpoints', keyId: this.signer.keyId, intervalMs: this.settings.intervalMs });
+    // The key id verifiers trust, named at every start (also when only checkpoints on demand are made).
+    this.log.log({
+      msg: `signing audit checkpoints with key ${this.signer.keyId}: give this key id to the tenants (GET /api/v1/audit/checkpoints/keys serves it)`,
+      keyId: this.signer.keyId,
+      intervalMs: this.settings.intervalMs,
+    });
+    if (this.settings.intervalMs <= 0) return;
     this.job.start();
+    this.startupRun = this.job
+      .runNow(() => this.runOnce({ olderThanMs: this.settings.intervalMs }))
+      .catch((e: unknown) => {
+        // Stopped before it ran (a shutdown right after the start): nothing failed.
+        if (!this.job.enabled) return [];
+        this.log.error(`the first audit checkpoint run failed: ${String((e as Error)?.message ?? e).slice(0, 500)}`);
+        Metrics.get().auditCheckpointFailures.inc();
+        return [];
+      });
+  }
+
+  /** The run at start, when there is one (tests wait for it). */
+  whenStarted(): Promise<unknown> {
+    return this.startupRun ?? Promise.resolve([]);
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -73,23 +108,56 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     return this.job.shareRun();
   }
 
-  private async runOnce(): Promise<AuditCheckpoint[]> {
+  /**
+   * A checkpoint of the tenant now, on a caller's demand: the checkpoints made
+   * (none when its newest one already covers every chain head) and the newest.
+   * The tenant's row lock orders concurrent calls: the first makes the
+   * checkpoint, the others find nothing pending and answer with it.
+   */
+  async checkpointTenant(tenantId: string): Promise<AuditCheckpointRun> {
+    const signer = this.signer;
+    if (!signer) throw new ProblemError('AUDIT_CHECKPOINTS_OFF', 'The audit ledger has no signing key (AUDIT_SIGNING_KEY), so it makes no signed checkpoints (docs/audit.md#checkpoints).');
+    return this.uow.run(async (tx) => {
+      const made = await this.checkpointAll(signer, tenantId);
+      const [latest] = await this.ledger.store.checkpoints(tx, tenantId, 1);
+      if (!latest) throw new ProblemError('AUDIT_NOTHING_TO_CHECKPOINT', 'This tenant has no audit chain yet: a checkpoint covers chain heads, so make one after the first request.');
+      if (made.length > 0) this.log.log({ msg: 'audit checkpoint made on demand', tenantId, number: latest.number, leafCount: made.reduce((n, c) => n + c.leafCount, 0) });
+      return { made, latest };
+    });
+  }
+
+  /** `olderThanMs`: only tenants whose newest checkpoint is missing or at least that old (the run at start). */
+  private async runOnce(opts: { olderThanMs?: number } = {}): Promise<AuditCheckpoint[]> {
     const signer = this.signer;
     if (!signer) throw new Error('No audit signing key is configured');
     const made: AuditCheckpoint[] = [];
     for (const tenantId of await this.ledger.store.tenantsWithPendingHeads(this.uow.dataSource)) {
-      for (;;) {
-        const checkpoint = await this.checkpointTenant(signer, tenantId);
-        if (!checkpoint) break;
-        made.push(checkpoint);
-        Metrics.get().auditCheckpoints.inc();
-        if (checkpoint.leafCount < this.settings.maxLeaves) break;
-      }
+      if (opts.olderThanMs !== undefined && !(await this.checkpointOlderThan(this.uow.dataSource, tenantId, opts.olderThanMs))) continue;
+      made.push(...(await this.checkpointAll(signer, tenantId)));
     }
     return made;
   }
 
-  private checkpointTenant(signer: CheckpointSigner, tenantId: string): Promise<AuditCheckpoint | undefined> {
+  /** Whether the tenant has no checkpoint, or its newest one is at least `ms` old. */
+  private async checkpointOlderThan(run: SqlRunner, tenantId: string, ms: number): Promise<boolean> {
+    const [latest] = await this.ledger.store.checkpoints(run, tenantId, 1);
+    return !latest || this.clock.now().getTime() - new Date(latest.createdAt).getTime() >= ms;
+  }
+
+  /** Checkpoints of every pending head of the tenant, several in a row when more than `maxLeaves` wait. */
+  private async checkpointAll(signer: CheckpointSigner, tenantId: string): Promise<AuditCheckpoint[]> {
+    const made: AuditCheckpoint[] = [];
+    for (;;) {
+      const checkpoint = await this.checkpointOnce(signer, tenantId);
+      if (!checkpoint) break;
+      made.push(checkpoint);
+      Metrics.get().auditCheckpoints.inc();
+      if (checkpoint.leafCount < this.settings.maxLeaves) break;
+    }
+    return made;
+  }
+
+  private checkpointOnce(signer: CheckpointSigner, tenantId: string): Promise<AuditCheckpoint | undefined> {
     const store = this.ledger.store;
     return this.uow.run(async (tx) => {
       const state = await store.lockCheckpointTenant(tx, tenantId);

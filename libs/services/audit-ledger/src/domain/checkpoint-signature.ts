@@ -5,6 +5,8 @@ import { type CheckpointStatement, keyIdOf, statementText } from '@dsar/platform
 export class CheckpointSigner {
   readonly keyId: string;
   readonly publicKeyPem: string;
+  /** The public key as a JWK (RFC 8037: `kty` OKP, `crv` Ed25519, `x`). */
+  readonly publicKeyJwk: { kty: 'OKP'; crv: 'Ed25519'; x: string };
   private readonly key: KeyObject;
 
   /** `pem`: a PKCS#8 Ed25519 private key (`openssl genpkey -algorithm ed25519`). */
@@ -16,6 +18,8 @@ export class CheckpointSigner {
     const publicKey = createPublicKey(this.key);
     this.publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
     this.keyId = keyIdOf(publicKey);
+    const { x } = publicKey.export({ format: 'jwk' });
+    this.publicKeyJwk = { kty: 'OKP', crv: 'Ed25519', x: x ?? '' };
   }
 
   /** Base64 signature over the statement's text. */
