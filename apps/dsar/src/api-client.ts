@@ -293,13 +293,14 @@ async function problemOf(res: Streamed, what: string): Promise<CliError> {
   }
   if (problem && typeof problem.code === 'string') {
     let message = String(problem.detail ?? problem.title ?? `HTTP ${res.status}`);
-    const fields = Array.isArray(problem.errors) ? problem.errors.map((e) => `${String(e.field)}: ${String(e.message)}`) : [];
+    // A field problem that the detail already says (a problem about one field often says it in both) is not repeated.
+    const fields = (Array.isArray(problem.errors) ? problem.errors : []).filter((e) => !message.includes(String(e.message))).map((e) => `${String(e.field)}: ${String(e.message)}`);
     if (fields.length > 0) message += ` (${fields.join('; ')})`;
     const requestId = typeof problem.requestId === 'string' ? problem.requestId : (res.headers.get('x-request-id') ?? undefined);
     return new ApiError(problem.code, message, res.status, requestId);
   }
   const excerpt = text.trim().slice(0, 200);
-  return new CliError('CLI-HTTP', `${what} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, res.status >= 500 ? EXIT.server : EXIT.api);
+  return CliError.of('CLI-HTTP', `${what} answered ${res.status}${excerpt ? `: ${excerpt}` : ''}`, res.status >= 500 ? EXIT.server : EXIT.api);
 }
 
 const NETWORK_CAUSES: Readonly<Record<string, string>> = {

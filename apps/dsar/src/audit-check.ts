@@ -4,8 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { AuditCheckpointDetail, AuditMismatch } from '@dsar/contracts';
-import { CHAIN_GENESIS, type ChainEntry, type ChainStart, ChainVerifier, checkpointSignatureValid, keyIdOf, leafHash, merkleRoot } from '@dsar/platform/audit-chain';
-import { CliError } from './errors';
+import { CHAIN_GENESIS, type ChainEntry, type ChainStart, ChainVerifier, checkpointSignatureValid, keyIdOf, leafHash, merkleRoot, type StoredEntry } from '@dsar/platform/audit-chain';
+import { csvRecords, unescapeCell } from './csv';
+import { CliError, usage } from './errors';
 
 /** What checking a chain found, entry by entry, in constant memory. */
 export interface ChainReport {
@@ -22,11 +23,13 @@ export interface ChainReport {
 
 const ENTRY_FIELDS = ['sequence', 'tenantId', 'requestId', 'eventId', 'eventType', 'source', 'actor', 'occurredAt', 'recordedAt', 'payload', 'prevHash', 'hash'] as const;
 
-function asEntry(value: unknown): ChainEntry | undefined {
+/** An entry of a JSON export or JSON Lines (its payload an object), or of a CSV export (its payload the stored JSON text). */
+function asEntry(value: unknown): ChainEntry | StoredEntry | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const e = value as Record<string, unknown>;
-  if (!ENTRY_FIELDS.every((f) => f in e) || typeof e.sequence !== 'number' || typeof e.hash !== 'string' || typeof e.prevHash !== 'string') return undefined;
-  return e as unknown as ChainEntry;
+  const fields = typeof e.payloadJson === 'string' ? ENTRY_FIELDS.filter((f) => f !== 'payload') : ENTRY_FIELDS;
+  if (!fields.every((f) => f in e) || typeof e.sequence !== 'number' || typeof e.hash !== 'string' || typeof e.prevHash !== 'string') return undefined;
+  return e as unknown as ChainEntry | StoredEntry;
 }
 
 /**
@@ -41,7 +44,7 @@ function asEntry(value: unknown): ChainEntry | undefined {
 export async function checkChain(
   entries: AsyncIterable<unknown> | Iterable<unknown>,
   start: ChainStart,
-  options: { requestId?: string; purgedStartFromFirst?: boolean; onEntry?: (entry: ChainEntry) => void } = {},
+  options: { requestId?: string; purgedStartFromFirst?: boolean; onEntry?: (entry: ChainEntry | StoredEntry) => void } = {},
 ): Promise<ChainReport> {
   let verifier: ChainVerifier | undefined;
   const report: ChainReport = { entries: 0, head: undefined, requestId: options.requestId, start, mismatches: [], problems: [] };
@@ -87,7 +90,44 @@ export async function* jsonLines(source: Readable): AsyncGenerator<unknown> {
   }
 }
 
-/** A chain file: JSON Lines (`audit export --out`, the streamed export), or the JSON export (its `events`, and its purge checkpoint). */
+/** The columns of the CSV export (audit-ledger's chain-export.ts) that verifying needs: all of them; `payload` is the stored JSON text. */
+const CSV_COLUMNS = ['sequence', 'eventId', 'eventType', 'occurredAt', 'recordedAt', 'actor', 'source', 'tenantId', 'requestId', 'payload', 'prevHash', 'hash'] as const;
+
+/** The entries of a CSV export, after its header: each row as a stored entry, or undefined for a row that is not one (a finding). */
+async function* csvEntries(path: string, columns: ReadonlyMap<string, number>): AsyncGenerator<unknown> {
+  let header = true;
+  for await (const record of csvRecords(createReadStream(path))) {
+    if (header) {
+      header = false;
+      continue;
+    }
+    if (record.malformed || record.fields.length !== columns.size) {
+      yield undefined;
+      continue;
+    }
+    // csvChainFile checked that the header has every column.
+    const cell = (name: string): string => unescapeCell(record.fields[columns.get(name) ?? 0]);
+    const sequence = /^\d{1,15}$/.test(cell('sequence')) ? Number(cell('sequence')) : undefined;
+    if (sequence === undefined) {
+      yield undefined;
+      continue;
+    }
+    const entry: Record<string, unknown> = { sequence, payloadJson: cell('payload') };
+    for (const name of CSV_COLUMNS) if (name !== 'sequence' && name !== 'payload') entry[name] = cell(name);
+    yield entry;
+  }
+}
+
+/** A CSV export whose header is `firstLine`: its entries, or a usage error when it lacks a column verifying needs. */
+async function csvChainFile(path: string, firstLine: string): Promise<ChainFile> {
+  let names: string[] = [];
+  for await (const record of csvRecords([firstLine])) names = record.fields.map(unescapeCell);
+  const missing = CSV_COLUMNS.filter((c) => !names.includes(c));
+  if (missing.length > 0) throw usage(`${path} is a CSV file without the columns of an audit chain export (missing ${missing.join(', ')}): it cannot be verified`);
+  return { entries: csvEntries(path, new Map(names.map((n, i) => [n, i]))), start: undefined, rootHash: undefined };
+}
+
+/** A chain file: JSON Lines (`audit export --out`, the streamed export), the CSV export (`audit export --format csv --out`), or the JSON export (its `events`, and its purge checkpoint). */
 export interface ChainFile {
   entries: AsyncIterable<unknown> | Iterable<unknown>;
   /** The purge checkpoint a JSON export names, if any. */
@@ -114,6 +154,9 @@ export async function openChainFile(path: string): Promise<ChainFile> {
     firstValue = undefined;
   }
   if (asEntry(firstValue)) return { entries: jsonLines(createReadStream(path)), start: undefined, rootHash: undefined };
+  // The CSV export starts with its header, whose first column is the sequence; another CSV file is named as one.
+  const header = first?.replace(/^\uFEFF/, '');
+  if (firstValue === undefined && header !== undefined && (/^"?sequence"?,/.test(header) || /\.csv$/i.test(path))) return csvChainFile(path, header);
   // Not JSON Lines: the JSON export (or the envelope `dsar audit export --output json` printed).
   let parsed: Record<string, unknown>;
   try {

@@ -9,7 +9,7 @@ import { type ChainEntry, chainEntry, GENESIS_HASH, keyIdOf, leafHash, merkleRoo
 import { PRODUCT_VERSION } from '@dsar/contracts';
 import { buildOpenApiDocument, ROUTES } from '@dsar/services/api-gateway';
 import { chainFindings, checkChain, checkCheckpoint } from './audit-check';
-import { buildProgram } from './cli';
+import { buildProgram, type LoadedModule, loadCommands } from './cli';
 import { bashCompletion, zshCompletion } from './completion';
 import { endpointProblems } from './endpoint-check';
 import { type Endpoint, ENDPOINTS } from './endpoints';
@@ -18,12 +18,18 @@ import { renderHuman } from './output';
 
 const root = join(__dirname, '../../..');
 
+/** Every module of commands, loaded once for the file. */
+let modules: LoadedModule[];
+beforeAll(async () => {
+  modules = await loadCommands();
+});
+
 function program(): { program: Command; out: () => string } {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (d: Buffer) => (text += d.toString()));
   const io = { stdout, stderr: new PassThrough() } as unknown as Io;
-  return { program: buildProgram(new Kit(io, 'test')), out: () => text };
+  return { program: buildProgram(new Kit(io, 'test'), modules), out: () => text };
 }
 
 function allCommands(cmd: Command, into: Command[] = []): Command[] {
@@ -38,7 +44,10 @@ const leaves = (cmd: Command) => allCommands(cmd).filter((c) => c.commands.lengt
 const key = (e: Pick<Endpoint, 'method' | 'path'>) => `${e.method} ${e.path}`;
 
 describe('the command tree', () => {
-  const { program: tree } = program();
+  let tree: Command;
+  beforeAll(() => {
+    tree = program().program;
+  });
 
   it('has a command for every operation of the OpenAPI document, and calls nothing else', () => {
     // docs/api/openapi.json is the document the gateway serves (tools/scripts/openapi-doc.spec.ts fails when it is behind).
@@ -94,7 +103,10 @@ describe('docs/cli.md', () => {
 });
 
 describe('shell completion', () => {
-  const { program: tree } = program();
+  let tree: Command;
+  beforeAll(() => {
+    tree = program().program;
+  });
   const run = promisify(execFile);
 
   /** What bash completes for the words, the last one being completed. */
@@ -114,14 +126,33 @@ describe('shell completion', () => {
     expect(await complete('dsar', 'policies', 'upgrades', 'list', '--status', '')).toEqual(['applied', 'approved', 'pending_approval']);
     expect(await complete('dsar', 'policies', 'custom', 'register', '--release-type', '')).toEqual(['major', 'minor', 'patch']);
     expect(await complete('dsar', 'completion', '')).toEqual([]);
-  }, 30_000); // spawns bash several times: more than the default 5 s on a busy machine
+  }, 30_000);
+
+  it("offers each command's own values of a flag two commands share, and the output formats after -o (bash)", async () => {
+    const requestStatuses = ['clarification_pending', 'closed', 'fulfilled', 'in_progress', 'received', 'refused', 'verification_pending'];
+    expect(await complete('dsar', 'requests', 'list', '--status', '')).toEqual(requestStatuses);
+    expect(await complete('dsar', '-o', 'json', 'requests', 'list', '--status', 'in')).toEqual(['in_progress']);
+    expect(await complete('dsar', 'policies', 'upgrades', 'list', '--status', '')).toEqual(['applied', 'approved', 'pending_approval']);
+    expect(await complete('dsar', 'requests', 'list', '-o', '')).toEqual(['json', 'table', 'yaml']);
+    expect(await complete('dsar', '-o', '')).toEqual(['json', 'table', 'yaml']);
+    // The value of -o is not taken for a command's name.
+    expect(await complete('dsar', '-o', 'yaml', 'req')).toEqual(['requestor', 'requests']);
+    expect(await complete('dsar', '-o', 'yaml', 'requests', '')).toEqual(['capture', 'clock', 'correct', 'create', 'get', 'list', 'timeline', 'watch']);
+  }, 30_000);
+
+  it('writes the same per-command values and short flags into the zsh script', () => {
+    const script = zshCompletion(tree);
+    expect(script).toContain(`'requests list|--status') reply=('received' 'in_progress'`);
+    expect(script).toContain(`'policies upgrades list|--status') reply=('pending_approval' 'approved' 'applied') ;;`);
+    expect(script).toMatch(/_dsar_value_options=\([^)]* -o\)/);
+  }); // spawns bash several times: more than the default 5 s on a busy machine
 
   it('writes a zsh function with described commands and options, loadable by compinit or by source', () => {
     const script = zshCompletion(tree);
     expect(script.startsWith('#compdef dsar\n')).toBe(true);
     expect(script).toContain(`'requests') reply=('create:submit a data subject request'`);
     expect(script).toContain(`'requests list') reply=(`);
-    expect(script).toContain(`--output) reply=('json' 'table' 'yaml') ;;`);
+    expect(script).toContain(`*'|--output'|*'|-o') reply=('json' 'table' 'yaml') ;;`);
     expect(script).toMatch(/compdef _dsar dsar\n/);
   });
 });

@@ -1,19 +1,66 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { adminCommands } from './commands/admin';
-import { appealsCommands } from './commands/appeals';
-import { auditCommands } from './commands/audit';
-import { deliveryCommands } from './commands/delivery';
-import { fulfilmentCommands } from './commands/fulfilment';
-import { notificationsCommands } from './commands/notifications';
-import { requestsCommands } from './commands/requests';
-import { verificationCommands } from './commands/verification';
-import { workflowCommands } from './commands/workflow';
 import { bashCompletion, zshCompletion } from './completion';
-import { CLI_ERRORS, CliError, EXIT } from './errors';
+import { CLI_ERRORS, CliError, type CliErrorCode, EXIT, EXIT_CODES, exitText } from './errors';
 import { DEFAULT_BASE_URL, defaultFormat, examples, intArg, type Io, Kit } from './kit';
 import { OUTPUT_FORMATS, Output, type OutputFormat } from './output';
+
+/** What a module of commands exports: it adds its commands to the program. */
+export type Register = (program: Command, kit: Kit) => void;
+
+/** A module of commands: the top-level commands it adds (cli.spec.ts checks them), loaded only when one is used. */
+export interface CommandModule {
+  /** The help's heading above this module's commands and the following modules'. */
+  group?: string;
+  commands: readonly string[];
+  load: () => Promise<Register>;
+}
+
+/** Every module of commands, in the order of the help. */
+export const COMMAND_MODULES: readonly CommandModule[] = [
+  { group: 'Requests and their workflow:', commands: ['requests'], load: async () => (await import('./commands/requests')).requestsCommands },
+  { commands: ['acknowledge', 'clarify', 'extend', 'refuse', 'close', 'requestor', 'authority', 'clock'], load: async () => (await import('./commands/workflow')).workflowCommands },
+  { commands: ['verification'], load: async () => (await import('./commands/verification')).verificationCommands },
+  { group: 'Fulfilment and delivery:', commands: ['manifest', 'fulfil', 'callback'], load: async () => (await import('./commands/fulfilment')).fulfilmentCommands },
+  { commands: ['delivery'], load: async () => (await import('./commands/delivery')).deliveryCommands },
+  { commands: ['appeals'], load: async () => (await import('./commands/appeals')).appealsCommands },
+  { commands: ['notifications'], load: async () => (await import('./commands/notifications')).notificationsCommands },
+  { group: 'Audit and administration:', commands: ['audit'], load: async () => (await import('./commands/audit')).auditCommands },
+  { commands: ['retention', 'policies'], load: async () => (await import('./commands/admin')).adminCommands },
+];
+
+/** A module of commands, loaded. */
+export interface LoadedModule {
+  module: CommandModule;
+  register: Register;
+}
+
+/** The global options that take a value, skipped when looking for the command's name. */
+const GLOBAL_VALUE_FLAGS = new Set(['--base-url', '--token', '--idempotency-key', '--retry', '--output', '-o']);
+
+/**
+ * The modules a run needs: the one that has the command the arguments name, none for `--version` alone, and all of
+ * them for the program's help, `completion` (whose scripts cover the whole tree), or a name no module has (commander
+ * suggests the nearest one).
+ */
+export async function loadCommands(argv: readonly string[] = []): Promise<LoadedModule[]> {
+  let name: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') break;
+    if (!arg.startsWith('-')) {
+      name = arg;
+      break;
+    }
+    if (GLOBAL_VALUE_FLAGS.has(arg)) i++;
+  }
+  const owner = name === undefined ? undefined : COMMAND_MODULES.find((m) => m.commands.includes(name));
+  let wanted: readonly CommandModule[] = COMMAND_MODULES;
+  if (owner) wanted = [owner];
+  else if (name === undefined && argv.length > 0 && argv.every((a) => a === '-V' || a === '--version')) wanted = [];
+  return Promise.all(wanted.map(async (module) => ({ module, register: await module.load() })));
+}
 
 // package.json is where the product's version lives; read here, not through @dsar/contracts' PRODUCT_VERSION, because
 // loading that module's index (every schema) at start would slow each command down. cli.spec.ts checks they agree.
@@ -23,19 +70,16 @@ const HELP_FOOTER = `
 Output:
   --output json (the default when standard output is not a terminal) prints
     {"ok": true, "data": …, "meta": {"command": "requests get"}}
-    {"ok": false, "error": {"code": "SVC-BE-1003", "message": "…"}, "meta": {"command": "requests get"}}
+    {"ok": false, "error": {"code": "SVC-BE-1003", "message": "…", "requestId": "…"}, "meta": {"command": "requests get"}}
+  (requestId: the server's id of the call, to quote when reporting a problem; absent when no server answered)
   --output yaml prints the same envelope as YAML; --output table (the default on a terminal) prints the data for
   people and errors on standard error. Error codes are the API's SVC-BE-… codes (docs/errors.md) or the CLI's:
-${Object.entries(CLI_ERRORS)
-  .map(([code, e]) => `    ${code.padEnd(22)} exit ${e.exit}`)
-  .join('\n')}
+${(Object.keys(CLI_ERRORS) as CliErrorCode[]).map((code) => `    ${code.padEnd(22)} exit ${exitText(code)}`).join('\n')}
 
 Exit codes:
-  0  success
-  1  usage error: an unknown command, a missing or invalid flag, argument or file, no token (nothing was sent)
-  2  the API refused the call (a 4xx problem; the error code is its SVC-BE-… code)
-  3  a server error (5xx) or the server could not be reached
-  4  audit verify or audit checkpoints verify: the chain or the checkpoint does not hold up
+${Object.entries(EXIT_CODES)
+  .map(([code, meaning]) => `  ${code}  ${meaning}`)
+  .join('\n')}
 
 Environment:
   DSAR_BASE_URL       the API's base URL (--base-url wins), default ${DEFAULT_BASE_URL}
@@ -43,18 +87,19 @@ Environment:
   DSAR_AUDIT_KEY_ID   the audit ledger's key id that checkpoints must be signed by (--trusted-key-id wins)
 
 Examples:
-  $ export DSAR_TOKEN=$(cat .data/dev-token)        # the development key of \`npm start\`
+  $ export DSAR_TOKEN=$(cat .data/dev-token)        # the development admin key of \`npm start\`
   $ dsar requests create --jurisdiction DE --channel email --text "Please send me my data."
   $ dsar requests list --at-risk-days 7 --all
-  $ dsar manifest upload <id> --file export.zip && dsar manifest validate <id> --action approved
+  $ dsar manifest upload <id> --file export.zip     # then another person reviews it (four eyes):
+  $ dsar manifest validate <id> --action approved --token "$(cat .data/reviewer-token)"
   $ dsar audit export <id> --out audit.jsonl && dsar audit verify --file audit.jsonl
   $ source <(dsar completion bash)
 
 Every command has --help with its own examples. Reference: docs/cli.md.
 `;
 
-/** The whole command tree; `kit` runs the actions and keeps the exit code. */
-export function buildProgram(kit: Kit): Command {
+/** The command tree with the modules given (loadCommands: all of them, or those the arguments need); `kit` runs the actions and keeps the exit code. */
+export function buildProgram(kit: Kit, modules: readonly LoadedModule[]): Command {
   const program = new Command('dsar')
     .description('Command-line client of the DSAR service: requests, their workflow and clock, verification, fulfilment, delivery, appeals, audit, retention and policies.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -76,18 +121,10 @@ export function buildProgram(kit: Kit): Command {
     .configureOutput({ writeOut: (s) => kit.io.stdout.write(s), writeErr: (s) => kit.io.stderr.write(s) })
     .addHelpText('after', HELP_FOOTER);
 
-  program.commandsGroup('Requests and their workflow:');
-  requestsCommands(program, kit);
-  workflowCommands(program, kit);
-  verificationCommands(program, kit);
-  program.commandsGroup('Fulfilment and delivery:');
-  fulfilmentCommands(program, kit);
-  deliveryCommands(program, kit);
-  appealsCommands(program, kit);
-  notificationsCommands(program, kit);
-  program.commandsGroup('Audit and administration:');
-  auditCommands(program, kit);
-  adminCommands(program, kit);
+  for (const { module, register } of modules) {
+    if (module.group) program.commandsGroup(module.group);
+    register(program, kit);
+  }
 
   program.commandsGroup('Shell:');
   const completion = program
@@ -147,7 +184,7 @@ function commandWords(program: Command, argv: readonly string[]): string {
 /** Runs `dsar` with the arguments after the program name; resolves to the exit code. */
 export async function run(argv: readonly string[], io: Io = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const kit = new Kit(io, `dsar-cli/${VERSION} node/${process.versions.node}`);
-  const program = buildProgram(kit);
+  const program = buildProgram(kit, await loadCommands(argv));
   try {
     await program.parseAsync(argv as string[], { from: 'user' });
     return kit.exitCode;
@@ -156,7 +193,7 @@ export async function run(argv: readonly string[], io: Io = { stdout: process.st
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.exitCode === 0) return EXIT.ok;
     const format = requestedFormat(argv, io);
     // Commander has told the person on standard error; a script reading JSON or YAML gets the envelope.
-    if (format !== 'table') new Output(format, io.stdout, io.stderr).failure(commandWords(program, argv), CliError.of('CLI-USAGE', e.message.replace(/^error: /, '')));
+    if (format !== 'table') (await Output.create(format, io.stdout, io.stderr)).failure(commandWords(program, argv), CliError.of('CLI-USAGE', e.message.replace(/^error: /, '')));
     return EXIT.usage;
   }
 }

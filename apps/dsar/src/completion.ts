@@ -18,22 +18,45 @@ function walk(cmd: Command, into: Node[]): void {
   for (const c of visible) walk(c, into);
 }
 
-function optionsOf(cmd: Command, into: Option[]): Option[] {
-  into.push(...cmd.options);
+function optionsOf(cmd: Command, into: Array<{ path: string; option: Option }>): Array<{ path: string; option: Option }> {
+  into.push(...cmd.options.map((option) => ({ path: commandPath(cmd), option })));
   for (const c of cmd.commands) optionsOf(c, into);
   return into;
 }
 
-/** The flags that take a value (their value is skipped when finding the command), and the choices of those that have them. */
-function valueFlags(program: Command): { flags: string[]; choices: Map<string, readonly string[]> } {
+/** One option's values, for the command at `path`; `*` for the program's own options, which every command takes. */
+interface Choice {
+  path: string;
+  flags: string[];
+  values: readonly string[];
+}
+
+/**
+ * The flags that take a value, long and short (their value is skipped when finding the command), and the values of
+ * those that have them, per command: two commands' `--status` may take different values. The program's options
+ * (every command has a hidden copy) are listed once, for any command.
+ */
+function valueFlags(program: Command): { flags: string[]; choices: Choice[] } {
   const flags = new Set<string>();
-  const choices = new Map<string, readonly string[]>();
-  for (const o of optionsOf(program, [])) {
+  const choices: Choice[] = [];
+  const global = new Set(program.options.map((o) => o.long));
+  for (const { path, option: o } of optionsOf(program, [])) {
     if (!o.long || !(o.required || o.optional)) continue;
-    flags.add(o.long);
-    if (o.argChoices) choices.set(o.long, o.argChoices);
+    const names = [o.long, ...(o.short ? [o.short] : [])];
+    names.forEach((n) => flags.add(n));
+    const values = o.argChoices;
+    if (!values) continue;
+    if (path === '') choices.push({ path: '*', flags: names, values });
+    else if (!(o.hidden && global.has(o.long))) choices.push({ path, flags: names, values });
   }
+  // A command's own option first: the program's `*` entries are the fallback.
+  choices.sort((a, b) => Number(a.path === '*') - Number(b.path === '*'));
   return { flags: [...flags].sort(), choices };
+}
+
+/** The `case` patterns of a choice: `'requests list|--status'`, or `*'|--output'|*'|-o'` for any command. */
+function choicePatterns(c: Choice): string {
+  return c.flags.map((f) => (c.path === '*' ? `*${quote(`|${f}`)}` : quote(`${c.path}|${f}`))).join('|');
 }
 
 /** The first clause of a description, for zsh's listing. */
@@ -66,8 +89,8 @@ ${cases((n) => n.options.map((o) => o.flag))}
   esac
 }
 _dsar_choices() {
-  case "$1" in
-${[...choices].map(([flag, values]) => `    ${flag}) echo ${quote(values.join(' '))} ;;`).join('\n')}
+  case "$1|$2" in
+${choices.map((c) => `    ${choicePatterns(c)}) echo ${quote(c.values.join(' '))} ;;`).join('\n')}
   esac
 }
 _dsar_value_options=${quote(` ${flags.join(' ')} `)}
@@ -83,7 +106,7 @@ _dsar() {
   done
   if [[ $_dsar_value_options == *" $prev "* ]]; then
     local choices
-    choices=$(_dsar_choices "$prev")
+    choices=$(_dsar_choices "$cmdpath" "$prev")
     if [[ -n $choices ]]; then
       mapfile -t COMPREPLY < <(compgen -W "$choices" -- "$cur")
     else
@@ -127,8 +150,8 @@ ${cases((n) => n.options.map((o) => ({ name: o.flag, description: o.description 
 }
 _dsar_choices() {
   reply=()
-  case "$1" in
-${[...choices].map(([flag, values]) => `    ${flag}) reply=(${values.map(quote).join(' ')}) ;;`).join('\n')}
+  case "$1|$2" in
+${choices.map((c) => `    ${choicePatterns(c)}) reply=(${c.values.map(quote).join(' ')}) ;;`).join('\n')}
   esac
 }
 _dsar_value_options=(${flags.join(' ')})
@@ -146,7 +169,7 @@ _dsar() {
   done
   prev=\${words[CURRENT-1]}
   if (( \${_dsar_value_options[(Ie)$prev]} )); then
-    _dsar_choices "$prev"
+    _dsar_choices "$cmdpath" "$prev"
     if (( \${#reply} )); then compadd -a reply; else _files; fi
   elif [[ \${words[CURRENT]} == -* ]]; then
     _dsar_options "$cmdpath"; found=($reply)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
-import { buildProgram } from './cli';
+import { buildProgram, type LoadedModule, loadCommands } from './cli';
 import { commandPath, type Io, Kit } from './kit';
 
 /**
@@ -12,13 +12,17 @@ import { commandPath, type Io, Kit } from './kit';
  */
 const root = join(__dirname, '../../..');
 const DATE = /\b\d{4}-\d{2}-\d{2}/;
+let modules: LoadedModule[];
+beforeAll(async () => {
+  modules = await loadCommands();
+});
 
 /** The help text of the command at `path` ('' for `dsar` itself), examples included. */
 function helpOf(path: string): string {
   const stdout = new PassThrough();
   let text = '';
   stdout.on('data', (d: Buffer) => (text += d.toString()));
-  const program = buildProgram(new Kit({ stdout, stderr: new PassThrough() } as unknown as Io, 'test'));
+  const program = buildProgram(new Kit({ stdout, stderr: new PassThrough() } as unknown as Io, 'test'), modules);
   const cmd = path ? allCommands(program).find((c) => commandPath(c) === path)! : program;
   cmd.outputHelp();
   return text;
@@ -37,7 +41,7 @@ const datedExamples = (text: string) => text.split('\n').filter((line) => /\bdsa
 
 describe('examples carry no fixed date', () => {
   it("in every command's help", () => {
-    const paths = ['', ...allCommands(buildProgram(new Kit({ stdout: new PassThrough(), stderr: new PassThrough() } as unknown as Io, 'test'))).map(commandPath)];
+    const paths = ['', ...allCommands(buildProgram(new Kit({ stdout: new PassThrough(), stderr: new PassThrough() } as unknown as Io, 'test'), modules)).map(commandPath)];
     const dated = paths.flatMap((path) => datedExamples(helpOf(path)).map((line) => `dsar ${path}: ${line.trim()}`));
     expect(dated).toEqual([]);
   });

@@ -168,7 +168,7 @@ export class Kit {
       let out = new Output(defaultFormat(this.io), this.io.stdout, this.io.stderr);
       try {
         const globals = globalsOf(self, this.io);
-        out = new Output(globals.output, this.io.stdout, this.io.stderr);
+        out = await Output.create(globals.output, this.io.stdout, this.io.stderr);
         const api = new ApiClient({
           baseUrl: globals.baseUrl,
           token: globals.token,

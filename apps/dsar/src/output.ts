@@ -1,6 +1,9 @@
 import type { Writable } from 'node:stream';
-import { stringify as toYaml } from 'yaml';
+import type { stringify } from 'yaml';
 import { ApiError, type CliError } from './errors';
+
+/** The YAML printer, the CLI's largest dependency: loaded by Output.create for `--output yaml` only. */
+let toYaml: typeof stringify | undefined;
 
 export const OUTPUT_FORMATS = ['json', 'table', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -18,8 +21,8 @@ const MAX_CELL = 72;
 /**
  * What a command prints on standard output. `json` and `yaml` print the
  * envelope `{ok: true, data, meta: {command}}` or `{ok: false, error: {code,
- * message}, meta: {command}}`; `table` prints the data for people and the
- * error on standard error.
+ * message, requestId?}, meta: {command}}`; `table` prints the data for people
+ * and the error on standard error.
  */
 export class Output {
   constructor(
@@ -28,18 +31,25 @@ export class Output {
     private readonly stderr: Writable,
   ) {}
 
+  /** The output of a format, its printer loaded (the constructor alone suits `json` and `table`). */
+  static async create(format: OutputFormat, stdout: Writable, stderr: Writable): Promise<Output> {
+    if (format === 'yaml') toYaml ??= (await import('yaml')).stringify;
+    return new Output(format, stdout, stderr);
+  }
+
   success(command: string, data: unknown, view: View = {}): void {
     if (this.format === 'table') this.stdout.write(`${renderHuman(data, view)}\n`);
     else this.write({ ok: true, data, meta: { command } });
   }
 
   failure(command: string, error: CliError): void {
+    // The server's id of the call, to quote when reporting a problem: in the envelope as in the table's line.
+    const requestId = error instanceof ApiError ? error.requestId : undefined;
     if (this.format !== 'table') {
-      this.write({ ok: false, error: { code: error.code, message: error.message }, meta: { command } });
+      this.write({ ok: false, error: { code: error.code, message: error.message, ...(requestId ? { requestId } : {}) }, meta: { command } });
       return;
     }
-    const requestId = error instanceof ApiError && error.requestId ? ` (request id ${error.requestId})` : '';
-    this.stderr.write(`dsar ${command}: ${error.code}: ${error.message}${requestId}\n`);
+    this.stderr.write(`dsar ${command}: ${error.code}: ${error.message}${requestId ? ` (request id ${requestId})` : ''}\n`);
   }
 
   /** One envelope on one line (`requests watch` without a terminal: JSON Lines). */
@@ -48,7 +58,9 @@ export class Output {
   }
 
   private write(envelope: object): void {
-    this.stdout.write(this.format === 'yaml' ? toYaml(envelope) : `${JSON.stringify(envelope, null, 2)}\n`);
+    if (this.format !== 'yaml') this.stdout.write(`${JSON.stringify(envelope, null, 2)}\n`);
+    else if (toYaml) this.stdout.write(toYaml(envelope));
+    else throw new Error('Output.create loads the YAML printer');
   }
 }
 

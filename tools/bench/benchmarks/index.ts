@@ -1,4 +1,5 @@
 import type { Benchmark } from '../harness/types';
+import { cli } from './cli';
 import { footprint } from './footprint';
 import { intake } from './intake';
 import { propagation } from './propagation';
@@ -8,4 +9,4 @@ import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli];

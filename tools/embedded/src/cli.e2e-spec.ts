@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -172,7 +172,9 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(help.stdout).toMatch(/\n {2}2 {2}the API refused the call \(a 4xx problem/);
       expect(help.stdout).toMatch(/\n {2}3 {2}a server error \(5xx\) or the server could not be reached/);
       expect(help.stdout).toMatch(/\n {2}4 {2}audit verify or audit checkpoints verify/);
-      expect(help.stdout).toContain('{"ok": false, "error": {"code": "SVC-BE-1003", "message": "…"}, "meta": {"command": "requests get"}}');
+      expect(help.stdout).toContain('{"ok": false, "error": {"code": "SVC-BE-1003", "message": "…", "requestId": "…"}, "meta": {"command": "requests get"}}');
+      // A 4xx without a problem body exits 2, a 5xx 3: the help says both.
+      expect(help.stdout).toMatch(/\n {4}CLI-HTTP +exit 2 or 3\n/);
       for (const name of ['DSAR_BASE_URL', 'DSAR_TOKEN', 'CLI-NO-TOKEN', 'CLI-NETWORK', 'CLI-USAGE']) expect(help.stdout).toContain(name);
 
       const sub = await dsar(['manifest', 'upload', '--help']);
@@ -207,7 +209,8 @@ function cliScenarios(getSystem: () => TestSystem): void {
     it("2: an API refusal (4xx) carries the service's code and message", async () => {
       const missing = await fails(['requests', 'get', '00000000-0000-4000-8000-000000000000']);
       expect(missing.code).toBe(2);
-      expect(missing.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1003', message: expect.any(String) }, meta: { command: 'requests get' } });
+      // The JSON envelope carries the server's request id, as the table's line does.
+      expect(missing.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1003', message: expect.any(String), requestId: expect.stringMatching(/^[\w-]+$/) }, meta: { command: 'requests get' } });
       const invalid = await fails(['requests', 'capture', '--jurisdiction', 'DE', '--channel', 'carrier-pigeon', '--text', 'Send me my data']);
       expect(invalid.code).toBe(2);
       expect(invalid.error.code).toBe('SVC-BE-1102');
@@ -223,9 +226,19 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(table.stderr).toMatch(/^dsar requests get: SVC-BE-1003: .+ \(request id [\w-]+\)\n$/);
     });
 
+    it('2: a refusal whose detail names the field says it once (an extension without the reasons a pack requires)', async () => {
+      const ccpa = await ok(['requests', 'create', '--jurisdiction', 'US-CA', '--channel', 'email', '--type', 'deletion', '--text', 'Please delete my data.']);
+      const refused = await fails(['extend', ccpa.id]);
+      expect({ code: refused.code, error: refused.error.code }).toEqual({ code: 2, error: 'SVC-BE-1509' });
+      const detail = 'us-ca-ccpa requires the reasons for the delay to be given with the extension.';
+      expect(refused.run.json.error).toEqual({ code: 'SVC-BE-1509', message: detail, requestId: expect.any(String) });
+      const table = await dsar(['extend', ccpa.id, '-o', 'table']);
+      expect(table.stderr.split(detail)).toHaveLength(2);
+    }, 60_000);
+
     it('1: a usage error, and a missing token, send nothing', async () => {
       const noArg = await fails(['requests', 'get']);
-      expect(noArg.run.json).toEqual({ ok: false, error: { code: 'CLI-USAGE', message: "missing required argument 'id'" }, meta: { command: 'requests get' } });
+      expect(noArg.run.json).toEqual({ ok: false, error: { code: 'CLI-USAGE', message: "missing required argument 'idOrReference'" }, meta: { command: 'requests get' } });
       expect(noArg.code).toBe(1);
       expect((await fails(['requests', 'lst'])).code).toBe(1);
       const notNumber = await fails(['requests', 'list', '--limit', 'ten']);
@@ -383,6 +396,39 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(all).not.toHaveProperty('offset');
     });
 
+    it('get takes a reference; list filters by type, jurisdiction, channel, receipt range and reference, and checks them before sending', async () => {
+      const as = { token: KEYS.operatorB.token };
+      // Received (and recorded) 20 days ago, a time no other request of these scenarios has.
+      const capture = async (jurisdiction: string, type: string, channel: string, daysAgo: number) => {
+        const at = getSystem().clock.daysAgo(daysAgo);
+        const text = 'Please send me a copy of all personal data you hold about me.';
+        return ok(['requests', 'capture', '--jurisdiction', jurisdiction, '--type', type, '--channel', channel, '--text', text, '--received-at', at, '--recorded-at', at], as);
+      };
+      const deletion = await capture('FR', 'deletion', 'web_form', 20.2);
+      await capture('DE', 'access', 'email', 20.1);
+      const reference = `DSAR-${String(deletion.id).slice(0, 8).toUpperCase()}`;
+      expect(await ok(['requests', 'get', reference.toLowerCase()], as)).toEqual(await ok(['requests', 'get', deletion.id], as));
+      const range = ['--received-from', getSystem().clock.daysAgo(21), '--received-to', getSystem().clock.daysAgo(20)];
+      expect(await ok(['requests', 'list', ...range], as)).toMatchObject({ total: 2, totalExact: true });
+      const filtered = await ok(['requests', 'list', ...range, '--type', 'deletion,portability', '--jurisdiction', 'fr', '--channel', 'web_form'], as);
+      expect(filtered).toMatchObject({ requestType: ['deletion', 'portability'], jurisdiction: ['FR'], channel: ['web_form'], total: 1, totalExact: true });
+      expect(filtered.items.map((i: { id: string }) => i.id)).toEqual([deletion.id]);
+      expect(await ok(['requests', 'list', '--reference', reference], as)).toMatchObject({ reference, total: 1, items: [{ id: deletion.id }] });
+      // A value the queue does not take is a usage error (exit 1): nothing is sent.
+      for (const bad of [
+        ['--type', 'refund'],
+        ['--jurisdiction', 'DE,XX'],
+        ['--channel', 'fax'],
+      ]) {
+        const run = await dsar(['requests', 'list', ...bad], as);
+        expect({ bad, code: run.code }).toEqual({ bad, code: 1 });
+      }
+      // One the server refuses answers its 400 (exit 2), naming the parameter.
+      const refused = await fails(['requests', 'list', '--reference', 'DSAR-123'], as);
+      expect(refused.code).toBe(2);
+      expect(refused.error.code).toBe('SVC-BE-1102');
+    }, 120_000);
+
     it('watch shows the at-risk and overdue requests, one refresh per line without a terminal', async () => {
       const late = await ok(['requests', 'capture', ...intakeFlags(), '--received-at', getSystem().clock.daysAgo(45)], { token: KEYS.operatorB.token });
       const run = await dsar(['requests', 'watch', '--count', '2', '--interval', '1', '--at-risk-days', '3'], { token: KEYS.operatorB.token });
@@ -446,8 +492,10 @@ function cliScenarios(getSystem: () => TestSystem): void {
       await ok(['verification', 'evidence', id, '--level', 'reasonable', '--methods-allowed', 'document', '--evidence', uploaded.artifactKey, '--evidence', 'crm=CASE-118']);
       const vcase = await ok(['verification', 'case', id]);
       expect(vcase).toMatchObject({ status: 'pending', method: 'document' });
-      expect(vcase.evidence.length).toBeGreaterThanOrEqual(3);
+      // Two uploads, two records: recording the first upload with its CRM reference completes its record (one record per piece of evidence).
+      expect(vcase.evidence).toHaveLength(2);
       expect(JSON.stringify(vcase.evidence)).toContain('scan.pdf');
+      expect(JSON.stringify(vcase.evidence)).toContain('CASE-118');
       const saved = await ok(['verification', 'download', id, uploaded.artifactKey, '--out', 'evidence.pdf']);
       expect(saved).toMatchObject({ bytes: pdf.length, sha256: sha256(pdf), status: 200 });
       expect(sha256(readFileSync(join(work, 'evidence.pdf')))).toBe(sha256(pdf));
@@ -502,7 +550,13 @@ function cliScenarios(getSystem: () => TestSystem): void {
       // A redacted replacement; the original stays downloadable by version until fulfilment.
       const redacted = Buffer.from('{"name": "[redacted]"}\n');
       writeFileSync(join(work, 'redacted.json'), redacted);
-      expect(await ok(['manifest', 'replace', id, artifactId, '--file', 'redacted.json'], operator)).toMatchObject({ artifactId, replaced: true });
+      expect(await ok(['manifest', 'replace', id, artifactId, '--file', 'redacted.json', '--reason', 'Names of others redacted'], operator)).toMatchObject({ artifactId, replaced: true });
+      // The artifact keeps its display name; the redaction is recorded with its reason.
+      expect((await ok(['manifest', 'get', id], operator)).artifacts[0]).toMatchObject({
+        filename: 'export.bin',
+        versionFilename: 'redacted.json',
+        redactionsApplied: [expect.objectContaining({ version: 2, reason: 'Names of others redacted' })],
+      });
       expect(await ok(['manifest', 'download', id, artifactId, '--version', '1', '--out', 'v1.bin'], operator)).toMatchObject({ bytes: BIG_MIB * MiB, sha256: bigSha });
       rmSync(join(work, 'v1.bin'));
       rmSync(big);
@@ -512,7 +566,11 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(await ok(['manifest', 'validate', id, '--action', 'approved', '--comment', 'Checked'])).toMatchObject({ status: 'approved' });
       expect(await ok(['fulfil', id])).toMatchObject({ id, status: 'fulfilled' });
 
-      expect(await ok(['delivery', 'prepare', id, '--channel', 'portal', '--security-level', 'token'])).toMatchObject({ artifactId, deliveryPrepare: { channel: 'portal' } });
+      expect(await ok(['delivery', 'prepare', id, '--channel', 'portal', '--security-level', 'token'])).toMatchObject({
+        artifactId,
+        artifacts: [expect.objectContaining({ artifactId, filename: 'export.bin', version: 2 })],
+        deliveryPrepare: { channel: 'portal' },
+      });
       expect(await ok(['delivery', 'verify-address', id, '--email', 'jane@example.org'])).toMatchObject({ verified: true });
       const { token } = await ok(['delivery', 'challenge', id]);
       expect((await fails(['delivery', 'download', id, artifactId, '--delivery-token', 'x'.repeat(43)])).error.code).toBe('SVC-BE-1214');
@@ -522,7 +580,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(delivered).toMatchObject({ bytes: redacted.length, sha256: sha256(redacted) });
       expect(readFileSync(join(work, 'delivered.json'))).toEqual(redacted);
       const logs = await ok(['delivery', 'logs', id]);
-      expect(logs.logs.map((g: { eventType: string }) => g.eventType)).toContain('dsar.delivery.artifact_delivered.v1');
+      expect(logs.logs.map((g: { eventType: string }) => g.eventType)).toContain('delivery_artifact_delivered');
 
       const fulfilledNotice = await waitFor(
         'the request_fulfilled notification',
@@ -572,6 +630,27 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(wrong.error.message).toContain('hash_mismatch');
     });
 
+    it("verifies the CSV export (the CLI's own --format csv) offline and by the server; an edited one exits 4, a CSV without its columns 1", async () => {
+      const exported = await ok(['audit', 'export', id, '--format', 'csv', '--out', 'audit.csv']);
+      expect(exported).toMatchObject({ file: 'audit.csv', contentType: expect.stringContaining('text/csv') });
+      const text = readFileSync(join(work, 'audit.csv'), 'utf8');
+      const rows = text.trimEnd().split('\r\n');
+      expect(rows[0]).toBe('sequence,eventId,eventType,occurredAt,recordedAt,actor,source,tenantId,requestId,payload,prevHash,hash');
+      const head = /,(sha256:[0-9a-f]{64})$/.exec(rows.at(-1)!)![1];
+      const local = await ok(['audit', 'verify', '--file', 'audit.csv', '--expect-root', head], { token: null, env: { DSAR_BASE_URL: 'http://127.0.0.1:9/api/v1' } });
+      expect(local).toEqual({ verified: true, source: 'audit.csv', requestId: id, entries: rows.length - 1, head: { sequence: rows.length - 1, hash: head } });
+      expect(await ok(['audit', 'verify', id, '--file', 'audit.csv', '--server'])).toMatchObject({ verified: true, server: { status: 'verified', checkedEntries: rows.length - 1 } });
+
+      writeFileSync(join(work, 'forged.csv'), text.replace('dsar.request.created.v1', 'dsar.request.created.v2'));
+      const forged = await fails(['audit', 'verify', '--file', 'forged.csv'], { token: null });
+      expect({ code: forged.code, error: forged.error.code }).toEqual({ code: 4, error: 'CLI-CHAIN-INVALID' });
+      expect(forged.error.message).toContain('1 finding: sequence 1 (event ');
+      writeFileSync(join(work, 'partial.csv'), rows.map((r) => r.split(',').slice(0, 5).join(',')).join('\r\n'));
+      const partial = await fails(['audit', 'verify', '--file', 'partial.csv'], { token: null });
+      expect({ code: partial.code, error: partial.error.code }).toEqual({ code: 1, error: 'CLI-USAGE' });
+      expect(partial.error.message).toContain('cannot be verified');
+    }, 60_000);
+
     it('lists, saves and verifies a signed checkpoint against the trusted key, and ties a chain to it', async () => {
       const publisher = getSystem().services.get('audit-ledger')!.app.get(CheckpointPublisher);
       await publisher.run();
@@ -596,7 +675,10 @@ function cliScenarios(getSystem: () => TestSystem): void {
       writeFileSync(join(work, 'tampered.json'), JSON.stringify({ ...saved, leafCount: saved.leafCount + 1 }));
       const tampered = await fails(['audit', 'checkpoints', 'verify', '--file', 'tampered.json', '--trusted-key-id', publisher.keyId!], { token: null });
       expect(tampered.error.message).toContain('the signature does not cover its statement under its key');
-      expect((await fails(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json'], { token: null })).code).toBe(1);
+      // Without a key the CLI asks the server for its key, which needs a token; with one, the server's key is trusted.
+      const keyless = await fails(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json'], { token: null });
+      expect({ code: keyless.code, error: keyless.error.code }).toEqual({ code: 1, error: 'CLI-NO-TOKEN' });
+      expect(await ok(['audit', 'checkpoints', 'verify', '--file', 'checkpoint.json'])).toMatchObject({ verified: true, checkpointId, trustedKeyFrom: 'server' });
     });
   });
 
@@ -702,7 +784,7 @@ function cliScenarios(getSystem: () => TestSystem): void {
       // Four eyes: the proposer may not approve; the second admin does, by --token.
       const own = await fails(['policies', 'upgrades', 'approve', id, '--output', 'json']);
       expect(own.code).toBe(2);
-      expect(own.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1513', message: expect.any(String) }, meta: { command: 'policies upgrades approve' } });
+      expect(own.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1513', message: expect.any(String), requestId: expect.any(String) }, meta: { command: 'policies upgrades approve' } });
       expect(await ok(['policies', 'upgrades', 'approve', id, '--token', KEYS.approverA.token])).toEqual({ proposalId: id, status: 'approved' });
       expect(await ok(['policies', 'upgrades', 'apply', id])).toEqual({ proposalId: id, status: 'applied' });
       const applied = await ok(['policies', 'upgrades', 'get', id]);
@@ -722,6 +804,47 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect((await fails(['completion', 'fish'])).code).toBe(1);
     });
   });
+
+  it('runs from a fresh start: compiles its sources into an empty cache, runs from it after, and loads no service code', async () => {
+    const cache = tempDir('cli-cache');
+    const compiled = () => readdirSync(cache).filter((f) => f.endsWith('.js'));
+    // Which modules a run loaded, written by a preload as the process ends.
+    const probe = join(tempDir('cli-probe'), 'probe.cjs');
+    writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, Object.keys(require.cache).join('\\n')));\n");
+    const loaded = async (args: string[]): Promise<string[]> => {
+      const out = join(cache, `../probe-${args.join('-')}.txt`);
+      const run = await dsar(args, { env: { DSAR_CLI_CACHE_DIR: cache, PROBE_OUT: out }, nodeOptions: `--require ${probe}` });
+      expect({ args, code: run.code, stderr: run.stderr }).toEqual({ args, code: 0, stderr: '' });
+      return readFileSync(out, 'utf8').split('\n');
+    };
+
+    const first = await loaded(['requests', 'list', '--limit', '1']);
+    const afterFirst = compiled();
+    expect(afterFirst.length).toBeGreaterThan(5);
+    // The same command again reads what the first run compiled (swc's compiler is not loaded, only its version read), and adds nothing.
+    const again = await loaded(['requests', 'list', '--limit', '1']);
+    const swc = (modules: string[]) => modules.filter((m) => /@swc\/core[\w-]*\/.*\.(c?js|node)$/.test(m));
+    expect(swc(first).length).toBeGreaterThan(0);
+    expect(swc(again)).toEqual([]);
+    expect(compiled()).toEqual(afterFirst);
+    // A plain call loads the CLI's own modules and a few small packages: no service, NestJS, TypeORM, Kafka or database code,
+    // and only the module of its command.
+    for (const modules of [first, again]) {
+      expect(modules.filter((m) => /node_modules\/(@nestjs|typeorm|kafkajs|pg|@electric-sql|zod|rxjs)\/|libs\/(services|contracts)\//.test(m))).toEqual([]);
+      expect(modules.filter((m) => /apps\/dsar\/src\/commands\//.test(m)).map((m) => m.replace(/^.*\//, ''))).toEqual(['requests.ts']);
+    }
+    const version = await loaded(['--version']);
+    expect(version.filter((m) => /apps\/dsar\/src\/commands\//.test(m))).toEqual([]);
+
+    // A cached file that is not its source's compile (the source changed) is compiled again, not run.
+    for (const f of compiled()) writeFileSync(join(cache, f), "// dsar-cli stale\nthrow new Error('stale');\n");
+    const help = await dsar(['--help'], { env: { DSAR_CLI_CACHE_DIR: cache } });
+    expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(help.stdout).toContain('Exit codes:');
+    // A cache that cannot be written costs the compile, nothing else.
+    const readOnly = await dsar(['requests', 'list', '--limit', '1'], { env: { DSAR_CLI_CACHE_DIR: '/dev/null/dsar-cli' } });
+    expect({ code: readOnly.code, ok: readOnly.json?.ok }).toEqual({ code: 0, ok: true });
+  }, 120_000);
 
   it("is the package's bin: `npx dsar` runs it", async () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string> };

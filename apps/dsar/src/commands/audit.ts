@@ -85,7 +85,33 @@ async function verifyChain(ctx: Context, id: string | undefined, opts: Record<st
   return data;
 }
 
-async function trustedKey(opts: Record<string, unknown>): Promise<TrustedKey> {
+interface ServedKey {
+  keyId: string;
+  publicKey: string;
+}
+
+/**
+ * The key a checkpoint must be signed by: the one given (--public-key, --trusted-key-id or DSAR_AUDIT_KEY_ID), else
+ * the one the ledger serves (GET /audit/checkpoints/keys) under the id the checkpoint names.
+ */
+async function trustedKey(ctx: Context, opts: Record<string, unknown>, keyId: string | undefined): Promise<TrustedKey & { source: string }> {
+  const given = await givenKey(opts);
+  if (given) return { ...given, source: opts.publicKey ? 'public-key' : 'trusted-key-id' };
+  const served = ((await ctx.api.call({ endpoint: ENDPOINTS.listAuditSigningKeys })).body as { keys?: ServedKey[] }).keys ?? [];
+  if (served.length === 0)
+    throw CliError.of('CLI-CHECKPOINT-INVALID', 'the server serves no audit signing key (checkpoints are off there); give the key you trust with --trusted-key-id or --public-key');
+  // A file without a key id is not a checkpoint: the check names what it lacks.
+  const key = keyId === undefined ? served[0] : served.find((k) => k.keyId === keyId);
+  if (!key) {
+    throw CliError.of(
+      'CLI-CHECKPOINT-INVALID',
+      `the checkpoint is signed by key ${String(keyId)}, but the server's signing key is ${served.map((k) => k.keyId).join(', ')}; for a checkpoint of an earlier key give that key with --trusted-key-id or --public-key`,
+    );
+  }
+  return { publicKeyPem: key.publicKey, source: 'server' };
+}
+
+async function givenKey(opts: Record<string, unknown>): Promise<TrustedKey | undefined> {
   if (opts.publicKey) {
     try {
       return { publicKeyPem: await readFile(opts.publicKey as string, 'utf8') };
@@ -94,9 +120,7 @@ async function trustedKey(opts: Record<string, unknown>): Promise<TrustedKey> {
     }
   }
   if (opts.trustedKeyId) return { keyId: opts.trustedKeyId as string };
-  throw usage(
-    'say which key you trust: --trusted-key-id sha256:… (or DSAR_AUDIT_KEY_ID) or --public-key ledger-pub.pem; a checkpoint carries its own key, so checking it against that alone proves nothing',
-  );
+  return undefined;
 }
 
 async function readCheckpointFile(path: string): Promise<unknown> {
@@ -116,12 +140,14 @@ async function readCheckpointFile(path: string): Promise<unknown> {
 }
 
 async function verifyCheckpoint(ctx: Context, checkpointId: string | undefined, opts: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const trusted = await trustedKey(opts);
   let checkpoint: unknown;
   if (opts.file) checkpoint = await readCheckpointFile(opts.file as string);
   else if (checkpointId) checkpoint = (await ctx.api.call({ endpoint: ENDPOINTS.getAuditCheckpoint, params: { checkpointId } })).body;
   else throw usage('give <checkpointId> or --file checkpoint.json');
+  const named = (checkpoint as { keyId?: unknown } | null)?.keyId;
+  const trusted = await trustedKey(ctx, opts, typeof named === 'string' ? named : undefined);
   const { data, failures } = checkCheckpoint(checkpoint, trusted);
+  data.trustedKeyFrom = trusted.source;
   if (opts.chain) {
     // Ties a chain to the checkpoint: the chain verifies, and its entry at its leaf's sequence has the leaf's hash.
     const leaves = (checkpoint as { leaves: Array<{ requestId: string; sequence: number; hash: string }> }).leaves;
@@ -202,13 +228,35 @@ export function auditCommands(program: Command, kit: Kit): void {
     return { data: body, view: { columns: { leaves: ['requestId', 'sequence', 'hash'] } } };
   });
 
+  kit.api(checkpoints, {
+    name: 'create',
+    summary: "make a checkpoint of the tenant's chains now, or answer with the newest one when nothing changed since it (POST /audit/checkpoints)",
+    endpoint: ENDPOINTS.createAuditCheckpoint,
+    view: { columns: { made: ['checkpointId', 'number', 'createdAt', 'leafCount', 'root', 'keyId'] } },
+    examples: ['dsar audit checkpoints create'],
+  });
+
+  kit.api(checkpoints, {
+    name: 'keys',
+    summary: "the ledger's public key that signs checkpoints: key id, PEM and JWK (GET /audit/checkpoints/keys)",
+    endpoint: ENDPOINTS.listAuditSigningKeys,
+    view: { columns: { keys: ['keyId', 'algorithm'] } },
+    examples: ['dsar audit checkpoints keys', 'dsar audit checkpoints keys --output json | jq -r .data.keys[0].publicKey > ledger-pub.pem'],
+  });
+
   const verifyCp = checkpoints
     .command('verify [checkpointId]')
-    .description("check a signed checkpoint: the trusted key signed it, the signature covers it, its root is its leaves'; with --chain, that a chain leads to its leaf")
+    .description(
+      "check a signed checkpoint: the trusted key signed it, the signature covers it, its root is its leaves'; with --chain, that a chain leads to its leaf. The trusted key is the one given, else the server's (GET /audit/checkpoints/keys)",
+    )
     .option('--file <path>', 'a checkpoint saved before (checkpoints get --out), instead of fetching <checkpointId>')
-    .addOption(new Option('--trusted-key-id <keyId>', "the ledger's key id you were given (sha256:…)").env('DSAR_AUDIT_KEY_ID'))
+    .addOption(new Option('--trusted-key-id <keyId>', "the ledger's key id you were given (sha256:…); without it or --public-key, the key the server serves").env('DSAR_AUDIT_KEY_ID'))
     .option('--public-key <pem>', "or the ledger's public key (PEM file)")
     .option('--chain <path>', "an export of one request's chain (JSON Lines or JSON) to tie to its leaf");
-  examples(verifyCp, [`dsar audit checkpoints verify ${CHECKPOINT} --trusted-key-id sha256:…`, 'dsar audit checkpoints verify --file checkpoint.json --public-key ledger-pub.pem --chain audit.jsonl']);
-  kit.act(verifyCp, [ENDPOINTS.getAuditCheckpoint], async (ctx, args, opts) => ({ data: await verifyCheckpoint(ctx, args[0], opts) }));
+  examples(verifyCp, [
+    `dsar audit checkpoints verify ${CHECKPOINT}`,
+    `dsar audit checkpoints verify ${CHECKPOINT} --trusted-key-id sha256:…`,
+    'dsar audit checkpoints verify --file checkpoint.json --public-key ledger-pub.pem --chain audit.jsonl',
+  ]);
+  kit.act(verifyCp, [ENDPOINTS.getAuditCheckpoint, ENDPOINTS.listAuditSigningKeys], async (ctx, args, opts) => ({ data: await verifyCheckpoint(ctx, args[0], opts) }));
 }

@@ -27,6 +27,9 @@ function artifactHeaders(replacement: boolean): UploadHeader[] {
     },
     { flags: '--title <title>', description: `a title for reviewers and the data subject; default ${replacement ? "the artifact's" : 'the file name'}`, header: 'x-artifact-title', encode: true },
     { flags: '--type <type>', description: `profile_data, account_data, support_tickets, audit_logs or other; default ${replacement ? "the artifact's" : 'other'}`, header: 'x-artifact-type' },
+    ...(replacement
+      ? [{ flags: '--reason <text>', description: "why the file is replaced (what was redacted): recorded in the artifact's redactionsApplied", header: 'x-artifact-redaction-reason', encode: true }]
+      : []),
   ];
 }
 
@@ -55,10 +58,10 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
 
   uploadCommand(kit, manifest, {
     name: 'replace <id> <artifactId>',
-    summary: "replace an artifact's file, e.g. with a redacted one (PUT /requests/:id/manifest/artifact/:artifactId/replace)",
+    summary: "replace an artifact's file, e.g. with a redacted one; it keeps its display name (PUT /requests/:id/manifest/artifact/:artifactId/replace)",
     endpoint: ENDPOINTS.replaceManifestArtifact,
     headers: artifactHeaders(true),
-    examples: [`dsar manifest replace ${ID} ${ARTIFACT} --file export-redacted.zip`],
+    examples: [`dsar manifest replace ${ID} ${ARTIFACT} --file export-redacted.zip --reason "Third-party names redacted"`],
   });
 
   const get = manifest
@@ -84,14 +87,14 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
 
   kit.api(manifest, {
     name: 'validate <id>',
-    summary: 'approve or reject the manifest (POST /requests/:id/manifest/validate)',
+    summary: 'approve or reject the manifest, with another key than the one that uploaded it under four eyes (POST /requests/:id/manifest/validate)',
     endpoint: ENDPOINTS.validateManifest,
     body: [
       { flags: '--action <action>', description: 'approved or rejected', field: 'action', required: true },
       { flags: '--comment <text>', description: "the reviewer's comment", field: 'comment' },
       { flags: '--version <n>', description: 'the manifest version you reviewed (manifest get); refused (409) when it changed since', field: 'version', parse: intArg(1) },
     ],
-    examples: [`dsar manifest validate ${ID} --action approved --version 3`, `dsar manifest validate ${ID} --action rejected --comment "Redact the third-party names"`],
+    examples: [`dsar manifest validate ${ID} --action approved --version 3 --token "$REVIEWER_TOKEN"`, `dsar manifest validate ${ID} --action rejected --comment "Redact the third-party names"`],
   });
 
   kit.api(program, {

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { JsonObject } from '../body';
 import { ENDPOINTS } from '../endpoints';
 import { type Context, EXAMPLE_IDS, examples, type FieldFlag, intArg, type Kit, listArg } from '../kit';
@@ -34,14 +34,63 @@ function completeIntake(body: JsonObject): void {
   if (requestor && requestor.type === undefined) requestor.type = 'subject';
 }
 
+/** The contracts' REQUEST_TYPES, INTAKE_CHANNELS and the jurisdictions intake takes (queue-filters.spec.ts keeps them equal); the CLI imports no runtime code of the contracts. */
+export const QUEUE_REQUEST_TYPES = ['access', 'deletion', 'rectification', 'portability', 'restriction', 'objection', 'opt_out'] as const;
+export const QUEUE_CHANNELS = ['web_form', 'email', 'chat', 'phone', 'postal_mail', 'in_person', 'api', 'other'] as const;
+// prettier-ignore
+export const QUEUE_JURISDICTIONS = [
+  'AT', 'AU', 'BE', 'BG', 'BR', 'CA', 'CA-QC', 'CH', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'EU', 'FI', 'FR', 'GB', 'GB-ENG', 'GB-NIR', 'GB-SCT', 'GB-WLS', 'GR', 'HR', 'HU',
+  'IE', 'IN', 'IT', 'JP', 'LT', 'LU', 'LV', 'MT', 'NL', 'PL', 'PT', 'RO', 'SE', 'SG', 'SI', 'SK', 'US-CA', 'US-CO', 'US-CT', 'US-OR', 'US-TX', 'US-UT', 'US-VA', 'ZA',
+] as const;
+
+/**
+ * A comma-separated list of some of `values` (also given several times), each checked before anything is sent. The
+ * values are the flag's completion choices; commander's own `choices` would refuse a list.
+ */
+export function listOf(values: readonly string[], normalize: (item: string) => string = (item) => item) {
+  return (value: string, previous: unknown): string[] => {
+    const items = listArg(value, undefined).map(normalize);
+    const unknown = items.filter((i) => !values.includes(i));
+    if (items.length === 0 || unknown.length > 0) throw new InvalidArgumentError(`${unknown.length > 0 ? `${unknown.join(', ')}: ` : ''}must be one or more (comma-separated) of ${values.join(', ')}`);
+    return [...(Array.isArray(previous) ? (previous as string[]) : []), ...items];
+  };
+}
+
+/** An instant for a receipt filter: as given, or a date alone (`2026-03-01`) as its start in UTC. The server checks the rest. */
+export function instantArg(value: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(value.trim()) ? `${value.trim()}T00:00:00Z` : value.trim();
+}
+
+/** The contracts' REQUEST_STATUSES (cli.spec.ts keeps them equal): what `requests list --status` completes. */
+export const QUEUE_STATUSES = ['received', 'in_progress', 'clarification_pending', 'verification_pending', 'fulfilled', 'refused', 'closed'] as const;
+
 const QUEUE_FILTERS: readonly FieldFlag[] = [
   {
     flags: '--status <list>',
-    description: 'only these statuses (comma-separated): received, in_progress, clarification_pending, verification_pending, fulfilled, refused, closed',
+    description: `only these statuses (comma-separated): ${QUEUE_STATUSES.join(', ')}`,
     field: 'status',
     parse: listArg,
+    choices: QUEUE_STATUSES,
   },
   { flags: '--at-risk-days <n>', description: 'only open requests due within n days (overdue ones included; 0: only overdue)', field: 'atRiskDays', parse: intArg(0) },
+  {
+    flags: '--type <list>',
+    description: `only these request types (comma-separated): ${QUEUE_REQUEST_TYPES.join(', ')}`,
+    field: 'requestType',
+    parse: listOf(QUEUE_REQUEST_TYPES),
+    choices: QUEUE_REQUEST_TYPES,
+  },
+  {
+    flags: '--jurisdiction <list>',
+    description: 'only these jurisdictions (comma-separated codes, any case), e.g. DE,US-CA (`dsar policies list` shows them)',
+    field: 'jurisdiction',
+    parse: listOf(QUEUE_JURISDICTIONS, (code) => code.toUpperCase()),
+    choices: QUEUE_JURISDICTIONS,
+  },
+  { flags: '--channel <list>', description: `only these intake channels (comma-separated): ${QUEUE_CHANNELS.join(', ')}`, field: 'channel', parse: listOf(QUEUE_CHANNELS), choices: QUEUE_CHANNELS },
+  { flags: '--received-from <time>', description: 'only requests received at or after this instant (ISO 8601; a date alone is its start in UTC)', field: 'receivedFrom', parse: instantArg },
+  { flags: '--received-to <time>', description: 'only requests received before this instant (not included; a date alone is its start in UTC)', field: 'receivedTo', parse: instantArg },
+  { flags: '--reference <ref>', description: 'only the request with this short reference, e.g. DSAR-1A2B3C4D (as operator messages show it)', field: 'reference' },
   { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
   { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
 ];
@@ -70,10 +119,25 @@ async function allPages(ctx: Context, query: Query): Promise<JsonObject> {
   return { ...echo, items };
 }
 
+/** A filter flag of `requests list`: its parser, and its values for the shell's completion (without commander's check of one value, which `parse` does for a list). */
+function queueOption(f: FieldFlag): Option {
+  const option = new Option(f.flags, f.description);
+  if (f.parse) option.argParser(f.parse as (v: string, p: unknown) => unknown);
+  if (f.choices) option.argChoices = [...f.choices];
+  return option;
+}
+
 function queueQuery(opts: Record<string, unknown>): Query {
+  const list = (value: unknown) => (value as string[] | undefined)?.join(',');
   return {
-    status: (opts.status as string[] | undefined)?.join(','),
+    status: list(opts.status),
     atRiskDays: opts.atRiskDays as number | undefined,
+    requestType: list(opts.type),
+    jurisdiction: list(opts.jurisdiction),
+    channel: list(opts.channel),
+    receivedFrom: opts.receivedFrom as string | undefined,
+    receivedTo: opts.receivedTo as string | undefined,
+    reference: opts.reference as string | undefined,
     sortBy: opts.sortBy as string | undefined,
     sortOrder: opts.sortOrder as string | undefined,
     limit: opts.limit as number | undefined,
@@ -145,8 +209,15 @@ export function requestsCommands(program: Command, kit: Kit): void {
     .option('--limit <n>', 'page size, 1 to 200 (default 25; with --all, 200)', intArg(1, MAX_PAGE))
     .option('--offset <n>', 'requests to skip', intArg(0))
     .option('--all', 'follow the pages to the end');
-  for (const f of QUEUE_FILTERS) list.option(f.flags, f.description, f.parse as (v: string, p: unknown) => unknown);
-  examples(list, ['dsar requests list', 'dsar requests list --status received,in_progress --sort-by dueAt --sort-order asc --all', 'dsar requests list --at-risk-days 7 --output json']);
+  for (const f of QUEUE_FILTERS) list.addOption(queueOption(f));
+  examples(list, [
+    'dsar requests list',
+    'dsar requests list --status received,in_progress --sort-by dueAt --sort-order asc --all',
+    'dsar requests list --at-risk-days 7 --output json',
+    // Received this month: the receipt range takes a date alone as its start in UTC.
+    'dsar requests list --type deletion --jurisdiction DE,FR --channel email --received-from "$(date -u +%Y-%m-01)"',
+    'dsar requests list --reference DSAR-44CEC96B',
+  ]);
   kit.act(list, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
     const query = queueQuery(opts);
     const data = opts.all ? await allPages(ctx, query) : (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query })).body;
@@ -166,10 +237,10 @@ export function requestsCommands(program: Command, kit: Kit): void {
   });
 
   kit.api(requests, {
-    name: 'get <id>',
-    summary: 'a request in detail (GET /requests/:id)',
+    name: 'get <idOrReference>',
+    summary: 'a request in detail, by its id or its reference DSAR-XXXXXXXX (GET /requests/:idOrReference)',
     endpoint: ENDPOINTS.getRequest,
-    examples: [`dsar requests get ${EXAMPLE_IDS.request}`],
+    examples: [`dsar requests get ${EXAMPLE_IDS.request}`, `dsar requests get DSAR-${EXAMPLE_IDS.request.slice(0, 8).toUpperCase()}`],
   });
   kit.api(requests, {
     name: 'timeline <id>',
@@ -177,6 +248,20 @@ export function requestsCommands(program: Command, kit: Kit): void {
     endpoint: ENDPOINTS.getRequestTimeline,
     view: { columns: { events: ['createdAt', 'eventType', 'id'] } },
     examples: [`dsar requests timeline ${EXAMPLE_IDS.request}`],
+  });
+  kit.api(requests, {
+    name: 'correct <id>',
+    summary: 'correct the request type or jurisdiction intake misread, with a reason; the deadline is recomputed from the same receipt (POST /requests/:id/corrections)',
+    endpoint: ENDPOINTS.correctRequest,
+    body: [
+      { flags: '--type <type>', description: `the request type it should have: ${QUEUE_REQUEST_TYPES.join(', ')}`, field: 'requestType', choices: QUEUE_REQUEST_TYPES },
+      { flags: '--jurisdiction <code>', description: 'the jurisdiction whose law applies, e.g. DE or US-CA (GET /policies lists them)', field: 'jurisdiction' },
+      { flags: '--reason <text>', description: 'why it is corrected (required; kept on the clock explanation and the audit chain)', field: 'reason', required: true },
+    ],
+    examples: [
+      `dsar requests correct ${EXAMPLE_IDS.request} --type access --reason "The email asks for a copy, not a deletion."`,
+      `dsar requests correct ${EXAMPLE_IDS.request} --jurisdiction FR --reason "The requester lives in France."`,
+    ],
   });
   kit.api(requests, {
     name: 'clock <id>',

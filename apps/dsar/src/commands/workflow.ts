@@ -87,7 +87,7 @@ export function workflowCommands(program: Command, kit: Kit): void {
   const requestor = program.command('requestor').description("the request's requestor");
   kit.api(requestor, {
     name: 'set <id>',
-    summary: 'replace the requestor snapshot as a whole (PUT /requests/:id/requestor)',
+    summary: 'replace the requestor snapshot as a whole, in any status; a notice that found no address is sent again (PUT /requests/:id/requestor)',
     endpoint: ENDPOINTS.replaceRequestor,
     body: [
       { flags: '--type <type>', description: 'subject, authorized_agent, parent_or_guardian, legal_representative, other', field: 'type', required: true },
