@@ -62,6 +62,14 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1007', status: 414, title: 'URI too long', retryable: false,
     meaning: 'The request target (path and query string) is longer than 8192 characters; it is refused before it is routed or logged.',
   },
+  AUDIT_NOTHING_TO_CHECKPOINT: {
+    code: 'SVC-BE-1008', status: 409, title: 'Nothing to checkpoint', retryable: false,
+    meaning: 'The tenant has no audit chain yet, so there is no chain head for a signed checkpoint to cover; make one after the first request.',
+  },
+  AUDIT_CHECKPOINTS_OFF: {
+    code: 'SVC-BE-1009', status: 503, title: 'Audit checkpoints are off', retryable: false,
+    meaning: 'The audit ledger has no signing key (AUDIT_SIGNING_KEY or AUDIT_SIGNING_KEY_FILE), so it makes no signed checkpoints.',
+  },
   REQUEST_BODY_INVALID_JSON: {
     code: 'SVC-BE-1101', status: 400, title: 'Request body is not valid JSON', retryable: false,
     meaning: 'A handler expected JSON and the body could not be parsed: malformed, empty or truncated.',
@@ -101,6 +109,14 @@ export const ErrorCatalog = define({
   REQUEST_BODY_ENCODING_INVALID: {
     code: 'SVC-BE-1110', status: 400, title: 'Request body encoding invalid', retryable: false,
     meaning: 'The body could not be decoded with its Content-Encoding: it is corrupt or truncated.',
+  },
+  REQUEST_REFERENCE_AMBIGUOUS: {
+    code: 'SVC-BE-1111', status: 409, title: 'Request reference names more than one request', retryable: false,
+    meaning: 'Two or more requests the caller may see have ids that start with the reference\'s eight hex digits; `GET /requests?reference=` lists them, and each is opened by its id.',
+  },
+  VERIFICATION_EVIDENCE_FILES_SPLIT: {
+    code: 'SVC-BE-1114', status: 409, title: 'Evidence names files of several pieces of evidence', retryable: false,
+    meaning: 'The uploaded files that `evidenceArtifacts` names belong to more than one piece of evidence (each upload is one): describe each piece in a call of its own; `evidenceIds` lists them.',
   },
   MANIFEST_ARTIFACT_UPLOAD_FAILED: {
     code: 'SVC-BE-1206', status: 400, otherStatuses: [503], title: 'Manifest artifact upload failed', retryable: false,
@@ -197,6 +213,14 @@ export const ErrorCatalog = define({
   EVIDENCE_CONTENT_MISMATCH: {
     code: 'SVC-BE-1410', status: 422, title: 'Evidence content does not match its type', retryable: false,
     meaning: 'The file\'s first bytes are not those of the type declared in `x-evidence-content-type` (they carry another type\'s signature, or lack the declared type\'s); `declared` names the declared type and `recognized` the type its bytes carry, or null. Nothing was stored.',
+  },
+  CORRECTION_CHANGES_NOTHING: {
+    code: 'SVC-BE-1411', status: 422, title: 'Correction changes nothing', retryable: false,
+    meaning: 'A correction names neither a request type nor a jurisdiction, or only the ones the request already has (a second, concurrent submission of a correction already applied is one); `requestType` and `jurisdiction` are the request\'s. Nothing was recorded.',
+  },
+  CORRECTION_CONFLICTS_WITH_CLOCK: {
+    code: 'SVC-BE-1412', status: 422, title: 'Correction conflicts with the clock', retryable: false,
+    meaning: 'The corrected request type or jurisdiction falls under rules that refuse the clock\'s history (an extension or clock mode its pack does not allow); `violation` names the rule. Nothing was recorded.',
   },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,

@@ -67,7 +67,7 @@ interface Resources {
 }
 
 /** Path parameters naming a request or a part of one (the workspace's), and those naming a resource of the tenant. */
-const REQUEST_PARAMS = new Set(['id', 'artifactKey', 'artifactId', 'eventId', 'appealId']);
+const REQUEST_PARAMS = new Set(['id', 'idOrReference', 'artifactKey', 'artifactId', 'eventId', 'appealId']);
 const TENANT_PARAMS = new Set(['tenantId', 'packId', 'proposalId', 'checkpointId']);
 
 const paramsOf = (route: GatewayRoute) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -76,6 +76,8 @@ function pathFor(route: GatewayRoute, r: Resources): string {
   const appeal = paramsOf(route).includes('appealId');
   return route.path.replace(/:(\w+)/g, (_m, name: string) => {
     if (name === 'id') return appeal ? r.appealRequestId : r.id;
+    // The request's detail route takes an id or its reference: the matrix names it by id (the reference resolves alike).
+    if (name === 'idOrReference') return r.id;
     const value = r[name as keyof Resources];
     if (value === undefined) throw new Error(`no resource for :${name}`);
     return value;
@@ -113,6 +115,8 @@ const CALLS: Readonly<Record<string, (r: Resources) => CallInput>> = {
   pauseRequestClock: () => ({ json: { reason: 'fee' } }),
   requestClarification: () => ({ json: { message: 'Which account do you mean?' } }),
   replaceRequestor: () => ({ json: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' } }),
+  // The request's own type: an allowed caller gets 422 SVC-BE-1411 (nothing to change), and the request stays as it is.
+  correctRequest: () => ({ json: { requestType: 'access', reason: 'Intake read the letter as an access request.' } }),
   submitAuthority: () => ({ json: { evidenceArtifacts: [{ type: 'power_of_attorney' }], status: 'submitted' } }),
   fileAppeal: () => ({ json: { message: 'I disagree.' } }),
   decideAppeal: () => ({ json: { decision: 'deny' } }),
