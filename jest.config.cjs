@@ -36,7 +36,12 @@ const common = {
 module.exports = {
   maxWorkers: 2,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/platform/testing/src/jest-unit-timeout.cjs'],
+    },
     {
       ...common,
       displayName: 'integration',

@@ -65,8 +65,11 @@ export const busFields = {
     .string()
     .regex(/^[a-z0-9._-]*$/, 'letters, digits, dot, dash, underscore')
     .default(''),
-  /** Prefix of consumer group ids; each service appends its own name. */
-  KAFKA_GROUP_PREFIX: z.string().default('dsar'),
+  /**
+   * Prefix of consumer group ids; each service appends its own name. Absent: the topic prefix followed by `dsar`, so
+   * that environments sharing a cluster by KAFKA_TOPIC_PREFIX share no consumer group.
+   */
+  KAFKA_GROUP_PREFIX: z.string().optional(),
   /**
    * How long the broker keeps a consumer that stopped heartbeating in its group; also how long consumption stalls
    * when a consumer rejoins after a broker restart. At least the broker's group.min.session.timeout.ms (6 s).

@@ -13,6 +13,8 @@ describe('isInfrastructureUnavailable', () => {
     ['a broken connection (class 08)', withCode('08006')],
     ['the pool waiting too long', new Error('timeout exceeded when trying to connect')],
     ['a connection that ended', new Error('Connection terminated unexpectedly')],
+    ['a query on a client whose connection the server closed', new Error('Client was closed and is not queryable')],
+    ['a connection attempt that timed out in the driver', new Error('timeout expired')],
     ['TypeORM wrapping the driver error', Object.assign(new Error('Query failed'), { driverError: withCode('57P01') })],
     ['an error with the cause inside', new Error('outer', { cause: withCode('ECONNREFUSED') })],
     ['a statement on a runner TypeORM released when its connection broke', new QueryRunnerAlreadyReleasedError()],

@@ -26,6 +26,8 @@ const MESSAGES = [
   /connection terminated/i,
   /connection (?:is )?not established/i,
   /client has encountered a connection error/i,
+  /client was closed and is not queryable/i,
+  /^timeout expired$/i,
   /cannot use a pool after calling end/i,
   /the database system is (?:starting up|shutting down|in recovery mode)/i,
 ];

@@ -20,7 +20,8 @@ export interface HostConfig {
   KAFKA_BROKERS?: string;
   KAFKA_CLIENT_ID: string;
   KAFKA_TOPIC_PREFIX: string;
-  KAFKA_GROUP_PREFIX: string;
+  /** Consumer group prefix; the topic prefix followed by `dsar` when absent (consumerGroupId). */
+  KAFKA_GROUP_PREFIX?: string;
   /** Consumer session timeout; the bus's default (10 s) when absent. */
   KAFKA_SESSION_TIMEOUT_MS?: number;
   OUTBOX_POLL_MS: number;
@@ -51,7 +52,6 @@ export function gatewayHostConfig(
     BUS_DRIVER: 'memory',
     KAFKA_CLIENT_ID: 'dsar',
     KAFKA_TOPIC_PREFIX: '',
-    KAFKA_GROUP_PREFIX: 'dsar',
     OUTBOX_POLL_MS: 1000,
     OUTBOX_BATCH_SIZE: 1,
     CONSUMER_MAX_ATTEMPTS: 1,
@@ -76,7 +76,6 @@ export function quietHostConfig(overrides: Partial<HostConfig> = {}): HostConfig
     BUS_DRIVER: 'memory',
     KAFKA_CLIENT_ID: 'dsar-test',
     KAFKA_TOPIC_PREFIX: '',
-    KAFKA_GROUP_PREFIX: 'dsar',
     OUTBOX_POLL_MS: 500,
     OUTBOX_BATCH_SIZE: 100,
     CONSUMER_MAX_ATTEMPTS: 3,

@@ -8,3 +8,4 @@ export * from './bus-server';
 export * from './messaging.migration';
 export * from './topic-catalog';
 export * from './messaging.module';
+export * from './consumer-group';

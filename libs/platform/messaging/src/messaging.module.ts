@@ -9,13 +9,15 @@ import { BusServer } from './bus-server';
 import { MemoryBus } from './memory-bus';
 import { Outbox } from './outbox';
 import { OutboxRelay } from './outbox-relay';
+import { consumerGroupId } from './consumer-group';
 
 export interface BusSettings {
   driver: 'kafka' | 'memory';
   brokers?: string;
   clientId: string;
   topicPrefix?: string;
-  groupPrefix: string;
+  /** KAFKA_GROUP_PREFIX; see consumerGroupId for the default. */
+  groupPrefix?: string;
   /** Consumer session timeout (KAFKA_SESSION_TIMEOUT_MS). */
   sessionTimeoutMs?: number;
 }
@@ -107,7 +109,7 @@ export class MessagingModule {
           useFactory: (bus: BusPort, uow: UnitOfWork) =>
             new BusServer(bus, options.catalog, uow, {
               service: options.service,
-              groupId: `${options.bus.groupPrefix}.${options.service}`,
+              groupId: consumerGroupId(options.bus, options.service),
               schema: options.schema,
               maxAttempts: options.consumer.maxAttempts,
               retryBackoffMs: options.consumer.retryBackoffMs,

@@ -1,3 +1,5 @@
+import { readdir, readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CREATE_BODY, type CreateOutcome } from './steady-load';
 
@@ -103,7 +105,7 @@ export function unexpectedErrors(outcomes: CreateOutcome[], options: { connectio
         const problem = e.contentType.startsWith('application/problem+json') && e.retryAfter !== undefined;
         // A create cut short by a crash holds its key until its claim's lease runs out: retries meanwhile are told so.
         const clean = problem && ((e.status === 503 && e.code === 'SVC-BE-1001') || (options.inProgressAllowed === true && e.status === 409 && e.code === 'SVC-BE-1107'));
-        if (!clean) unexpected.push(`${o.key}: ${e.status} ${e.code ?? ''} ${e.contentType} retry-after=${e.retryAfter ?? 'none'}`);
+        if (!clean) unexpected.push(`${o.key}: ${e.status} ${e.code ?? ''} ${e.contentType} retry-after=${e.retryAfter ?? 'none'}${e.requestId ? ` request ${e.requestId}` : ''}`);
       } else if (e.kind === 'timeout') {
         unexpected.push(`${o.key}: no answer in time (a hang)`);
       } else if (!options.connectionErrorsAllowed) {
@@ -112,4 +114,22 @@ export function unexpectedErrors(outcomes: CreateOutcome[], options: { connectio
     }
   }
   return unexpected;
+}
+
+/**
+ * The lines of the processes' logs (the `.log` files of `logDir`) that name one of `requestIds`, each cut to 1,000
+ * characters and at most 20 in all: when a client saw an unexpected error, the failure message says what the
+ * services logged about that request (a CI run keeps no other trace of the processes' output).
+ */
+export async function logLinesNaming(logDir: string, requestIds: string[]): Promise<string[]> {
+  if (requestIds.length === 0) return [];
+  const lines: string[] = [];
+  for (const file of (await readdir(logDir).catch(() => [] as string[])).filter((f) => f.endsWith('.log')).sort()) {
+    const text = await readFile(path.join(logDir, file), 'utf8').catch(() => '');
+    for (const line of text.split('\n')) {
+      if (requestIds.some((id) => line.includes(id))) lines.push(`${file}: ${line.slice(0, 1000)}`);
+      if (lines.length >= 20) return lines;
+    }
+  }
+  return lines;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, createTestTopics, freePort, kafkaBroker, kafkaBrokers, postgresServer, waitFor } from '@dsar/platform/testing';
-import { type Aftermath, checkAftermath, unexpectedErrors } from './aftermath';
+import { type Aftermath, checkAftermath, logLinesNaming, unexpectedErrors } from './aftermath';
 import { DistributedProcesses, EmbeddedProcess, isReady, repoRoot, scenarioKeys, type ServiceName } from './processes';
 import { type CreateOutcome, errorSummary, SteadyLoad } from './steady-load';
 
@@ -48,7 +48,7 @@ async function underLoad(
   baseUrl: () => string,
   token: string,
   fault: () => Promise<{ recoveryMs?: number } | void>,
-  options: { connectionErrorsAllowed: boolean; inProgressAllowed?: boolean; faultAfter?: number },
+  options: { connectionErrorsAllowed: boolean; inProgressAllowed?: boolean; faultAfter?: number; logDir: string },
 ): Promise<ScenarioReport> {
   const load = new SteadyLoad(baseUrl(), token, LOAD);
   const running = load.run();
@@ -77,7 +77,10 @@ async function underLoad(
     missingChains: [],
     chainsCompleteAfterMs: undefined,
   });
-  expect(unexpectedErrors(outcomes, options)).toEqual([]);
+  const unexpected = unexpectedErrors(outcomes, options);
+  const requestIds = outcomes.flatMap((o) => o.errors.flatMap((e) => (e.kind === 'http' && e.requestId && e.status !== 503 && e.status !== 409 ? [e.requestId] : [])));
+  const logged = unexpected.length > 0 ? await logLinesNaming(options.logDir, requestIds) : [];
+  expect({ unexpected, logged }).toEqual({ unexpected: [], logged: [] });
   return report;
 }
 
@@ -108,7 +111,7 @@ describe('embedded mode: the process is SIGKILLed under load and restarted on th
         await embedded.startAndWait();
         return { recoveryMs: Math.round(performance.now() - restarted) };
       },
-      { connectionErrorsAllowed: true, inProgressAllowed: true },
+      { connectionErrorsAllowed: true, inProgressAllowed: true, logDir: dataDir },
     );
     // The process was really down: some attempts found no one listening.
     expect(Object.keys(report.clientErrors).some((e) => e.startsWith('network'))).toBe(true);
@@ -166,6 +169,7 @@ describe('distributed mode (PostgreSQL, Kafka): faults of one service, the broke
       () => killAndRestart('lifecycle-clock', 5000),
       {
         connectionErrorsAllowed: false,
+        logDir,
         inProgressAllowed: true,
       },
     );
@@ -178,7 +182,7 @@ describe('distributed mode (PostgreSQL, Kafka): faults of one service, the broke
       () => system.gatewayUrl,
       token('kill-audit'),
       () => killAndRestart('audit-ledger', 3000),
-      { connectionErrorsAllowed: false },
+      { connectionErrorsAllowed: false, logDir },
     );
   });
 
@@ -188,7 +192,7 @@ describe('distributed mode (PostgreSQL, Kafka): faults of one service, the broke
       () => system.gatewayUrl,
       token('kafka-down'),
       () => outage(kafkaBroker, 15_000),
-      { connectionErrorsAllowed: false },
+      { connectionErrorsAllowed: false, logDir },
     );
     expect(report.clientErrors).toEqual({});
   });
@@ -200,7 +204,7 @@ describe('distributed mode (PostgreSQL, Kafka): faults of one service, the broke
       token('postgres-down'),
       () => outage(postgresServer, 5000),
       // A create whose transaction the outage broke could not release its key either: retries get 409 until the lease ends.
-      { connectionErrorsAllowed: false, inProgressAllowed: true },
+      { connectionErrorsAllowed: false, inProgressAllowed: true, logDir },
     );
     expect(Object.keys(report.clientErrors).some((e) => e.startsWith('503'))).toBe(true);
   });

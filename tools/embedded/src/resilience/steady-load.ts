@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What a client saw on one failed attempt. */
-export type ClientError = { kind: 'http'; status: number; contentType: string; code?: string; retryAfter?: string } | { kind: 'network'; message: string } | { kind: 'timeout' };
+export type ClientError = { kind: 'http'; status: number; contentType: string; code?: string; retryAfter?: string; requestId?: string } | { kind: 'network'; message: string } | { kind: 'timeout' };
 
 /** One logical create: its Idempotency-Key, the request it made (once acknowledged) and every failed attempt. */
 export interface CreateOutcome {
@@ -109,13 +109,20 @@ export class SteadyLoad {
       outcome.acknowledgedAt = performance.now();
       return undefined;
     }
-    let code: string | undefined;
+    let problem: { code?: string; requestId?: string } = {};
     try {
-      code = (JSON.parse(text) as { code?: string }).code;
+      problem = JSON.parse(text) as typeof problem;
     } catch {
-      code = undefined;
+      problem = {};
     }
-    return { kind: 'http', status: res.status, contentType: res.headers.get('content-type') ?? '', code, retryAfter: res.headers.get('retry-after') ?? undefined };
+    return {
+      kind: 'http',
+      status: res.status,
+      contentType: res.headers.get('content-type') ?? '',
+      code: problem.code,
+      retryAfter: res.headers.get('retry-after') ?? undefined,
+      requestId: problem.requestId,
+    };
   }
 }
 
