@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  addressToCompare,
   emailAddress,
   instantOf,
   intParam,
@@ -191,5 +192,21 @@ describe('emailAddress', () => {
     const tooLong = email.safeParse(`${'a'.repeat(65)}@example.org`);
     expect(tooLong.success).toBe(false);
     expect(tooLong.error?.issues[0].message).toContain('at most 64 characters before the @');
+  });
+});
+
+describe('addressToCompare', () => {
+  const address = addressToCompare();
+  const published = z.toJSONSchema(z.object({ email: address }), { io: 'input' }).properties?.email as { pattern: string; maxLength: number };
+
+  it('takes every value its published schema allows, white space around it and a local part longer than mail allows included', () => {
+    const pasted = `\r\n\f\u000b ${'a.b+c'.repeat(14)}@mail.example.org\u000b `;
+    expect(new RegExp(published.pattern).test(pasted) && pasted.length <= published.maxLength).toBe(true);
+    expect(address.safeParse(pasted)).toEqual({ success: true, data: `${'a.b+c'.repeat(14)}@mail.example.org` });
+  });
+
+  it('refuses what is not an address, and what is longer than its published bound', () => {
+    expect(address.safeParse('jane at example.org').success).toBe(false);
+    expect(address.safeParse(`${'a'.repeat(995)}@example.org`).success).toBe(false);
   });
 });

@@ -77,6 +77,21 @@ export const PADDED_EMAIL_ADDRESS_SCHEMA = {
   pattern: `^\\s*(?:${z.regexes.email.source.slice(1, -1)})\\s*$`,
 } as const;
 
+/**
+ * An email address a caller asks about, compared with the one on file and never stored or written to: trimmed, then
+ * only its syntax checked. Published as the padded pattern with its length bound, so that every value the schema
+ * allows is taken; an address too long for a mail server (RFC 5321's 64 octets before the @) is simply not the one
+ * on file.
+ */
+export const ADDRESS_TO_COMPARE_MAX_LENGTH = 1000;
+export const addressToCompare = () =>
+  z
+    .string()
+    .max(ADDRESS_TO_COMPARE_MAX_LENGTH)
+    .trim()
+    .meta({ ...PADDED_EMAIL_ADDRESS_SCHEMA, maxLength: ADDRESS_TO_COMPARE_MAX_LENGTH })
+    .pipe(z.email({ error: 'must be an email address, e.g. jane@example.org' }));
+
 export const emailAddress = () =>
   z
     .email({ error: 'must be an email address, e.g. jane@example.org' })

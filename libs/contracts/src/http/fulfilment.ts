@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailAddress, intParam, PADDED_EMAIL_ADDRESS_SCHEMA, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, NOT_BLANK, text, timestamp } from './fields';
+import { addressToCompare, intParam, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, NOT_BLANK, text, timestamp } from './fields';
 
 /**
  * HTTP contracts of fulfilment and delivery (docs/fulfilment.md): the
@@ -243,7 +243,7 @@ export const addressVerifyCommand = z
   .strictObject({
     // Trimmed before the check: an address pasted with surrounding white space is the same address. Published as
     // an email without the address pattern, which the untrimmed input need not match.
-    email: z.string().trim().meta(PADDED_EMAIL_ADDRESS_SCHEMA).pipe(emailAddress()).optional().describe("Surrounding white space is trimmed. Default: the requestor's known address"),
+    email: addressToCompare().optional().describe("Surrounding white space is trimmed. Default: the requestor's known address"),
   })
   .meta({ id: 'AddressVerifyCommand' });
 export const addressVerified = z
