@@ -69,6 +69,9 @@ export const artifactFilenameHeader = z.string().regex(ENCODED_HEADER_TEXT_PATTE
 /** `x-artifact-title`, as the gateway checks it and the API publishes it: URL-encoded text (blank: the default title). */
 export const artifactTitleHeader = z.string().regex(ENCODED_HEADER_TEXT_PATTERN, ENCODED_HEADER_TEXT_MESSAGE);
 
+/** `x-evidence-filename`, as the gateway checks it and the API publishes it: URL-encoded text (blank: the default name `evidence`). */
+export const evidenceFilenameHeader = z.string().regex(ENCODED_HEADER_TEXT_PATTERN, ENCODED_HEADER_TEXT_MESSAGE);
+
 /** The header that carries a completed step-up token to the delivery download. */
 export const DELIVERY_TOKEN_HEADER = 'x-delivery-token';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   EVIDENCE_UPLOAD_HEADERS,
+  evidenceFilenameHeader,
   evidenceUploaded,
   MEDIA_TYPE_HEADER_PATTERN,
   VERIFICATION_LEVELS,
@@ -62,7 +63,9 @@ export const VERIFICATION_ROUTES: readonly GatewayRoute[] = [
       headers: {
         [EVIDENCE_UPLOAD_HEADERS.filename]: {
           required: false,
-          description: "The file's name, URL-encoded (UTF-8); directories and control characters are removed, at most 255 bytes. Default `evidence`.",
+          description:
+            "The file's name, URL-encoded (UTF-8); directories are dropped, control characters and bidirectional overrides refused, at most 255 bytes. Default (also for a blank name) `evidence`.",
+          schema: evidenceFilenameHeader,
         },
         [EVIDENCE_UPLOAD_HEADERS.contentType]: {
           required: false,

@@ -89,6 +89,49 @@ export function schemaConformanceScenarios(getSystem: () => TestSystem): void {
     });
   });
 
+  describe('evidence upload headers', () => {
+    const PATH = '/requests/{id}/verification/evidence/upload';
+    const uploadEvidence = (id: string, filename: string) =>
+      fetch(`${getSystem().gatewayUrl}/api/v1/requests/${id}/verification/evidence/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEYS.operatorA.token}`, 'content-type': 'application/octet-stream', 'x-evidence-filename': filename, 'x-evidence-content-type': 'application/pdf' },
+        body: Buffer.from('%PDF-1.7\n% conformance\n'),
+      });
+    const evidenceOf = async (id: string) => {
+      const vcase = await api.get(`/requests/${id}/verification-case`);
+      expect(vcase.status).toBe(200);
+      return vcase.body.evidence as Json[];
+    };
+    /** An open request whose identity check was asked for: it has a verification case to hold evidence. */
+    async function requestUnderVerification(): Promise<string> {
+      const id = await openRequest();
+      expect((await api.post(`/requests/${id}/verification/request`, { method: 'document' })).status).toBe(202);
+      return id;
+    }
+
+    it.each([
+      ['a tab', 'scan\tid.pdf'],
+      ['an invalid percent-encoding', 'scan%M.pdf'],
+      ['an encoded control character', 'scan%07.pdf'],
+    ])('x-evidence-filename with %s: refused by the published schema and by the server (400), nothing stored', async (_name, filename) => {
+      expect(allows(headerSchema(PATH, 'post', 'x-evidence-filename'), filename)).toBe(false);
+      const id = await requestUnderVerification();
+      const res = await uploadEvidence(id, filename);
+      expect({ status: res.status, code: ((await res.json()) as Json).code }).toEqual({ status: 400, code: 'SVC-BE-1102' });
+      expect(await evidenceOf(id)).toEqual([]);
+    });
+
+    it.each([
+      ['a blank name (the default name)', ' '],
+      ['an encoded name with accents', encodeURIComponent('pièce d’identité.pdf')],
+    ])('x-evidence-filename with %s: allowed by the schema, and stored (202)', async (_name, filename) => {
+      expect(allows(headerSchema(PATH, 'post', 'x-evidence-filename'), filename)).toBe(true);
+      const id = await requestUnderVerification();
+      expect((await uploadEvidence(id, filename)).status).toBe(202);
+      expect(await evidenceOf(id)).toHaveLength(1);
+    });
+  });
+
   describe("the clock's pause and resume", () => {
     it.each([
       ['emoji up to the published maximum', '😀'.repeat(2000)],
