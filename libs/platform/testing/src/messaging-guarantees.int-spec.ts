@@ -8,6 +8,7 @@ import { waitFor } from './wait-for';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { KafkaJSNonRetriableError } from 'kafkajs';
 import { KafkaBus } from '@dsar/platform/messaging/kafka';
+import { consumerGroupId } from '@dsar/platform/messaging';
 
 /**
  * The messaging guarantees on the real broker and database: a service's
@@ -116,6 +117,25 @@ describe('a Kafka consumer that kafkajs gives up on', () => {
       await bus.close();
     }
   });
+
+  it('runs two environments that share a cluster by their topic prefix alone apart: no shared group, each handles its own events', async () => {
+    const prefixes = [await createTestTopics(), await createTestTopics()];
+    const buses = prefixes.map((topicPrefix, i) => new KafkaBus({ brokers: kafkaBrokers().split(','), clientId: `environment-${i}`, topicPrefix }));
+    const seen: string[][] = [[], []];
+    try {
+      // The group each environment's service joins when KAFKA_GROUP_PREFIX is not set. With one group for both, one
+      // environment's members were handed the other's partitions and its events waited past this test's 30 s.
+      const groups = prefixes.map((topicPrefix) => consumerGroupId({ topicPrefix }, 'audit-ledger'));
+      expect(new Set(groups).size).toBe(2);
+      const subscriptions = await Promise.all(buses.map((bus, i) => bus.subscribe(groups[i], [Topics.request], async (m) => void seen[i].push(m.key))));
+      await Promise.all(buses.map((bus, i) => bus.publish([{ topic: Topics.request, key: `event-of-${i}`, value: '{}', headers: {} }])));
+      await waitFor('each environment to handle its own event', async () => (seen[0].length > 0 && seen[1].length > 0 ? true : undefined), { timeoutMs: 30_000 });
+      expect(seen).toEqual([['event-of-0'], ['event-of-1']]);
+      await Promise.all(subscriptions.map((s) => s.close()));
+    } finally {
+      await Promise.all(buses.map((bus) => bus.close()));
+    }
+  }, 60_000);
 
   it('can be closed while it is down between its crash and its restart (a service stopping then)', async () => {
     const prefix = await createTestTopics();
