@@ -43,24 +43,7 @@ export class RequestAppeals {
   async file(principal: Principal, id: string, command: AppealCommand, now?: Date): Promise<AppealAccepted> {
     const appealId = randomUUID();
     await this.lifecycle.step(principal, id, 'appeal', now, async ({ tx, row, principal: actor, now }) => {
-      const dueAt = appealDecisionDueAt(await this.legalClock.inputOf(tx, row, []), now);
-      await tx.insert(AppealEntity, {
-        id: appealId,
-        tenantId: row.tenantId,
-        requestId: row.id,
-        message: command.message,
-        grounds: command.grounds ?? null,
-        status: 'appeal_submitted',
-        appealedStatus: row.status,
-        submittedBy: actor.id,
-        createdAt: now,
-        dueAt,
-        decision: null,
-        explanation: null,
-        decidedBy: null,
-        decidedAt: null,
-      });
-      row.openAppealId = appealId;
+      const dueAt = await this.open(tx, row, { id: appealId, message: command.message, grounds: command.grounds ?? null, submittedBy: actor.id, createdAt: now, countedFrom: now });
       return { type: LifecycleEventTypes.appealSubmitted, facts: { appealId, appealDueAt: dueAt.toISOString(), channel: 'api' }, details: { channel: 'api' } };
     });
     return { appealId, requestId: id, status: 'appeal_submitted' };
@@ -90,25 +73,8 @@ export class RequestAppeals {
         undefined,
         async ({ tx, row, principal: actor, now }) => {
           const receivedAt = eventTime(command.receivedAt, now);
-          const dueAt = appealDecisionDueAt(await this.legalClock.inputOf(tx, row, []), receivedAt);
-          appealDueAt = dueAt.toISOString();
-          await tx.insert(AppealEntity, {
-            id: appealId,
-            tenantId: row.tenantId,
-            requestId: row.id,
-            message: command.message.trim() === '' ? `(The ${command.channel} reply had no text.)` : command.message,
-            grounds: null,
-            status: 'appeal_submitted',
-            appealedStatus: row.status,
-            submittedBy: actor.id,
-            createdAt: now,
-            dueAt,
-            decision: null,
-            explanation: null,
-            decidedBy: null,
-            decidedAt: null,
-          });
-          row.openAppealId = appealId;
+          const message = command.message.trim() === '' ? `(The ${command.channel} reply had no text.)` : command.message;
+          appealDueAt = (await this.open(tx, row, { id: appealId, message, grounds: null, submittedBy: actor.id, createdAt: now, countedFrom: receivedAt })).toISOString();
           return {
             type: LifecycleEventTypes.appealSubmitted,
             facts: { appealId, appealDueAt, channel: command.channel },
@@ -122,6 +88,32 @@ export class RequestAppeals {
       throw e;
     }
     return { requestId, outcome: 'appeal_filed', appealId, appealDueAt };
+  }
+
+  /**
+   * Records an open appeal against the request's current status (the row is locked), due by the pack's appeal deadline
+   * counted from `countedFrom`, and returns that due date.
+   */
+  private async open(tx: EntityManager, row: RequestEntity, appeal: { id: string; message: string; grounds: string | null; submittedBy: string; createdAt: Date; countedFrom: Date }): Promise<Date> {
+    const dueAt = appealDecisionDueAt(await this.legalClock.inputOf(tx, row, []), appeal.countedFrom);
+    await tx.insert(AppealEntity, {
+      id: appeal.id,
+      tenantId: row.tenantId,
+      requestId: row.id,
+      message: appeal.message,
+      grounds: appeal.grounds,
+      status: 'appeal_submitted',
+      appealedStatus: row.status,
+      submittedBy: appeal.submittedBy,
+      createdAt: appeal.createdAt,
+      dueAt,
+      decision: null,
+      explanation: null,
+      decidedBy: null,
+      decidedAt: null,
+    });
+    row.openAppealId = appeal.id;
+    return dueAt;
   }
 
   /** What a reply to this request comes to, by the rule of fileByReply (the row is locked). */
