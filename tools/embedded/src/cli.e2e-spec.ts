@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -12,6 +12,7 @@ import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
 import { waitFor } from '@dsar/platform/testing';
 import { CheckpointPublisher, newSigningKeyPem } from '@dsar/services/audit-ledger';
 import { ApiClient, intake } from './e2e/api-client';
+import { type CliRun, DSAR_BIN as BIN, runCli } from './e2e/cli-process';
 import { KEYS } from './e2e/gateway-intake.scenarios';
 import { type TestSystem, withEmbeddedSystem } from './e2e/systems';
 
@@ -24,19 +25,13 @@ import { type TestSystem, withEmbeddedSystem } from './e2e/systems';
  */
 
 const root = resolve(__dirname, '../../..');
-const BIN = join(root, 'apps/dsar/bin/dsar.cjs');
 const VERSION = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 const MiB = 1024 * 1024;
 /** The upload and download run with a heap smaller than the file. */
 const HEAP_MIB = 64;
 const BIG_MIB = 96;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  /** The envelope standard output holds, if it is JSON. */
-  json: any;
+interface Run extends CliRun {
   /** The child's peak resident memory (VmHWM), when measured. */
   peakRss?: number;
 }
@@ -85,29 +80,13 @@ function cliScenarios(getSystem: () => TestSystem): void {
     admin = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
   });
 
-  function dsar(args: string[], options: RunOptions = {}): Promise<Run> {
+  async function dsar(args: string[], options: RunOptions = {}): Promise<Run> {
     const token = options.token === undefined ? KEYS.adminA.token : options.token;
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? work, DSAR_BASE_URL: base(), NODE_OPTIONS: options.nodeOptions ?? '', ...options.env };
     if (token !== null) env.DSAR_TOKEN = token;
-    return new Promise((done, fail) => {
-      const child = spawn(process.execPath, [BIN, ...args], { cwd: work, env });
-      const peak = options.measure ? watchPeak(child.pid) : undefined;
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', fail);
-      child.on('close', (code) => {
-        let json: any;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        done({ code, stdout, stderr, json, peakRss: peak?.() });
-      });
-      child.stdin.end(options.input ?? '');
-    });
+    let peak: (() => number) | undefined;
+    const run = await runCli(args, { cwd: work, env, input: options.input, onSpawn: (child) => (peak = options.measure ? watchPeak(child.pid) : undefined) });
+    return { ...run, peakRss: peak?.() };
   }
 
   /** The data of a successful run (exit 0, `{ok: true}`), or a failure that shows what the CLI said. */

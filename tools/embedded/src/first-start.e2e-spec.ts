@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort, waitFor } from '@dsar/platform/testing';
+import { DSAR_BIN } from './e2e/cli-process';
 
 /**
  * A new user's first start (issue [first-day]): `npm start` as a process on a fresh DATA_DIR, with its defaults. It
@@ -10,7 +11,6 @@ import { freePort, waitFor } from '@dsar/platform/testing';
  * one access request from intake to the data subject's download; LOG_FORMAT=json still gives the JSON lines.
  */
 const root = path.resolve(__dirname, '../../..');
-const BIN = path.join(root, 'apps/dsar/bin/dsar.cjs');
 /** The address the README's walkthrough sets, replaced by the test system's. */
 const README_URL = 'http://127.0.0.1:8080';
 /** Spawned processes on a busy 2-core machine: the start, and the walkthrough's two dozen commands. */
@@ -133,7 +133,7 @@ describe('a first start of npm start, as the README tells it', () => {
     // The only substitutions: the test system's address, and `npx dsar` as the package's bin (cli.e2e-spec.ts checks that npx runs it).
     const script = [
       'set -euo pipefail',
-      `npx() { if [ "$1" = dsar ]; then shift; node ${JSON.stringify(BIN)} "$@"; else echo "npx $1: not in the walkthrough" >&2; return 127; fi; }`,
+      `npx() { if [ "$1" = dsar ]; then shift; node ${JSON.stringify(DSAR_BIN)} "$@"; else echo "npx $1: not in the walkthrough" >&2; return 127; fi; }`,
       ...blocks.map((block, i) => `echo "walkthrough: block ${i + 1} of ${blocks.length}"\n${block.split(README_URL).join(url)}`),
       'echo "walkthrough: done"',
     ].join('\n');

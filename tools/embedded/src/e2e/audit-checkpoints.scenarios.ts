@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createPublicKey, randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,37 +9,11 @@ import { type ApiResponse, ApiClient, intake } from './api-client';
 import { jwtFor } from './audit.scenarios';
 import { KEYS } from './gateway-intake.scenarios';
 import type { TestSystem } from './systems';
-
-const ROOT = path.resolve(__dirname, '../../../..');
-const BIN = path.join(ROOT, 'apps/dsar/bin/dsar.cjs');
-
-interface CliRun {
-  code: number | null;
-  json: any;
-  stdout: string;
-  stderr: string;
-}
+import { type CliRun, runCli } from './cli-process';
 
 /** Runs the `dsar` CLI as a child process (its bin, as `npx dsar` runs it) against the system. */
 function dsar(baseUrl: string, token: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliRun> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, DSAR_BASE_URL: `${baseUrl}/api/v1`, DSAR_TOKEN: token, NODE_OPTIONS: '', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      let json: any;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      done({ code, json, stdout, stderr });
-    });
-    child.stdin.end('');
-  });
+  return runCli(args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: cwd, DSAR_BASE_URL: `${baseUrl}/api/v1`, DSAR_TOKEN: token, NODE_OPTIONS: '', ...env } });
 }
 
 /**
