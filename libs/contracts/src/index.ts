@@ -7,6 +7,7 @@ export * from './events/request-events';
 export * from './events/lifecycle-events';
 export * from './events/verification-events';
 export * from './events/fulfilment-events';
+export * from './events/task-events';
 export * from './events/notification-events';
 export * from './events/retention-events';
 export * from './events/policy-events';

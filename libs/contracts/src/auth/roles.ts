@@ -2,7 +2,7 @@
  * Roles and what each may do. The gateway checks every route against this
  * matrix; docs/security.md shows the same table (a test keeps them equal).
  */
-export const ROLES = ['admin', 'operator', 'auditor', 'intake'] as const;
+export const ROLES = ['admin', 'operator', 'auditor', 'intake', 'connector'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = {
@@ -18,6 +18,9 @@ export const PERMISSIONS = {
   'policies:manage': 'Register, activate and upgrade policy packs.',
   'retention:read': 'Read retention policies.',
   'retention:manage': 'Set retention policies.',
+  'systems:read': 'Read the data-system registry.',
+  'systems:manage': 'Register, change and delete data systems.',
+  'tasks:work': "List a data system's pending tasks, claim them, and answer them with their task token (connectors, and the owners of manual systems).",
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -25,9 +28,11 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Host applications that only take requests in: least privilege.
   intake: ['requests:create', 'requests:read', 'policies:read'],
   // Reads everything and proves what happened, changes nothing.
-  auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
+  auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read'],
   // Privacy operations: every workflow action.
-  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read'],
+  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'tasks:work'],
+  // A data system's connector: works on its tasks, sees nothing else.
+  connector: ['tasks:work'],
   admin: Object.keys(PERMISSIONS) as Permission[],
 };
 

@@ -3,7 +3,7 @@
  * these `code`/`name` pairs; the numbers the interface spec names keep their
  * numbers. Blocks: 10xx general, 11xx input, 12xx fulfilment and artifacts,
  * 13xx authentication and authorization, 14xx lifecycle, 15xx policy and clock, 16xx inbound
- * webhooks, 17xx retention.
+ * webhooks, 17xx retention, 18xx data systems and their tasks.
  */
 export interface ErrorDefinition {
   readonly code: `SVC-BE-${number}`;
@@ -325,6 +325,54 @@ export const ErrorCatalog = define({
   WEBHOOK_NOT_CONFIGURED: {
     code: 'SVC-BE-1604', status: 404, title: 'Webhook not configured', retryable: false,
     meaning: 'The inbound webhook is not enabled in this deployment: its signing secret (`MAIL_WEBHOOK_SECRET`, `SLACK_SIGNING_SECRET`) is not configured, and unsigned deliveries are never taken.',
+  },
+  DATA_SYSTEM_NOT_FOUND: {
+    code: 'SVC-BE-1801', status: 404, title: 'Data system not found', retryable: false,
+    meaning: 'The tenant has no data system with this key (or it was deleted) ([data-systems.md](data-systems.md#the-registry)).',
+  },
+  DATA_SYSTEM_INVALID: {
+    code: 'SVC-BE-1802', status: 422, title: 'Data system definition invalid', retryable: false,
+    meaning: 'The definition is well formed but does not hold together: an `after` names a system that does not exist or makes a cycle, `webhook` is missing for mode `webhook` or given for another mode, or `sla.timeoutHours` is less than `sla.expectedHours`. `errors` names the field. Nothing is stored.',
+  },
+  DATA_SYSTEM_IN_USE: {
+    code: 'SVC-BE-1803', status: 409, title: 'Data system in use', retryable: false,
+    meaning: 'Another data system comes `after` this one: change that system first. `details.dependants` lists them.',
+  },
+  TASK_NOT_FOUND: {
+    code: 'SVC-BE-1804', status: 404, title: 'Task not found', retryable: false,
+    meaning: 'No task of the tenant (or of the request in the path) has this id.',
+  },
+  TASK_TOKEN_INVALID: {
+    code: 'SVC-BE-1805', status: 403, title: 'Task token invalid', retryable: false,
+    meaning: 'The `X-Task-Token` header is missing, or is not the token of the task\'s current claim: another task\'s token, a mistyped one, or one superseded by a newer claim (the lease lapsed and another worker took the task). Nothing is changed.',
+  },
+  TASK_TOKEN_EXPIRED: {
+    code: 'SVC-BE-1806', status: 403, title: 'Task token expired', retryable: false,
+    meaning: 'The task\'s token has passed its `tokenExpiresAt` (the task\'s timeout). Nothing is changed; an operator can retry the task, which lets it be claimed again.',
+  },
+  TASK_NOT_CLAIMABLE: {
+    code: 'SVC-BE-1807', status: 409, title: 'Task not claimable', retryable: false,
+    meaning: 'The task is not queued: another worker holds it under a live lease, it waits for the systems it comes after, or it is settled. `details.state` says which.',
+  },
+  TASK_ALREADY_ANSWERED: {
+    code: 'SVC-BE-1808', status: 409, title: 'Task already answered', retryable: false,
+    meaning: 'The task was settled by another answer; the same answer again is accepted (and changes nothing), a different one is refused. `details.state` is the task\'s state.',
+  },
+  TASK_STATE_CONFLICT: {
+    code: 'SVC-BE-1809', status: 409, title: 'Task state does not allow this', retryable: false,
+    meaning: 'An operator action the task\'s state does not allow: retry a task that is queued, claimed or complete, skip or complete a settled one. `details.state` and `details.allowedActions` say what can be done.',
+  },
+  FULFILMENT_TASKS_OPEN: {
+    code: 'SVC-BE-1810', status: 409, title: 'Required data-system tasks are open', retryable: false,
+    meaning: 'A data system whose answer is required has not answered the request\'s task (`details.openTasks`). Wait for it, settle the task (retry, skip with a reason, complete by hand), or fulfil with `override.reason` ([data-systems.md](data-systems.md#the-fulfilment-gate)).',
+  },
+  ERASURE_NOT_CONFIRMED: {
+    code: 'SVC-BE-1811', status: 409, title: 'Erasure not confirmed', retryable: false,
+    meaning: 'An erasure request cannot be fulfilled until every required system has confirmed the erasure, found nothing, or been skipped with a reason (`details.unconfirmed`); an `override.reason` records why it goes ahead without.',
+  },
+  TASK_ANSWER_INVALID: {
+    code: 'SVC-BE-1812', status: 422, title: 'Answer does not fit the task', retryable: false,
+    meaning: 'The answer is well formed but not for this task: an erasure task completed without an `erasure` confirmation, files or rows sent for a task that does not ask for access, or a file whose bytes do not match its `X-Content-Sha256`. Nothing is kept.',
   },
   RETENTION_PERIOD_INVALID: {
     code: 'SVC-BE-1701', status: 422, title: 'Retention period invalid', retryable: false,

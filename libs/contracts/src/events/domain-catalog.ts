@@ -8,6 +8,7 @@ import { fulfilmentEventDefinitions } from './fulfilment-events';
 import { notificationEventDefinitions } from './notification-events';
 import { policyEventDefinitions } from './policy-events';
 import { retentionEventDefinitions } from './retention-events';
+import { taskEventDefinitions } from './task-events';
 
 /** Every domain event type of the product. */
 export function domainEventCatalog(): EventCatalog {
@@ -17,6 +18,7 @@ export function domainEventCatalog(): EventCatalog {
     ...lifecycleEventDefinitions,
     ...verificationEventDefinitions,
     ...fulfilmentEventDefinitions,
+    ...taskEventDefinitions,
     ...notificationEventDefinitions,
     ...retentionEventDefinitions,
     ...policyEventDefinitions,

@@ -41,6 +41,13 @@ export const requestFulfilmentRecordedV1 = z.object({
   artifactCount: z.number().int().nonnegative(),
   purgedVersions: z.number().int().nonnegative(),
 });
+/** A fulfilment that went ahead although required tasks were open or an erasure unconfirmed: the operator's reason stays in the service. */
+export const tasksOverriddenV1 = z.object({
+  ...facts,
+  openTasks: z.array(z.object({ taskId: z.uuid(), systemKey: z.string(), state: z.string() })).describe('The required tasks that had not settled'),
+  reason: z.string().describe("The operator's reason (kept by the audit ledger as a hash)"),
+});
+export type TasksOverriddenV1 = z.infer<typeof tasksOverriddenV1>;
 export const artifactsPurgedV1 = z.object({ ...facts, artifactIds: z.array(z.uuid()), versions: z.number().int().nonnegative() });
 export type ArtifactUploadedV1 = z.infer<typeof artifactUploadedV1>;
 export type ArtifactReplacedV1 = z.infer<typeof artifactReplacedV1>;
@@ -78,6 +85,7 @@ export const FulfilmentEventTypes = {
   manifestReviewed: 'dsar.fulfilment.manifest_reviewed.v1',
   fulfilmentRecorded: 'dsar.fulfilment.fulfilment_recorded.v1',
   artifactsPurged: 'dsar.fulfilment.artifacts_purged.v1',
+  tasksOverridden: 'dsar.fulfilment.tasks_overridden.v1',
 } as const;
 
 export const DeliveryEventTypes = {
@@ -106,6 +114,14 @@ export const fulfilmentEventDefinitions: EventTypeDefinition[] = [
     'The request was fulfilled with its approved manifest (or none, for types without artifacts); replaced versions were purged.',
   ),
   fulfilment(FulfilmentEventTypes.artifactsPurged, artifactsPurgedV1, 'Artifact files of a request were deleted (retention class fulfilment_artifact).'),
+  {
+    ...fulfilment(
+      FulfilmentEventTypes.tasksOverridden,
+      tasksOverriddenV1,
+      'An operator fulfilled the request although required data-system tasks were open or an erasure unconfirmed, with a reason (docs/data-systems.md#the-fulfilment-gate).',
+    ),
+    personalData: ['reason'],
+  },
   delivery(DeliveryEventTypes.prepared, deliveryPreparedV1, 'Delivery of the fulfilled data was prepared on a channel; the data subject is to be told how to collect it.'),
   delivery(DeliveryEventTypes.stepUpIssued, stepUpIssuedV1, 'A step-up challenge was issued for the delivery; its token is valid for 24 hours.'),
   delivery(DeliveryEventTypes.stepUpCompleted, stepUpCompletedV1, 'The step-up challenge was completed: the token opens the delivery downloads until it expires.'),

@@ -13,6 +13,8 @@ export const Topics = {
   notification: 'dsar.notification.v1',
   /** What the retention sweeps purged, keyed by request id (tenant-wide purges by `tenant:<id>`). */
   retention: 'dsar.retention.v1',
+  /** The tasks of data systems, keyed by `<tenantId>:<systemKey>` (one system's tasks in order; ADR 0038). */
+  task: 'dsar.task.v1',
   /** Signed checkpoints of the audit ledger, keyed by tenant id. */
   audit: 'dsar.audit.v1',
 } as const;

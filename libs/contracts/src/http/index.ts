@@ -13,3 +13,5 @@ export * from './notifications';
 export * from './request-reference';
 export * from './webhooks';
 export * from './retention';
+export * from './data-systems';
+export * from './tasks';

@@ -4,8 +4,13 @@ import type { BusMessage } from './bus.port';
 
 export interface EventDraft<TData = Record<string, unknown>> {
   type: string;
-  /** The request id: partition key and CloudEvents subject. */
+  /** The request id: CloudEvents subject, and the partition key unless `partitionKey` says otherwise. */
   subject: string;
+  /**
+   * The bus key when it is not the request id: task events are keyed by `<tenantId>:<systemKey>` so that one data
+   * system's tasks stay in order on one partition (ADR 0038). The event's subject stays the request id.
+   */
+  partitionKey?: string;
   tenantId: string;
   data: TData;
   id?: string;

@@ -25,18 +25,18 @@ export class Outbox {
 
   async record(tx: EntityManager, draft: EventDraft): Promise<CloudEventEnvelope> {
     const envelope = buildEvent(this.catalog, this.source, { ...draft, time: draft.time ?? this.clock.now() });
-    await this.append(tx, envelope);
+    await this.append(tx, envelope, draft.partitionKey);
     return envelope;
   }
 
-  /** Appends an envelope that was built already (validated by `buildEvent`). */
-  async append(tx: EntityManager, envelope: CloudEventEnvelope): Promise<void> {
+  /** Appends an envelope that was built already (validated by `buildEvent`), keyed by its subject unless `partitionKey` is given. */
+  async append(tx: EntityManager, envelope: CloudEventEnvelope, partitionKey: string = envelope.subject): Promise<void> {
     const topic = this.catalog.require(envelope.type).topic;
     const message = toBusMessage(topic, envelope);
     await tx.query(
       `INSERT INTO ${this.table} (event_id, event_type, topic, partition_key, tenant_id, envelope, headers)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb)`,
-      [envelope.id, envelope.type, topic, envelope.subject, envelope.tenantid, message.value, JSON.stringify(message.headers)],
+      [envelope.id, envelope.type, topic, partitionKey, envelope.tenantid, message.value, JSON.stringify(message.headers)],
     );
   }
 }

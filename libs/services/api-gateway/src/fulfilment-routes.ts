@@ -10,6 +10,7 @@ import {
   callbackRecorded,
   type ErrorName,
   fulfilmentCallbackCommand,
+  fulfilmentCommand,
   fulfilmentResult,
   MAX_REDACTION_REASON_LENGTH,
   MEDIA_TYPE_HEADER_PATTERN,
@@ -163,9 +164,11 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     operationId: 'fulfilRequest',
     summary: 'Fulfil the request',
     description:
-      'No body. From `in_progress` to `fulfilled`, with the manifest as it is: it must be approved (409 `SVC-BE-1209`), and an `access` or `portability` request must have one; other request types need none. The replaced versions of the artifacts are purged. Of two fulfilments at once one wins, the other is a 409.',
+      "From `in_progress` to `fulfilled`, with the manifest as it is: it must be approved (409 `SVC-BE-1209`), and an `access` or `portability` request must have one; other request types need none. While a required data system has not answered its task the fulfilment is refused (409 `SVC-BE-1810`), and an erasure request needs every required system's confirmation, not-found or recorded skip (409 `SVC-BE-1811`); `override.reason` goes ahead anyway and is recorded in the audit chain (docs/data-systems.md#the-fulfilment-gate). The body is optional. The replaced versions of the artifacts are purged. Of two fulfilments at once one wins, the other is a 409.",
     tag: 'Fulfilment',
+    body: fulfilmentCommand,
+    bodyOptional: true,
     response: { status: 202, schema: fulfilmentResult, description: 'The request is fulfilled.' },
-    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_MANIFEST_NOT_APPROVED'],
+    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_MANIFEST_NOT_APPROVED', 'FULFILMENT_TASKS_OPEN', 'ERASURE_NOT_CONFIRMED'],
   },
 ];

@@ -1,5 +1,6 @@
 import { APPEAL_ROUTES } from './appeal-routes';
 import { AUDIT_ROUTES } from './audit-routes';
+import { DATA_SYSTEM_ROUTES } from './data-system-routes';
 import { DELIVERY_ROUTES } from './delivery-routes';
 import { FULFILMENT_ROUTES } from './fulfilment-routes';
 import { LIFECYCLE_ROUTES } from './lifecycle-routes';
@@ -26,6 +27,7 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...VERIFICATION_ROUTES,
   ...FULFILMENT_ROUTES,
   ...DELIVERY_ROUTES,
+  ...DATA_SYSTEM_ROUTES,
   ...NOTIFICATION_ROUTES,
   ...RETENTION_ROUTES,
   ...WEBHOOK_ROUTES,
