@@ -14,3 +14,4 @@ export * from './file-response';
 export * from './csv';
 export * from './request-context';
 export * from './upload-body';
+export * from './standard-webhooks';

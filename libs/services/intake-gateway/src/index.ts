@@ -5,7 +5,7 @@ import { type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 
 export { IntakeGatewayModule } from './intake-gateway.module';
 /** How the email provider signs a delivery (tests and relays sign with it). */
-export { signDelivery, webhookSecretKey } from './domain/standard-webhooks';
+export { signDelivery, webhookSecretKey } from '@dsar/platform/http';
 export { type InboundRoute, inboundRoutes, requireWebhookSettings, type WebhookConfig, webhookFields, type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 
 /**

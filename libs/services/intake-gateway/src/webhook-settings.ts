@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resolveJurisdiction } from '@dsar/contracts';
 import { jsonFromEnv, type RequestReferenceKeyConfig, requestReferenceKeysFrom } from '@dsar/platform/config';
-import { webhookSecretKey } from './domain/standard-webhooks';
+import { webhookSecretKey } from '@dsar/platform/http';
 
 /**
  * Settings of the inbound webhooks (docs/webhooks.md, README configuration

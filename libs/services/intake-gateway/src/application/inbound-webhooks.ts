@@ -4,10 +4,9 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { chatWebhookEvent, mailWebhookEnvelope, SLACK_WEBHOOK_HEADERS, STANDARD_WEBHOOK_HEADERS, SVIX_WEBHOOK_HEADERS } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
-import { jsonDeeperThan, MAX_JSON_DEPTH, parseInput, signatureTime, tooDeepProblem } from '@dsar/platform/http';
+import { jsonDeeperThan, MAX_JSON_DEPTH, parseInput, type SignatureFailure, type SignatureHeaders, signatureTime, tooDeepProblem, verifyDelivery } from '@dsar/platform/http';
 import { readChatEvent, readMailEvent, routeOfChat, routeOfMail } from '../domain/inbound-message';
 import { verifySlackSignature } from '../domain/slack-signature';
-import { type SignatureFailure, type SignatureHeaders, verifyDelivery } from '../domain/standard-webhooks';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { type InboundAnswer, InboundIntake } from './inbound-intake';
 

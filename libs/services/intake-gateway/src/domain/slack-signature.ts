@@ -1,6 +1,6 @@
 // Bolt's request check alone: its package entry loads the whole framework (receivers, Web API client, OAuth).
 import { verifySlackRequest } from '@slack/bolt/dist/receivers/verify-request';
-import type { SignatureFailure } from './standard-webhooks';
+import type { SignatureFailure } from '@dsar/platform/http';
 
 /** Slack's window for a request's timestamp (docs.slack.dev, verifying requests from Slack). */
 export const SLACK_TOLERANCE_SECONDS = 5 * 60;

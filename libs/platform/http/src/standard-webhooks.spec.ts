@@ -1,4 +1,4 @@
-import { signDelivery, verifyDelivery, WEBHOOK_TOLERANCE_SECONDS, webhookSecretKey } from './standard-webhooks';
+import { signDelivery, signedDeliveryHeaders, verifyDelivery, WEBHOOK_TOLERANCE_SECONDS, webhookSecretKey } from './standard-webhooks';
 
 /**
  * The test vector of the Standard Webhooks reference libraries
@@ -81,5 +81,13 @@ describe('Standard Webhooks signatures', () => {
         if (bad.length > 8) expect((e as Error).message).not.toContain(bad.slice(6));
       }
     }
+  });
+
+  it('signs a delivery as the headers a sender sends, which the verifier accepts and the vector matches', () => {
+    const signed = signedDeliveryHeaders(key, VECTOR.id, VECTOR.payload, at + 0.9);
+    expect(signed).toEqual({ 'webhook-id': VECTOR.id, 'webhook-timestamp': VECTOR.timestamp, 'webhook-signature': VECTOR.signature });
+    const asReceived = { id: signed['webhook-id'], timestamp: signed['webhook-timestamp'], signature: signed['webhook-signature'] };
+    expect(verifyDelivery([key], asReceived, VECTOR.payload, at)).toBeUndefined();
+    expect(verifyDelivery([key], asReceived, Buffer.from('{"test": 2432232315}', 'utf8'), at)).toBe('signature_invalid');
   });
 });

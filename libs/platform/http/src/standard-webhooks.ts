@@ -5,6 +5,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * this way): an HMAC-SHA256 over `${id}.${timestamp}.${body}` with the bytes of
  * the `whsec_` secret, sent base64 as `v1,<signature>` in a space-separated
  * list, so a sender can sign with several secrets while it rotates them.
+ * Shared by the receivers (intake-gateway's inbound webhooks) and the senders
+ * (fulfilment-delivery's calls to webhook data systems): one primitive, so
+ * both sides agree byte for byte.
  */
 
 /** How far the signed timestamp may lie from our time, either way (the reference libraries' five minutes). */
@@ -63,4 +66,21 @@ export function verifyDelivery(keys: readonly Buffer[], headers: SignatureHeader
   let valid = false;
   for (const g of given) for (const e of expected) if (timingSafeEqual(g, e)) valid = true;
   return valid ? undefined : 'signature_invalid';
+}
+
+/** The three headers of a signed delivery, by their Standard Webhooks names. */
+export interface SignedDeliveryHeaders {
+  'webhook-id': string;
+  'webhook-timestamp': string;
+  'webhook-signature': string;
+}
+
+/**
+ * The headers that sign `body` as delivery `id` at `nowSeconds` (the machine's
+ * time, as the receiver checks it) under `key` (webhookSecretKey of the
+ * secret). The body must go on the wire exactly as signed.
+ */
+export function signedDeliveryHeaders(key: Buffer, id: string, body: Buffer, nowSeconds: number): SignedDeliveryHeaders {
+  const timestamp = String(Math.floor(nowSeconds));
+  return { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signDelivery(key, id, timestamp, body)}` };
 }
