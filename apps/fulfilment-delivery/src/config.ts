@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, internalAuthFields, requireServiceSettings, upstreamUrlFields } from '@dsar/platform/config';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
-import { deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
+import { dataSystemFields, deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
 
-/** Settings of the fulfilment-delivery process (its database, bus, lifecycle-clock's URL, artifact storage, review and delivery); see the configuration table in the README. */
+/** Settings of the fulfilment-delivery process (its database, bus, lifecycle-clock's URL, artifact storage, review and delivery, data systems and their tasks); see the configuration table in the README. */
 export const configSchema = z
   .object({
     ...commonFields,
@@ -15,6 +15,7 @@ export const configSchema = z
     ...storageFields,
     ...fulfilmentFields,
     ...deliveryFields,
+    ...dataSystemFields,
     ...internalAuthFields,
   })
   .superRefine((value, ctx) => {

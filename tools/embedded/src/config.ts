@@ -4,7 +4,7 @@ import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
-import { deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
+import { dataSystemFields, deliveryFields, fulfilmentFields } from '@dsar/services/fulfilment-delivery';
 import { requireWebhookSettings, webhookFields } from '@dsar/services/intake-gateway';
 import { notifierFields } from '@dsar/services/notifier';
 import { verificationFields } from '@dsar/services/verification';
@@ -41,6 +41,9 @@ export const embeddedConfigSchema = z
     ...verificationFields,
     ...fulfilmentFields,
     ...deliveryFields,
+    ...dataSystemFields,
+    // This machine: a webhook system on localhost may be plain http unless DATA_SYSTEM_WEBHOOK_ALLOW_HTTP says otherwise.
+    DATA_SYSTEM_WEBHOOK_ALLOW_HTTP: dataSystemFields.DATA_SYSTEM_WEBHOOK_ALLOW_HTTP.removeDefault().default(true),
     ...notifierFields,
     ...webhookFields,
     ...storageFields,

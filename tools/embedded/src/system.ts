@@ -8,6 +8,8 @@ import { PgliteHost } from '@dsar/platform/persistence';
 import { addressRateLimitsFrom, apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, CheckpointPublisher, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import {
+  type DataSystemConfig,
+  dataSystemSettingsProvider,
   type DeliveryConfig,
   deliverySettingsProvider,
   type FulfilmentConfig,
@@ -54,6 +56,7 @@ export type SystemConfig = HostConfig &
   Partial<VerificationConfig> &
   Partial<FulfilmentConfig> &
   Partial<DeliveryConfig> &
+  Partial<DataSystemConfig> &
   Partial<NotifierConfig> &
   Partial<WebhookConfig> &
   Partial<PolicyAdminConfig> &
@@ -78,7 +81,7 @@ async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]>
     verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config: storage, devMasterKey: true })),
     // Fulfilment artifacts too, under the same key.
     fulfilmentDeliveryServiceWith(
-      [...fulfilmentSettingsProviders(config), deliverySettingsProvider(config)],
+      [...fulfilmentSettingsProviders(config), deliverySettingsProvider(config), dataSystemSettingsProvider(config)],
       StorageModule.forRoot({ config: storage, devMasterKey: true }),
       retentionSettingsFrom(config),
     ),

@@ -336,7 +336,7 @@ export const ErrorCatalog = define({
   },
   DATA_SYSTEM_IN_USE: {
     code: 'SVC-BE-1803', status: 409, title: 'Data system in use', retryable: false,
-    meaning: 'Another data system comes `after` this one: change that system first. `details.dependants` lists them.',
+    meaning: 'Another data system comes `after` this one: change that system first. The problem\'s `dependants` lists them.',
   },
   TASK_NOT_FOUND: {
     code: 'SVC-BE-1804', status: 404, title: 'Task not found', retryable: false,
@@ -352,23 +352,23 @@ export const ErrorCatalog = define({
   },
   TASK_NOT_CLAIMABLE: {
     code: 'SVC-BE-1807', status: 409, title: 'Task not claimable', retryable: false,
-    meaning: 'The task is not queued: another worker holds it under a live lease, it waits for the systems it comes after, or it is settled. `details.state` says which.',
+    meaning: 'The task is not queued: another worker holds it under a live lease, it waits for the systems it comes after, or it is settled. The problem\'s `state` says which.',
   },
   TASK_ALREADY_ANSWERED: {
     code: 'SVC-BE-1808', status: 409, title: 'Task already answered', retryable: false,
-    meaning: 'The task was settled by another answer; the same answer again is accepted (and changes nothing), a different one is refused. `details.state` is the task\'s state.',
+    meaning: 'The task was settled by another answer; the same answer again is accepted (and changes nothing), a different one is refused. The problem\'s `state` is the task\'s state.',
   },
   TASK_STATE_CONFLICT: {
     code: 'SVC-BE-1809', status: 409, title: 'Task state does not allow this', retryable: false,
-    meaning: 'An operator action the task\'s state does not allow: retry a task that is queued, claimed or complete, skip or complete a settled one. `details.state` and `details.allowedActions` say what can be done.',
+    meaning: 'An operator action the task\'s state does not allow: retry a task that is queued, claimed or complete, skip or complete a settled one. The problem\'s `state` and `allowedActions` say what can be done.',
   },
   FULFILMENT_TASKS_OPEN: {
     code: 'SVC-BE-1810', status: 409, title: 'Required data-system tasks are open', retryable: false,
-    meaning: 'A data system whose answer is required has not answered the request\'s task (`details.openTasks`). Wait for it, settle the task (retry, skip with a reason, complete by hand), or fulfil with `override.reason` ([data-systems.md](data-systems.md#the-fulfilment-gate)).',
+    meaning: 'A data system whose answer is required has not answered the request\'s task (the problem\'s `openTasks`). Wait for it, settle the task (retry, skip with a reason, complete by hand), or fulfil with `override.reason` ([data-systems.md](data-systems.md#the-fulfilment-gate)).',
   },
   ERASURE_NOT_CONFIRMED: {
     code: 'SVC-BE-1811', status: 409, title: 'Erasure not confirmed', retryable: false,
-    meaning: 'An erasure request cannot be fulfilled until every required system has confirmed the erasure, found nothing, or been skipped with a reason (`details.unconfirmed`); an `override.reason` records why it goes ahead without.',
+    meaning: 'An erasure request cannot be fulfilled until every required system has confirmed the erasure, found nothing, or been skipped with a reason (the problem\'s `unconfirmed`); an `override.reason` records why it goes ahead without.',
   },
   TASK_ANSWER_INVALID: {
     code: 'SVC-BE-1812', status: 422, title: 'Answer does not fit the task', retryable: false,

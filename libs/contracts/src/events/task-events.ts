@@ -29,6 +29,9 @@ const owner = z.object({ email: z.string().optional(), slackChannel: z.string().
 
 export const taskRequestedV1 = z.object({
   ...facts,
+  state: z
+    .enum(['queued', 'waiting'])
+    .describe('`queued`: claim it now; `waiting`: it comes after other systems (or its system is paused), and a second `requested` with `queued` follows when its turn comes'),
   mode: z.enum(DATA_SYSTEM_MODES),
   requestType: z.enum(REQUEST_TYPES),
   required: z.boolean(),

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { DATA_SYSTEM_ACTIONS } from './data-systems';
 import { addressToCompare, intParam, NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE, NOT_BLANK, text, timestamp } from './fields';
+import { erasureConfirmation, TASK_OUTCOMES, TASK_STATES } from './tasks';
 
 /**
  * HTTP contracts of fulfilment and delivery (docs/fulfilment.md): the
@@ -125,9 +127,25 @@ export const artifactRecord = z
     previousVersions: z.array(artifactPreviousVersion).describe('The versions replacements superseded, oldest first'),
     redactionsApplied: z.array(artifactRedaction).describe('Each replacement of the file (a redaction), oldest first: who, when and why'),
     purgedAt: timestamp.nullable().describe("When the artifact's bytes were deleted (retention class `fulfilment_artifact`); its metadata stays"),
+    systemKey: z.string().nullable().describe("The data system whose task answered with this file (its connector's file or rows); null for a person's upload"),
   })
   .meta({ id: 'ArtifactRecord' });
 export type ArtifactRecord = z.infer<typeof artifactRecord>;
+
+/** A data system the request was sent to, as its manifest shows it: its task's state, answer and files. */
+export const manifestSystem = z
+  .object({
+    systemKey: z.string(),
+    displayName: z.string().describe("The system's name in the registry (its key when it was deleted since)"),
+    action: z.enum(DATA_SYSTEM_ACTIONS),
+    state: z.enum(TASK_STATES),
+    outcome: z.enum(TASK_OUTCOMES).nullable().describe("The answer's outcome; null until the task is answered"),
+    erasure: erasureConfirmation.nullable().describe("What the system erased (an erasure task's confirmation); null otherwise"),
+    artifactIds: z.array(z.uuid()).describe('The files it answered with (artifacts of this manifest)'),
+    answeredAt: timestamp.nullable(),
+  })
+  .meta({ id: 'ManifestSystem' });
+export type ManifestSystem = z.infer<typeof manifestSystem>;
 
 export const manifestView = z
   .object({
@@ -158,6 +176,7 @@ export const manifestView = z
     history: z
       .array(z.object({ version: z.number().int(), change: z.string(), by: z.string(), at: timestamp, validationState: z.enum(MANIFEST_VALIDATION_STATES) }))
       .describe('Every change, oldest first'),
+    systems: z.array(manifestSystem).describe("The data systems the request was sent to (one per task), by key: each with its task's state, answer and files"),
   })
   .meta({ id: 'Manifest' });
 export type ManifestView = z.infer<typeof manifestView>;

@@ -5,6 +5,8 @@ import { NO_MASTER_KEY, StorageModule, UnavailableStorage } from '@dsar/platform
 import { DELIVERY_ENTITIES, DELIVERY_MIGRATIONS, deliverySettingsProvider } from './delivery';
 import { FULFILMENT_ENTITIES, FULFILMENT_MIGRATIONS, fulfilmentSettingsProviders } from './fulfilment';
 import { FulfilmentDeliveryModule } from './fulfilment-delivery.module';
+import { TASK_ENTITIES, TASK_MIGRATIONS } from './tasks';
+import { DATA_SYSTEM_ENTITIES, DATA_SYSTEM_MIGRATIONS, dataSystemSettingsProvider } from './data-systems';
 
 export { FulfilmentDeliveryModule } from './fulfilment-delivery.module';
 export {
@@ -19,6 +21,8 @@ export {
   fulfilmentSettingsProviders,
   Manifests,
 } from './fulfilment';
+export { DataSystemTaskEntity, TaskFanout, TaskFiles, Tasks, taskViewOf, TaskWatchdog, WebhookSender } from './tasks';
+export { DATA_SYSTEM_SETTINGS, type DataSystemConfig, dataSystemFields, DataSystems, type DataSystemSettings, dataSystemSettingsFrom, dataSystemSettingsProvider } from './data-systems';
 export {
   ArtifactDelivery,
   DeliveryLog,
@@ -38,8 +42,8 @@ export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: Dyn
     name: 'fulfilment-delivery',
     module: FulfilmentDeliveryModule.with(settings, storage, retention),
     persistence: true,
-    entities: [...FULFILMENT_ENTITIES, ...DELIVERY_ENTITIES, RetentionRuleEntity],
-    migrations: [...retentionMigrations, ...FULFILMENT_MIGRATIONS, ...DELIVERY_MIGRATIONS],
+    entities: [...FULFILMENT_ENTITIES, ...DELIVERY_ENTITIES, ...DATA_SYSTEM_ENTITIES, ...TASK_ENTITIES, RetentionRuleEntity],
+    migrations: [...retentionMigrations, ...FULFILMENT_MIGRATIONS, ...DELIVERY_MIGRATIONS, ...DATA_SYSTEM_MIGRATIONS, ...TASK_MIGRATIONS],
     calls: ['lifecycle-clock'],
     takesUploads: true,
   };
@@ -47,6 +51,6 @@ export function fulfilmentDeliveryServiceWith(settings: Provider[], storage: Dyn
 
 /** fulfilment-delivery without storage (uploads answer 503) on default settings: the definition for migrations and tooling. */
 export const fulfilmentDeliveryService: ServiceDefinition = fulfilmentDeliveryServiceWith(
-  [...fulfilmentSettingsProviders({}), deliverySettingsProvider({})],
+  [...fulfilmentSettingsProviders({}), deliverySettingsProvider({}), dataSystemSettingsProvider({})],
   StorageModule.forRoot({ storage: new UnavailableStorage(NO_MASTER_KEY) }),
 );

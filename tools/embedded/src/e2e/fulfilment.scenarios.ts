@@ -129,6 +129,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
         supplementaryInfoRef: null,
         review: null,
         history: [],
+        systems: [],
       });
     });
 
@@ -175,6 +176,7 @@ export function fulfilmentScenarios(getSystem: () => TestSystem, options: Fulfil
           previousVersions: [],
           redactionsApplied: [],
           purgedAt: null,
+          systemKey: null,
         },
       ]);
       expect(res.body.history).toEqual([{ version: 1, change: 'artifact_uploaded', by: expect.stringMatching(/^key:/), at: '2026-06-02T10:00:00.000Z', validationState: 'pending' }]);

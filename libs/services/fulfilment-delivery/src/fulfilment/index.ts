@@ -8,6 +8,7 @@ import { ArtifactEntity, ArtifactVersionEntity } from './infrastructure/artifact
 import { ManifestChangeEntity, ManifestEntity } from './infrastructure/manifest.entity';
 import { Fulfilment1763700000400 } from './infrastructure/migrations/1763700000400-fulfilment';
 import { ArtifactDisplayNameAndRedactions1763700000430 } from './infrastructure/migrations/1763700000430-artifact-display-name-and-redactions';
+import { ArtifactTask1763700000460 } from './infrastructure/migrations/1763700000460-artifact-task';
 
 export { Artifacts } from './application/artifacts';
 export { Fulfilments } from './application/fulfilments';
@@ -32,4 +33,4 @@ export const FULFILMENT_PROVIDERS: unknown[] = [LifecycleClient, Manifests, Arti
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const FULFILMENT_ENTITIES: Function[] = [ManifestEntity, ManifestChangeEntity, ArtifactEntity, ArtifactVersionEntity];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const FULFILMENT_MIGRATIONS: Function[] = [Fulfilment1763700000400, ArtifactDisplayNameAndRedactions1763700000430];
+export const FULFILMENT_MIGRATIONS: Function[] = [Fulfilment1763700000400, ArtifactDisplayNameAndRedactions1763700000430, ArtifactTask1763700000460];

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Put, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ARTIFACT_UPLOAD_HEADERS, artifactDownloadQuery, fulfilmentCallbackCommand, manifestValidateCommand, type Principal } from '@dsar/contracts';
+import { ARTIFACT_UPLOAD_HEADERS, artifactDownloadQuery, fulfilmentCallbackCommand, fulfilmentCommand, manifestValidateCommand, type Principal } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, fileConditionsOf, parseInput, sendStoredFile, uploadBodyTypeProblem } from '@dsar/platform/http';
 import { Idempotent, streamedBodyOf } from '@dsar/platform/idempotency';
@@ -91,16 +91,16 @@ export class FulfilmentController {
     return this.manifests.validate(principal, id, parseInput(manifestValidateCommand, body));
   }
 
-  /** No body: the request is fulfilled with its manifest as it is. */
+  /** The request is fulfilled with its manifest as it is; the optional body overrides the tasks' gate with a reason. */
   @Post('fulfilment')
   @HttpCode(202)
   @Idempotent({ ownTransactions: true })
-  fulfil(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.fulfilments.fulfil(principal, id);
+  fulfil(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.fulfilments.fulfil(principal, id, parseInput(fulfilmentCommand, body ?? {}));
   }
 }
 
-function headerOf(req: Request, name: string): string | undefined {
+export function headerOf(req: Request, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
@@ -121,7 +121,7 @@ function uploadHeaders(req: Request): ArtifactUploadHeaders {
  * or any body the service's JSON parser read before this handler (up to HTTP_BODY_LIMIT), whose bytes are no
  * longer a stream to store. The file goes as application/octet-stream; its own type is x-artifact-content-type.
  */
-function refuseNonFileBody(req: Request): void {
+export function refuseNonFileBody(req: Request): void {
   const notAFile = uploadBodyTypeProblem(headerOf(req, 'content-type'), ARTIFACT_UPLOAD_HEADERS.contentType);
   if (notAFile) throw notAFile;
   if ((req as Request & { _body?: boolean })._body) {

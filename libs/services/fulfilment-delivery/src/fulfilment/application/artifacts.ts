@@ -6,6 +6,7 @@ import {
   ARTIFACT_TYPES,
   ARTIFACT_UPLOAD_HEADERS,
   type ArtifactDownloadQuery,
+  CONTENT_SHA256_HEADER,
   type ArtifactReplacedV1,
   type ArtifactsPurgedV1,
   type ArtifactType,
@@ -47,6 +48,20 @@ interface Declared {
   redactionReason: string | null;
 }
 
+/** What an upload answers besides the manifest: a data-system task (a connector's access file or rows). */
+export interface ArtifactSource {
+  task?: {
+    taskId: string;
+    systemKey: string;
+    /** Run in the recording transaction, after the manifest row's lock: throws when the task no longer takes files. */
+    check: (tx: EntityManager) => Promise<void>;
+  };
+  /** The sha256 (hex) the client declared (`x-content-sha256`): other bytes are refused and deleted. */
+  expectedSha256?: string;
+  /** The artifact's data categories (a task's rows of one category); none otherwise, until the callback names them. */
+  dataCategories?: string[];
+}
+
 /** An artifact version's bytes to stream to a reviewer. */
 export interface ArtifactDownload extends GetResult {
   file: ArtifactVersionEntity;
@@ -76,6 +91,22 @@ export class Artifacts {
 
   /** Stores an uploaded file as a new artifact of the request's manifest, which is pending review again. */
   async upload(principal: Principal, requestId: string, headers: ArtifactUploadHeaders, body: Readable): Promise<{ artifactId: string; artifactKey: string; requestId: string }> {
+    const { artifactId, artifactKey } = await this.uploadFile(principal, requestId, headers, body);
+    return { artifactId, artifactKey, requestId };
+  }
+
+  /**
+   * The upload of `upload`, for a data-system task's answer as well (`of`): the artifact is tagged with the task and
+   * its system, the task is checked again in the recording transaction, and bytes whose sha256 differs from the one
+   * declared are refused (422 TASK_ANSWER_INVALID) and deleted. Returns what was stored.
+   */
+  async uploadFile(
+    principal: Principal,
+    requestId: string,
+    headers: ArtifactUploadHeaders,
+    body: Readable,
+    of: ArtifactSource = {},
+  ): Promise<{ artifactId: string; artifactKey: string; size: number; sha256: string }> {
     const code = 'MANIFEST_ARTIFACT_UPLOAD_FAILED';
     const declared = this.declared(headers, true);
     this.checkLength(headers.contentLength, code);
@@ -87,9 +118,15 @@ export class Artifacts {
     const storageKey = storageKeyOf(requestId, artifactKey);
     const stored = await this.store(principal.tenantId, storageKey, body, code);
     try {
+      if (of.expectedSha256 !== undefined && of.expectedSha256 !== stored.sha256) {
+        throw new ProblemError('TASK_ANSWER_INVALID', `The file's bytes do not match its ${CONTENT_SHA256_HEADER} (their sha256 is ${stored.sha256}): nothing was kept.`, undefined, {
+          sha256: stored.sha256,
+        });
+      }
       return await this.uow.run(async (tx) => {
         const row = await this.manifests.lock(tx, detail);
         await this.manifests.assertChangeable(tx, row, opened, what);
+        await of.task?.check(tx);
         const now = this.clock.now();
         const artifact = tx.create(ArtifactEntity, {
           id: randomUUID(),
@@ -98,13 +135,15 @@ export class Artifacts {
           title: declared.title ?? declared.filename,
           filename: declared.filename,
           type: declared.type ?? 'other',
-          dataCategories: [],
+          dataCategories: of.dataCategories ?? [],
           currentVersion: 1,
           createdAt: now,
           createdBy: principal.id,
           updatedAt: now,
           updatedBy: principal.id,
           purgedAt: null,
+          systemKey: of.task?.systemKey ?? null,
+          taskId: of.task?.taskId ?? null,
         });
         await tx.insert(ArtifactEntity, artifact);
         const version = await this.insertVersion(tx, principal, artifact, 1, artifactKey, storageKey, declared, stored, now);
@@ -114,7 +153,7 @@ export class Artifacts {
           ...versionFacts(artifact, version),
           manifestVersion: row.version,
         } satisfies ArtifactUploadedV1);
-        return { artifactId: artifact.id, artifactKey, requestId };
+        return { artifactId: artifact.id, artifactKey, size: stored.size, sha256: stored.sha256 };
       });
     } catch (e) {
       // Not recorded: the bytes must not outlive their record.

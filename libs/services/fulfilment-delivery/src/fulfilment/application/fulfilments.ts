@@ -1,11 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { In, IsNull } from 'typeorm';
-import { allowedActionsOf, FulfilmentEventTypes, isUuid, type Principal, type RequestDetail, type RequestFulfilmentRecordedV1 } from '@dsar/contracts';
+import { type EntityManager, In, IsNull } from 'typeorm';
+import {
+  actionOfRequestType,
+  allowedActionsOf,
+  type FulfilmentCommand,
+  FulfilmentEventTypes,
+  isUuid,
+  type Principal,
+  type RequestDetail,
+  type RequestFulfilmentRecordedV1,
+  type TasksOverriddenV1,
+} from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { UnitOfWork } from '@dsar/platform/persistence';
+import { Tasks } from '../../tasks/application/tasks';
+import { DataSystemTaskEntity } from '../../tasks/infrastructure/data-system-task.entity';
 import { fulfilmentBlocker, fulfilmentKey } from '../domain/manifest-rules';
+import { overriddenTasks, taskGateRefusal } from '../domain/task-gate';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestEntity, type PendingFulfilment } from '../infrastructure/manifest.entity';
 import { Artifacts } from './artifacts';
@@ -40,9 +53,16 @@ export class Fulfilments {
     private readonly artifacts: Artifacts,
     private readonly lifecycle: LifecycleClient,
     private readonly clock: Clock,
+    private readonly tasks: Tasks,
   ) {}
 
-  async fulfil(principal: Principal, requestId: string): Promise<FulfilmentResult> {
+  /**
+   * Fulfils the request (see the class). The request's data-system tasks gate it first: refused while a required
+   * one is open (409 FULFILMENT_TASKS_OPEN), and for an erasure while a required system has not proven it (409
+   * ERASURE_NOT_CONFIRMED), unless `command.override.reason` is given: it is noted with the fulfilment and recorded
+   * with it (dsar.fulfilment.tasks_overridden.v1).
+   */
+  async fulfil(principal: Principal, requestId: string, command: FulfilmentCommand = {}): Promise<FulfilmentResult> {
     if (!isUuid(requestId)) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${requestId} does not exist.`);
     const detail = await this.lifecycle.request(principal, requestId);
     if (detail.status !== 'in_progress') {
@@ -52,7 +72,7 @@ export class Fulfilments {
       }
       throw disallowed(detail);
     }
-    const noted = await this.claim(principal, detail);
+    const noted = await this.claim(principal, detail, command);
     let dueAt: string;
     try {
       dueAt = (await this.lifecycle.transition(principal, requestId, 'fulfilled', fulfilmentKey(requestId, noted.manifestVersion, noted.round))).dueAt;
@@ -99,6 +119,13 @@ export class Fulfilments {
         artifactCount,
         purgedVersions: deleted.length,
       } satisfies RequestFulfilmentRecordedV1);
+      if (pending.override) {
+        await this.manifests.record(tx, row, FulfilmentEventTypes.tasksOverridden, {
+          ...this.manifests.facts(row, pending.by, now),
+          openTasks: pending.override.openTasks,
+          reason: pending.override.reason,
+        } satisfies TasksOverriddenV1);
+      }
       return true;
     });
   }
@@ -110,18 +137,20 @@ export class Fulfilments {
   }
 
   /**
-   * Checks the manifest and notes the fulfilment under a lease, in one transaction: refused while another
-   * call holds it (409) or while the manifest is not approved (409 FULFILMENT_MANIFEST_NOT_APPROVED).
+   * Checks the tasks and the manifest and notes the fulfilment under a lease, in one transaction: refused while
+   * another call holds it (409), while the tasks gate it (409, see `fulfil`; the tasks come first, as the files they
+   * answer with feed the manifest) or while the manifest is not approved (409 FULFILMENT_MANIFEST_NOT_APPROVED).
    */
-  private claim(principal: Principal, detail: RequestDetail): Promise<PendingFulfilment> {
+  private claim(principal: Principal, detail: RequestDetail, command: FulfilmentCommand): Promise<PendingFulfilment> {
     return this.uow.run(async (tx) => {
       const row = await this.manifests.lock(tx, detail);
       if (await this.manifests.fulfilmentUnderway(tx, row.requestId)) throw disallowed(detail, 'another fulfilment of it is under way');
+      const override = await this.gate(tx, detail, command);
       const blocker = fulfilmentBlocker({ requestType: detail.requestType, manifestVersion: row.version, validationState: row.validationState });
       if (blocker) {
         throw new ProblemError('FULFILMENT_MANIFEST_NOT_APPROVED', `The request cannot be fulfilled: ${blocker}.`, undefined, { manifestVersion: row.version, validationState: row.validationState });
       }
-      const noted: PendingFulfilment = { by: principal.id, manifestVersion: row.version, round: row.fulfilments + 1 };
+      const noted: PendingFulfilment = { by: principal.id, manifestVersion: row.version, round: row.fulfilments + 1, ...(override ? { override } : {}) };
       await tx
         .createQueryBuilder()
         .update(ManifestEntity)
@@ -130,6 +159,34 @@ export class Fulfilments {
         .execute();
       return noted;
     });
+  }
+
+  /**
+   * The tasks' gate (see `fulfil`): throws its refusal, or, with an override, answers what the override goes past
+   * (undefined when nothing was in the way: an override of nothing is not recorded).
+   */
+  private async gate(tx: EntityManager, detail: RequestDetail, command: FulfilmentCommand): Promise<PendingFulfilment['override']> {
+    const action = actionOfRequestType(detail.requestType);
+    const open = await this.tasks.openRequired(tx, detail.id);
+    const all = action === 'erasure' ? await tx.find(DataSystemTaskEntity, { where: { requestId: detail.id }, order: { systemKey: 'ASC' } }) : [];
+    const refusal = taskGateRefusal(action, open, all);
+    if (!refusal) return undefined;
+    if (command.override) return { reason: command.override.reason, openTasks: overriddenTasks(action, open, all) };
+    const names = refusal.tasks.map((t) => `${t.systemKey} (${t.state})`).join(', ');
+    if (refusal.code === 'FULFILMENT_TASKS_OPEN') {
+      throw new ProblemError(
+        'FULFILMENT_TASKS_OPEN',
+        `The request cannot be fulfilled while required data systems have not answered: ${names}. Settle their tasks, or fulfil with override.reason.`,
+        undefined,
+        { openTasks: refusal.tasks },
+      );
+    }
+    throw new ProblemError(
+      'ERASURE_NOT_CONFIRMED',
+      `The erasure request cannot be fulfilled without every required system's confirmation, not-found or skip: ${names}. Settle their tasks, or fulfil with override.reason.`,
+      undefined,
+      { unconfirmed: refusal.tasks },
+    );
   }
 
   /**

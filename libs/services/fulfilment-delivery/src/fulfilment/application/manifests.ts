@@ -10,6 +10,7 @@ import {
   isUuid,
   type ManifestRecordedV1,
   type ManifestReviewedV1,
+  type ManifestSystem,
   type ManifestValidateCommand,
   type ManifestView,
   type Principal,
@@ -21,6 +22,8 @@ import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { DataSystems } from '../../data-systems/application/data-systems';
+import { DataSystemTaskEntity } from '../../tasks/infrastructure/data-system-task.entity';
 import { fourEyesFor, mayReview, mergeCategories, staleReview } from '../domain/manifest-rules';
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
@@ -51,6 +54,7 @@ export class Manifests {
     private readonly lifecycle: LifecycleClient,
     private readonly clock: Clock,
     @Inject(FULFILMENT_SETTINGS) private readonly settings: FulfilmentSettings,
+    private readonly systems: DataSystems,
   ) {}
 
   /** The transaction the caller is in (an event handler's inbox transaction), else the data source: in embedded mode one database session serves every service, so a read must never wait outside the transaction that holds it. */
@@ -159,9 +163,10 @@ export class Manifests {
     return this.outbox.record(tx, { type, subject: row.requestId, tenantId: row.tenantId, data });
   }
 
-  /** The request's manifest as GET …/manifest answers it: metadata only; version 0 and empty lists while it has none. */
+  /** The request's manifest as GET …/manifest answers it: metadata only; version 0 and empty lists while it has none (its systems still listed). */
   async view(tenantId: string, requestId: string): Promise<ManifestView> {
     const row = isUuid(requestId) ? await this.db.getRepository(ManifestEntity).findOne({ where: { tenantId, requestId } }) : null;
+    const systems = isUuid(requestId) ? await this.systemsOf(tenantId, requestId) : [];
     if (!row || row.version === 0) {
       return {
         requestId,
@@ -175,6 +180,7 @@ export class Manifests {
         supplementaryInfoRef: null,
         review: null,
         history: [],
+        systems,
       };
     }
     const [artifacts, versions, changes] = await Promise.all([
@@ -200,7 +206,34 @@ export class Manifests {
       supplementaryInfoRef: row.supplementaryInfoRef,
       review: row.review ? { ...row.review, outdated: row.review.version !== row.version } : null,
       history: changes.map((c) => ({ version: c.version, change: c.change, by: c.by, at: c.at.toISOString(), validationState: c.validationState })),
+      systems,
     };
+  }
+
+  /**
+   * The data systems the request was sent to, one per task, by key: the task's state, answer, erasure confirmation
+   * and files (held artifacts that name the task). A system deleted since keeps its last name.
+   */
+  private async systemsOf(tenantId: string, requestId: string): Promise<ManifestSystem[]> {
+    const tasks = await this.db.getRepository(DataSystemTaskEntity).find({ where: { tenantId, requestId }, order: { systemKey: 'ASC', action: 'ASC' } });
+    if (tasks.length === 0) return [];
+    const files = await this.db.getRepository(ArtifactEntity).find({
+      where: { tenantId, requestId, taskId: In(tasks.map((t) => t.id)), purgedAt: IsNull() },
+      select: { id: true, taskId: true },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+    const names = new Map<string, string>();
+    for (const key of new Set(tasks.map((t) => t.systemKey))) names.set(key, (await this.systems.get(tenantId, key, { includeDeleted: true }))?.displayName ?? key);
+    return tasks.map((t) => ({
+      systemKey: t.systemKey,
+      displayName: names.get(t.systemKey) ?? t.systemKey,
+      action: t.action,
+      state: t.state,
+      outcome: t.outcome?.outcome ?? null,
+      erasure: t.outcome?.outcome === 'complete' ? (t.outcome.erasure ?? null) : null,
+      artifactIds: files.filter((f) => f.taskId === t.id).map((f) => f.id),
+      answeredAt: t.answeredAt?.toISOString() ?? null,
+    }));
   }
 
   /**
@@ -359,6 +392,7 @@ export function artifactRecordOf(artifact: ArtifactEntity, versions: ArtifactVer
       })),
     redactionsApplied: redactionsOf(versions),
     purgedAt: artifact.purgedAt?.toISOString() ?? null,
+    systemKey: artifact.systemKey,
   };
 }
 

@@ -48,6 +48,14 @@ export class ArtifactEntity {
   /** When the bytes of every version were deleted (retention); the metadata stays for the record. */
   @Column('timestamptz', { name: 'purged_at', nullable: true })
   purgedAt: Date | null;
+
+  /** The data system whose task answered with this file (a connector's access answer); null for a person's upload. */
+  @Column('text', { name: 'system_key', nullable: true })
+  systemKey: string | null;
+
+  /** The task it answers, with `systemKey`. */
+  @Column('uuid', { name: 'task_id', nullable: true })
+  taskId: string | null;
 }
 
 /** One stored version of an artifact: its file's metadata here, its bytes encrypted in storage under `storageKey`. */

@@ -16,6 +16,8 @@ export interface PendingFulfilment {
   manifestVersion: number;
   /** 1 for the request's first fulfilment, 2 after it was reopened on appeal and fulfilled again… */
   round: number;
+  /** The operator's reason to fulfil past open or unconfirmed required tasks, and those tasks: recorded with the fulfilment. */
+  override?: { reason: string; openTasks: Array<{ taskId: string; systemKey: string; state: string }> };
 }
 
 /**
