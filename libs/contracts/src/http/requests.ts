@@ -146,8 +146,8 @@ export type RequestDetail = z.infer<typeof requestDetail>;
 export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] as const;
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 /**
- * With a filter the request counters do not keep (`atRiskDays`, the type, jurisdiction, channel, receipt dates or
- * reference), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
+ * With a filter the request counters do not keep (`atRiskDays`, the type, jurisdiction, channel, receipt dates,
+ * reference or `waitingOnSystems`), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
  * (`totalExact: false`). With `atRiskDays` alone, also when at most this many open requests in scope are not at risk.
  * ADR 0029, docs/api/README.md#paging-the-queue.
  */
@@ -212,6 +212,13 @@ export const queueQuery = z
       .transform((s) => s.toUpperCase())
       .optional()
       .describe("Only the request (or, rarely, the requests) whose id starts with the reference's eight hex digits: `DSAR-1A2B3C4D`, in any case"),
+    waitingOnSystems: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional()
+      .describe(
+        "`true`: only requests with a required data-system task still open (waiting, queued, claimed, blocked or action required); `false`: only those without. Kept from the task events, so it follows a task's change a moment later (docs/data-systems.md)",
+      ),
   })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
@@ -246,11 +253,12 @@ export const queuePage = z
     receivedFrom: timestamp.optional(),
     receivedTo: timestamp.optional(),
     reference: z.string().optional(),
+    waitingOnSystems: z.boolean().optional(),
     total: z.number().int().describe('Requests matching the filters, across all pages; an estimate when `totalExact` is false'),
     totalExact: z
       .boolean()
       .describe(
-        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
+        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`, \`waitingOnSystems\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
       ),
   })
   .meta({ id: 'QueuePage' });

@@ -14,6 +14,7 @@ import { RequestCounts1763700000160 } from './infrastructure/migrations/17637000
 import { QueueOpenReceived1763700000170 } from './infrastructure/migrations/1763700000170-queue-open-received';
 import { QueueFilters1763700000180 } from './infrastructure/migrations/1763700000180-queue-filters';
 import { RequestCorrections1763700000190 } from './infrastructure/migrations/1763700000190-request-corrections';
+import { RequestSystemTasks1763700000195 } from './infrastructure/migrations/1763700000195-request-system-tasks';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -46,6 +47,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
       QueueOpenReceived1763700000170,
       QueueFilters1763700000180,
       RequestCorrections1763700000190,
+      RequestSystemTasks1763700000195,
     ],
   };
 }

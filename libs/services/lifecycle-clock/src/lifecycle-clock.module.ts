@@ -14,11 +14,13 @@ import { RequestLifecycle } from './application/request-lifecycle';
 import { RequestQueue } from './application/request-queue';
 import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
+import { RequestSystemTasks } from './application/request-system-tasks';
+import { TaskEventsHandler } from './events/task-events.handler';
 
 @Module({
   // The policy-usage route comes before the requests controller, so `policy-usage` is never read as a request id.
-  controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler],
-  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades],
+  controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler, TaskEventsHandler],
+  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks],
   exports: [RequestRegistry, RequestClock, RequestLifecycle],
 })
 export class LifecycleClockModule {

@@ -66,6 +66,7 @@ export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit'
     ...(filters.receivedFrom !== undefined ? { receivedFrom: filters.receivedFrom } : {}),
     ...(filters.receivedTo !== undefined ? { receivedTo: filters.receivedTo } : {}),
     ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
+    ...(filters.waitingOnSystems !== undefined ? { waitingOnSystems: filters.waitingOnSystems } : {}),
     total: slice.total,
     totalExact: slice.totalExact,
   };

@@ -28,10 +28,11 @@ interface QueueTotal {
  * The conditions of a queue read: `keys` on the tenant, workspace and status,
  * written so that they hold both for `requests r` and for `request_counts r`
  * (the same columns); `rows`, those only `requests` can answer (the due time
- * of the at-risk filter, the type, jurisdiction, channel, receipt dates and
- * reference); their parameters by name. `later` is the condition of the open
- * requests in scope that `rows` leaves out, when it is known (the at-risk
- * filter alone: due after the horizon).
+ * of the at-risk filter, the type, jurisdiction, channel, receipt dates,
+ * reference, and whether the request waits on its data systems); their
+ * parameters by name. `later` is the condition of the open requests in scope
+ * that `rows` leaves out, when it is known (the at-risk filter alone: due
+ * after the horizon).
  */
 interface QueueFilter {
   keys: string[];
@@ -65,7 +66,7 @@ export class RequestQueue {
     const sortBy = query.sortBy ?? 'receivedAt';
     const sortOrder = query.sortOrder ?? 'desc';
     const direction = sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const filter = filterOf(scope, query, now);
+    const filter = filterOf(scope, query, now, this.table('request_system_tasks'));
     // Inside a unit of work both reads go through its transaction; PGlite has one connection.
     const inTransaction = this.uow.activeManager !== undefined;
     const manager = this.uow.manager;
@@ -150,7 +151,7 @@ export class RequestQueue {
   }
 }
 
-function filterOf(scope: TenantScope, query: QueueQuery, now: Date): QueueFilter {
+function filterOf(scope: TenantScope, query: QueueQuery, now: Date, systemTasks: string): QueueFilter {
   const keys = ['r.tenant_id = :tenantId'];
   const params: ObjectLiteral = { tenantId: scope.tenantId };
   if (scope.workspaceId) {
@@ -190,6 +191,10 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date): QueueFilter
     rows.push('r.id BETWEEN :referenceFrom AND :referenceTo');
     params.referenceFrom = range.from;
     params.referenceTo = range.to;
+  }
+  if (query.waitingOnSystems !== undefined) {
+    // lifecycle-clock's copy of the request's tasks (RequestSystemTasks), probed through its index of the open required ones.
+    rows.push(`${query.waitingOnSystems ? '' : 'NOT '}EXISTS (SELECT 1 FROM ${systemTasks} t WHERE t.request_id = r.id AND t.open AND t.required)`);
   }
   // The count of the requests `rows` leaves out is known only for the at-risk filter alone.
   return { keys, rows, params, ...(later && rows.length === 1 ? { later } : {}) };
