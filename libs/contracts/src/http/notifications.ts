@@ -3,8 +3,9 @@ import { timestamp } from './fields';
 
 /**
  * HTTP contracts of notifications (docs/notifications.md): the messages the
- * notifier sends to data subjects (by email) and operators (by Slack and
- * email) because of a domain event, each with its delivery attempts.
+ * notifier sends to data subjects (by email), operators (by Slack and email)
+ * and the owners of data systems (by email or Slack) because of a domain
+ * event, each with its delivery attempts.
  */
 
 /** What the data subject is told, one kind per domain event that concerns them. */
@@ -31,14 +32,23 @@ export const OPERATOR_NOTIFICATION_KINDS = [
   'message_parked',
   'daily_digest',
   'notification_failed',
+  'task_escalated',
 ] as const;
 
-export const NOTIFICATION_KINDS = [...SUBJECT_NOTIFICATION_KINDS, ...OPERATOR_NOTIFICATION_KINDS] as const;
+/**
+ * What the owner of a data system is told of its tasks (docs/data-systems.md#chasing), at the address the system's
+ * registration gives: like operators' messages, references, codes and dates only, never the task's token or identities.
+ */
+export const OWNER_NOTIFICATION_KINDS = ['task_assigned', 'task_overdue'] as const;
+
+export const NOTIFICATION_KINDS = [...SUBJECT_NOTIFICATION_KINDS, ...OPERATOR_NOTIFICATION_KINDS, ...OWNER_NOTIFICATION_KINDS] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export type SubjectNotificationKind = (typeof SUBJECT_NOTIFICATION_KINDS)[number];
 export type OperatorNotificationKind = (typeof OPERATOR_NOTIFICATION_KINDS)[number];
+export type OwnerNotificationKind = (typeof OWNER_NOTIFICATION_KINDS)[number];
 
-export const NOTIFICATION_AUDIENCES = ['subject', 'operators'] as const;
+/** `owner`: the owner of the data system a task is for (its email address or Slack channel). */
+export const NOTIFICATION_AUDIENCES = ['subject', 'operators', 'owner'] as const;
 export type NotificationAudience = (typeof NOTIFICATION_AUDIENCES)[number];
 
 export const NOTIFICATION_CHANNELS = ['email', 'chat'] as const;
@@ -67,7 +77,7 @@ export const notificationEvent = z
   .object({
     eventId: z.uuid().describe("The notification's id (replay takes it)"),
     eventType: z.enum(NOTIFICATION_KINDS).describe('What the message is about'),
-    audience: z.enum(NOTIFICATION_AUDIENCES).describe('`subject` (the data subject) or `operators`'),
+    audience: z.enum(NOTIFICATION_AUDIENCES).describe('`subject` (the data subject), `operators`, or `owner` (the owner of a data system, for its task)'),
     status: z.enum(NOTIFICATION_STATUSES),
     createdAt: timestamp,
     attempts: z.array(notificationAttempt),

@@ -4,6 +4,7 @@ import { NotificationAttemptEntity } from './infrastructure/notification-attempt
 import { NotificationEntity } from './infrastructure/notification.entity';
 import { NotificationSendEntity } from './infrastructure/notification-send.entity';
 import { Notifications1763700000500 } from './infrastructure/migrations/1763700000500-notifications';
+import { OwnerNotifications1763700000510 } from './infrastructure/migrations/1763700000510-owner-notifications';
 import { NotifierModule } from './notifier.module';
 import { type NotifierSettings, notifierSettingsFrom } from './notifier-settings';
 
@@ -20,7 +21,7 @@ export function notifierServiceWith(settings: NotifierSettings): ServiceDefiniti
     module: NotifierModule.with(settings),
     persistence: true,
     entities: [NotificationEntity, NotificationSendEntity, NotificationAttemptEntity, RetentionRuleEntity],
-    migrations: [...retentionMigrations, Notifications1763700000500],
+    migrations: [...retentionMigrations, Notifications1763700000500, OwnerNotifications1763700000510],
     calls: ['lifecycle-clock'],
   };
 }

@@ -46,6 +46,7 @@ function notification(audience: 'subject' | 'operators'): NotificationEntity {
     sourceKey: 'event-1',
     sourceEventId: null,
     facts: { requestType: 'access', jurisdiction: 'GB', dueAt: detail.dueAt },
+    recipient: null,
     status: 'pending',
     createdAt: new Date('2026-03-01T09:00:00Z'),
     updatedAt: new Date('2026-03-01T09:00:00Z'),
@@ -71,5 +72,36 @@ describe("the reference in the notifier's emails", () => {
     if (!composed.ok || !composed.email) throw new Error('expected an email');
     expect(composed.email.headers?.['X-DSAR-Reference']).toBe('DSAR-1A2B3C4D');
     expect(quotedReferences(`${composed.email.subject}\n${composed.email.text}`)).toEqual([{ idPrefix: '1a2b3c4d' }]);
+  });
+});
+
+describe("messages to a data system's owner", () => {
+  const composer = new MessageComposer(lifecycle, notifierSettingsFrom({ NOTIFIER_OPERATOR_EMAILS: ['ops@tenant-a.example'], NOTIFIER_OPERATOR_LOCALE: 'de' }));
+  const taskId = '0b7e5c1a-2d3f-4e5a-8b6c-7d8e9f0a1b2c';
+  const owned = (recipient: NotificationEntity['recipient']): NotificationEntity => ({
+    ...notification('operators'),
+    kind: 'task_assigned',
+    audience: 'owner',
+    facts: { task: { id: taskId, systemKey: 'crm', displayName: 'Customer CRM', action: 'access', mode: 'manual', dueAt: '2026-12-05T10:00:00.000Z' } },
+    recipient,
+  });
+
+  it("go to the owner's email address and Slack channel, in the operators' language, without reading the request", async () => {
+    const noRequest = new MessageComposer({ request: async () => Promise.reject(new Error('not to be read')) } as unknown as LifecycleClient, notifierSettingsFrom({ NOTIFIER_OPERATOR_LOCALE: 'de' }));
+    const email = await noRequest.compose(owned({ email: 'crm-owner@example.org', slackChannel: '#crm-team' }), 'email', 'send-3');
+    if (!email.ok || !email.email) throw new Error('expected an email');
+    expect(email.email.to).toBe('crm-owner@example.org');
+    expect(email.destination).toBe('c***@example.org');
+    expect(email.email.subject).toBe('[DSAR] Neue Aufgabe für Customer CRM: DSAR-1A2B3C4D');
+    expect(email.email.text).toContain(`dsar tasks claim ${taskId}`);
+    const chat = await noRequest.compose(owned({ email: 'crm-owner@example.org', slackChannel: '#crm-team' }), 'chat', 'send-4');
+    if (!chat.ok || !chat.chat) throw new Error('expected a chat message');
+    expect(chat.chat.channel).toBe('#crm-team');
+    expect(chat.chat.text).toMatch(/^\*\[DSAR\] Neue Aufgabe für Customer CRM: DSAR-1A2B3C4D\*\n/);
+  });
+
+  it('fail for good on a channel the owner has no address for', async () => {
+    expect(await composer.compose(owned({ email: 'crm-owner@example.org' }), 'chat', 'send-5')).toMatchObject({ ok: false, transient: false, error: "the data system's owner has no Slack channel" });
+    expect(await composer.compose(owned({ slackChannel: '#crm-team' }), 'email', 'send-6')).toMatchObject({ ok: false, transient: false, error: "the data system's owner has no email address" });
   });
 });

@@ -33,7 +33,8 @@ export class MessageComposer {
   ) {}
 
   async compose(n: NotificationEntity, channel: NotificationChannel, sendId: string): Promise<Composed> {
-    return n.audience === 'subject' ? this.forSubject(n, sendId) : this.forOperators(n, channel, sendId);
+    if (n.audience === 'subject') return this.forSubject(n, sendId);
+    return n.audience === 'owner' ? this.forOwner(n, channel, sendId) : this.forOperators(n, channel, sendId);
   }
 
   private async forSubject(n: NotificationEntity, sendId: string): Promise<Composed> {
@@ -94,6 +95,23 @@ export class MessageComposer {
     }
     if (!operators.slackChannel) return { ok: false, transient: false, error: 'the tenant has no operator Slack channel any more', destination: UNRESOLVED };
     return { ok: true, destination: maskDestination(operators.slackChannel), chat: { channel: operators.slackChannel, text: `*${rendered.subject}*\n${rendered.text}` } };
+  }
+
+  /**
+   * To the owner of a data system, at the address the task event gave (kept on the notification): written like an
+   * operator's message, in the tenant's operator language and zone, from the allow-list of operator-context.ts.
+   */
+  private forOwner(n: NotificationEntity, channel: NotificationChannel, sendId: string): Composed {
+    const operators = operatorSettingsOf(this.settings, n.tenantId);
+    const rendered = renderNotification(n.kind, operators.locale, factsContext(n), { timeZone: operators.timeZone, overrides: this.settings.tenants[n.tenantId]?.templates });
+    if (channel === 'email') {
+      const to = n.recipient?.email;
+      if (!to) return { ok: false, transient: false, error: "the data system's owner has no email address", destination: UNRESOLVED };
+      return { ok: true, destination: maskDestination(to), email: this.email(n, sendId, to, rendered, n.requestId ? requestReference(n.requestId) : undefined) };
+    }
+    const slackChannel = n.recipient?.slackChannel;
+    if (!slackChannel) return { ok: false, transient: false, error: "the data system's owner has no Slack channel", destination: UNRESOLVED };
+    return { ok: true, destination: maskDestination(slackChannel), chat: { channel: slackChannel, text: `*${rendered.subject}*\n${rendered.text}` } };
   }
 
   private email(n: NotificationEntity, sendId: string, to: string, rendered: RenderedMessage, reference: string | undefined): OutgoingEmail {
@@ -158,6 +176,8 @@ interface NotificationFacts {
   failedChannel?: string;
   failedDestination?: string;
   error?: string;
+  /** The data-system task of task_assigned, task_overdue and task_escalated (its dates as ISO strings). */
+  task?: { id: string; systemKey: string; displayName?: string; action: string; mode?: string; dueAt?: string; legalDueAt?: string; timeoutAt?: string; state?: string };
 }
 
 /** The template context the facts give: identifiers, codes and dates. */
@@ -190,5 +210,19 @@ export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'f
     digest: f.digestDate !== undefined ? { date: new Date(f.digestDate), atRisk: rows(f.atRisk), overdue: rows(f.overdue) } : undefined,
     parked: f.topic !== undefined ? { topic: f.topic, eventType: f.eventType ?? '', reason: f.dlqReason ?? '', consumer: f.consumer ?? '', subject: f.subject } : undefined,
     failure: f.failedKind !== undefined ? { kind: f.failedKind, channel: f.failedChannel ?? '', destination: f.failedDestination ?? '', error: f.error ?? '' } : undefined,
+    task:
+      f.task !== undefined
+        ? {
+            id: f.task.id,
+            systemKey: f.task.systemKey,
+            displayName: f.task.displayName,
+            action: f.task.action,
+            mode: f.task.mode,
+            dueAt: dateOf(f.task.dueAt),
+            legalDueAt: dateOf(f.task.legalDueAt),
+            timeoutAt: dateOf(f.task.timeoutAt),
+            state: f.task.state,
+          }
+        : undefined,
   };
 }

@@ -32,6 +32,7 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
   appealDecision: labelHelper('appealDecisions'),
   deadlineKind: labelHelper('deadlineKinds'),
   channel: labelHelper('deliveryChannels'),
+  taskAction: labelHelper('taskActions'),
   methods: withData((data, list) => {
     if (!Array.isArray(list)) return '';
     const names = [...new Set(list.filter((m): m is string => typeof m === 'string' && m !== ''))].map((m) => label(data, 'verificationMethods', m));

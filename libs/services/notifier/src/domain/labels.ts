@@ -16,6 +16,8 @@ export interface Labels {
   /** Adverbial phrases that complete "You will receive your data …". */
   deliveryChannels: Readonly<Record<string, string>>;
   deadlineKinds: Readonly<Record<string, string>>;
+  /** What a data system is asked to do for a task (DATA_SYSTEM_ACTIONS). */
+  taskActions: Readonly<Record<string, string>>;
 }
 
 const en: Labels = {
@@ -61,6 +63,14 @@ const en: Labels = {
     secure_remote_access: 'through secure remote access',
   },
   deadlineKinds: { response: 'Response deadline', acknowledgement: 'Acknowledgement deadline' },
+  taskActions: {
+    access: 'Access: find and export the data',
+    erasure: 'Erasure',
+    rectification: 'Correction',
+    restriction: 'Restriction of processing',
+    objection: 'Objection to processing',
+    opt_out: 'Opt-out',
+  },
 };
 
 const de: Labels = {
@@ -106,6 +116,14 @@ const de: Labels = {
     secure_remote_access: 'über einen gesicherten Fernzugang',
   },
   deadlineKinds: { response: 'Antwortfrist', acknowledgement: 'Frist für die Eingangsbestätigung' },
+  taskActions: {
+    access: 'Auskunft: Daten finden und exportieren',
+    erasure: 'Löschung',
+    rectification: 'Berichtigung',
+    restriction: 'Einschränkung der Verarbeitung',
+    objection: 'Widerspruch gegen die Verarbeitung',
+    opt_out: 'Opt-out',
+  },
 };
 
 const fr: Labels = {
@@ -151,6 +169,14 @@ const fr: Labels = {
     secure_remote_access: "au moyen d'un accès à distance sécurisé",
   },
   deadlineKinds: { response: 'Délai de réponse', acknowledgement: "Délai d'accusé de réception" },
+  taskActions: {
+    access: 'Accès : trouver et exporter les données',
+    erasure: 'Effacement',
+    rectification: 'Rectification',
+    restriction: 'Limitation du traitement',
+    objection: 'Opposition au traitement',
+    opt_out: 'Opt-out',
+  },
 };
 
 const es: Labels = {
@@ -196,6 +222,14 @@ const es: Labels = {
     secure_remote_access: 'mediante un acceso remoto seguro',
   },
   deadlineKinds: { response: 'Plazo de respuesta', acknowledgement: 'Plazo de acuse de recibo' },
+  taskActions: {
+    access: 'Acceso: localizar y exportar los datos',
+    erasure: 'Supresión',
+    rectification: 'Rectificación',
+    restriction: 'Limitación del tratamiento',
+    objection: 'Oposición al tratamiento',
+    opt_out: 'Exclusión (opt-out)',
+  },
 };
 
 const pt: Labels = {
@@ -241,6 +275,14 @@ const pt: Labels = {
     secure_remote_access: 'por meio de acesso remoto seguro',
   },
   deadlineKinds: { response: 'Prazo de resposta', acknowledgement: 'Prazo de confirmação de recebimento' },
+  taskActions: {
+    access: 'Acesso: localizar e exportar os dados',
+    erasure: 'Eliminação',
+    rectification: 'Correção',
+    restriction: 'Restrição do tratamento',
+    objection: 'Oposição ao tratamento',
+    opt_out: 'Opt-out',
+  },
 };
 
 export const LABELS: Readonly<Record<Locale, Labels>> = { en, de, fr, es, pt };

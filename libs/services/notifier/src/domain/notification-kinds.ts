@@ -1,12 +1,22 @@
 /**
  * What the notifier can send. Subject kinds go to the person who made the
- * request; operator kinds go to the team handling requests and never carry
- * personal data (see operator-context.ts).
+ * request; operator kinds go to the team handling requests, and owner kinds to
+ * the owner of a data system about its task: neither carries the data
+ * subject's personal data (see operator-context.ts).
  */
-import { NOTIFICATION_KINDS, type NotificationKind, OPERATOR_NOTIFICATION_KINDS, type OperatorNotificationKind } from '@dsar/contracts';
+import { NOTIFICATION_KINDS, type NotificationKind, OPERATOR_NOTIFICATION_KINDS, type OperatorNotificationKind, OWNER_NOTIFICATION_KINDS, type OwnerNotificationKind } from '@dsar/contracts';
 
 // The kinds are part of the HTTP contract (`eventType` of the history): one list, in libs/contracts.
-export { NOTIFICATION_KINDS, type NotificationKind, OPERATOR_NOTIFICATION_KINDS, type OperatorNotificationKind, SUBJECT_NOTIFICATION_KINDS, type SubjectNotificationKind } from '@dsar/contracts';
+export {
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+  OPERATOR_NOTIFICATION_KINDS,
+  type OperatorNotificationKind,
+  OWNER_NOTIFICATION_KINDS,
+  type OwnerNotificationKind,
+  SUBJECT_NOTIFICATION_KINDS,
+  type SubjectNotificationKind,
+} from '@dsar/contracts';
 
 /** The languages every built-in template is written in; English is the fallback. */
 export const LOCALES = ['en', 'de', 'fr', 'es', 'pt'] as const;
@@ -19,6 +29,15 @@ export function isNotificationKind(value: string): value is NotificationKind {
 
 export function isOperatorKind(kind: NotificationKind): kind is OperatorNotificationKind {
   return (OPERATOR_NOTIFICATION_KINDS as readonly string[]).includes(kind);
+}
+
+export function isOwnerKind(kind: NotificationKind): kind is OwnerNotificationKind {
+  return (OWNER_NOTIFICATION_KINDS as readonly string[]).includes(kind);
+}
+
+/** Kinds written for staff (operators, owners of data systems): built from the allow-list of operator-context.ts. */
+export function isStaffKind(kind: NotificationKind): boolean {
+  return isOperatorKind(kind) || isOwnerKind(kind);
 }
 
 export function isLocale(value: string): value is Locale {

@@ -32,6 +32,17 @@ export function operatorContext(context: TemplateContext): TemplateContext {
       consumer: c.parked.consumer,
       subject: c.parked.subject,
     },
+    task: c.task && {
+      id: c.task.id,
+      systemKey: c.task.systemKey,
+      displayName: c.task.displayName,
+      action: c.task.action,
+      mode: c.task.mode,
+      dueAt: c.task.dueAt,
+      legalDueAt: c.task.legalDueAt,
+      timeoutAt: c.task.timeoutAt,
+      state: c.task.state,
+    },
     failure: c.failure && {
       kind: c.failure.kind,
       channel: c.failure.channel,

@@ -1,4 +1,4 @@
-import { LOCALES, NOTIFICATION_KINDS, OPERATOR_NOTIFICATION_KINDS, SUBJECT_NOTIFICATION_KINDS } from './notification-kinds';
+import { LOCALES, NOTIFICATION_KINDS, OPERATOR_NOTIFICATION_KINDS, OWNER_NOTIFICATION_KINDS, SUBJECT_NOTIFICATION_KINDS } from './notification-kinds';
 import { renderNotification } from './render';
 import type { TemplateContext } from './template-context';
 
@@ -266,5 +266,77 @@ describe('renderNotification', () => {
   it('refuses an unknown time zone or kind', () => {
     expect(() => renderNotification('request_fulfilled', 'en', minimal, { timeZone: 'Mars/Olympus' })).toThrow('unknown time zone "Mars/Olympus"');
     expect(() => renderNotification('nope' as never, 'en', minimal, options)).toThrow('unknown notification kind "nope"');
+  });
+});
+
+describe('the notifications of data-system tasks', () => {
+  const taskId = '0b7e5c1a-2d3f-4e5a-8b6c-7d8e9f0a1b2c';
+  const task: TemplateContext = {
+    requestId,
+    reference,
+    recipientName: 'Erika Mustermann',
+    message: 'SECRET-NOTE',
+    task: {
+      id: taskId,
+      systemKey: 'crm',
+      displayName: 'Customer CRM',
+      action: 'erasure',
+      mode: 'manual',
+      dueAt: new Date('2026-12-05T10:00:00Z'),
+      legalDueAt: new Date('2027-01-01T10:00:00Z'),
+      timeoutAt: new Date('2026-12-09T10:00:00Z'),
+      state: 'queued',
+    },
+  };
+
+  it('tell the owner which task, system, action and due dates, and the CLI lines that claim and answer it', () => {
+    const { subject, text, html } = renderNotification('task_assigned', 'en', task, { timeZone: 'UTC' });
+    expect(subject).toBe('[DSAR] New task for Customer CRM: DSAR-1A2B3C4D');
+    expect(text).toContain(`Task: ${taskId}`);
+    expect(text).toContain('System: Customer CRM (crm)');
+    expect(text).toContain('Action: Erasure');
+    expect(text).toContain('Due by: December 5, 2026');
+    expect(text).toContain('Legal deadline of the request: January 1, 2027');
+    expect(text).toContain(`dsar tasks claim ${taskId}`);
+    expect(text).toContain(`dsar tasks answer ${taskId}`);
+    expect(html).toContain(`dsar tasks claim ${taskId}`);
+    expect(text).toContain('as the owner of a data system');
+  });
+
+  it('remind the owner of an overdue task, and alert operators with the request by reference and id', () => {
+    const overdue = renderNotification('task_overdue', 'de', task, { timeZone: 'Europe/Berlin' });
+    expect(overdue.subject).toBe('[DSAR] Aufgabe überfällig für Customer CRM: DSAR-1A2B3C4D');
+    expect(overdue.text).toContain('Tätigkeit: Löschung');
+    expect(overdue.text).toContain('War fällig am: 5. Dezember 2026');
+    expect(overdue.text).toContain(`dsar tasks answer ${taskId}`);
+    const escalated = renderNotification('task_escalated', 'en', task, { timeZone: 'UTC' });
+    expect(escalated.subject).toBe('[DSAR] Data system overdue: Customer CRM (DSAR-1A2B3C4D)');
+    expect(escalated.text).toContain(`Request ID: ${requestId}`);
+    expect(escalated.text).toContain(`Task: ${taskId}`);
+    expect(escalated.text).toContain('State: queued');
+  });
+
+  it.each(['task_assigned', 'task_overdue', 'task_escalated'] as const)('%s shows the task in every language, with no name, words or token', (kind) => {
+    for (const locale of LOCALES) {
+      const message = renderNotification(kind, locale, task, { timeZone: 'UTC' });
+      expect(message.text).toContain(taskId);
+      expect(message.html).toContain(taskId);
+      for (const part of [message.subject, message.text, message.html]) {
+        expect(part).not.toMatch(LEAKS);
+        expect(part).not.toContain('Mustermann');
+        expect(part).not.toContain('SECRET-');
+        expect(part).not.toMatch(/dtt_/);
+      }
+      expect(message.text).toContain('Customer CRM');
+    }
+  });
+
+  it('owner kinds are written from the allow-list of operator messages, whatever a tenant template asks for', () => {
+    expect(OWNER_NOTIFICATION_KINDS).toEqual(['task_assigned', 'task_overdue']);
+    const message = renderNotification('task_assigned', 'en', task, {
+      timeZone: 'UTC',
+      overrides: { task_assigned: { en: { text: '{{task.id}} for {{recipientName}}: {{message}}' } } },
+    });
+    expect(message.text).toBe(`${taskId} for :`);
   });
 });

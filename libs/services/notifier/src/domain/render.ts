@@ -1,6 +1,6 @@
 import { renderTemplate, type TemplatePart } from './engine';
 import { isTimeZone } from './helpers';
-import { FALLBACK_LOCALE, isNotificationKind, isOperatorKind, type Locale, type NotificationKind } from './notification-kinds';
+import { FALLBACK_LOCALE, isNotificationKind, isStaffKind, type Locale, type NotificationKind } from './notification-kinds';
 import { operatorContext } from './operator-context';
 import type { TemplateOverrides } from './overrides';
 import { resolveLocale } from './resolve-locale';
@@ -36,7 +36,7 @@ export function renderNotification(kind: NotificationKind, locale: string | null
   if (!isTimeZone(options.timeZone)) throw new Error(`unknown time zone "${options.timeZone}" for notifications`);
   const resolved = resolveLocale(locale, context.jurisdiction);
   const complete = { ...context, reference: context.reference || requestReference(context.requestId) };
-  const data = isOperatorKind(kind) ? operatorContext(complete) : complete;
+  const data = isStaffKind(kind) ? operatorContext(complete) : complete;
   const part = (name: TemplatePart) => renderPart(kind, resolved, name, data, options);
   return { locale: resolved, subject: part('subject'), text: part('text'), html: part('html') };
 }

@@ -41,6 +41,24 @@ export interface TemplateContext {
   /** `subject` is the parked event's CloudEvent subject (a request id). */
   parked?: { topic: string; eventType: string; reason: string; consumer: string; subject?: string };
   failure?: { kind: string; channel: string; destination: string; error: string };
+  /**
+   * The data-system task a message is about (task_assigned, task_overdue, task_escalated): `dueAt` is the system's own
+   * due date, `legalDueAt` the request's; `displayName` is the name its registration gives the system. Never its
+   * token or the identities it carries.
+   */
+  task?: TaskSummary;
+}
+
+export interface TaskSummary {
+  id: string;
+  systemKey: string;
+  displayName?: string;
+  action: string;
+  mode?: string;
+  dueAt?: Date;
+  legalDueAt?: Date;
+  timeoutAt?: Date;
+  state?: string;
 }
 
 /** The short reference (`DSAR-1A2B3C4D`) operators see: one definition in the contracts, beside the tagged one intake reads replies by. */

@@ -17,6 +17,9 @@ import {
   RequestEventTypes,
   type RequestorReplacedV1,
   type RequestRefusedV1,
+  TaskEventTypes,
+  type TaskOverdueV1,
+  type TaskRequestedV1,
   type VerificationExpiredV1,
   type VerificationReminderDueV1,
   type VerificationRequestedCaseV1,
@@ -28,14 +31,33 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import { NotificationHistoryService } from '../application/notification-history';
 import { Notifications } from '../application/notifications';
 import { Dispatcher } from '../application/dispatcher';
+import type { OwnerAddress } from '../infrastructure/notification.entity';
 
-type Mapping = {
+export type Mapping = {
   kind: NotificationKind;
   audience: NotificationAudience;
   facts: (data: Record<string, unknown>) => Record<string, unknown>;
   /** Only the events of the type that pass: the others notify nobody. */
   when?: (data: Record<string, unknown>) => boolean;
+  /** Audience `owner`: the data system owner's address, which the event carries. */
+  recipient?: (data: Record<string, unknown>) => OwnerAddress;
 };
+
+/** The facts of a task's notification: which task, system and action, and its dates; never its token or identities. */
+function taskFacts(d: Record<string, unknown>): Record<string, unknown> {
+  const t = d as Partial<TaskRequestedV1 & TaskOverdueV1>;
+  return {
+    task: {
+      id: t.taskId,
+      systemKey: t.systemKey,
+      displayName: t.displayName,
+      action: t.action,
+      ...pick(t, ['mode', 'dueAt', 'legalDueAt', 'timeoutAt', 'state']),
+    },
+  };
+}
+
+const taskOwner = (d: Record<string, unknown>): OwnerAddress => (d as { owner: OwnerAddress }).owner;
 
 /**
  * Which domain event makes which notification, and the facts its template
@@ -43,7 +65,7 @@ type Mapping = {
  * address are read when it is sent). The acknowledgement of receipt goes out
  * when the request is acknowledged, with the message the operator wrote.
  */
-export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping>> = {
+export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping | readonly Mapping[]>> = {
   [RequestEventTypes.created]: {
     kind: 'request_created',
     audience: 'operators',
@@ -80,7 +102,30 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping>> = {
     facts: (d) => pick(d as InboundMessageCapturedV1, ['appealId', 'appealDueAt', 'appealUnconfirmed']),
   },
   [VerificationEventTypes.expired]: { kind: 'verification_expired', audience: 'operators', facts: (d) => pick(d as VerificationExpiredV1, ['requestedAt', 'expiresAt']) },
+  // A task of a manual system queued for a claim (new, started after the systems it comes after, or retried by an
+  // operator): its owner is the one who does the work (docs/data-systems.md#manual-systems). A claim that lapsed is
+  // requeued (another event type), and tells nobody.
+  [TaskEventTypes.requested]: {
+    kind: 'task_assigned',
+    audience: 'owner',
+    // A task still waiting for the systems it comes after cannot be claimed yet: its owner is told when it is queued.
+    when: (d) => (d as TaskRequestedV1).mode === 'manual' && (d as TaskRequestedV1).state === 'queued',
+    facts: taskFacts,
+    recipient: taskOwner,
+  },
+  // Past the system's due date: its owner is reminded, later operators are alerted (docs/data-systems.md#chasing).
+  [TaskEventTypes.overdue]: [
+    { kind: 'task_overdue', audience: 'owner', when: (d) => (d as TaskOverdueV1).stage === 'reminder', facts: taskFacts, recipient: taskOwner },
+    { kind: 'task_escalated', audience: 'operators', when: (d) => (d as TaskOverdueV1).stage === 'escalation', facts: taskFacts },
+  ],
 };
+
+/** The notifications an event makes: those of its type's mappings that it passes. */
+export function mappingsOf(type: string, data: Record<string, unknown>): Mapping[] {
+  const mappings = NOTIFYING_EVENTS[type];
+  if (!mappings) return [];
+  return ([] as Mapping[]).concat(mappings).filter((m) => !m.when || m.when(data));
+}
 
 function pick<T extends object>(data: T, keys: readonly string[]): Record<string, unknown> {
   const record = data as Record<string, unknown>;
@@ -107,21 +152,23 @@ export class DomainEventsHandler {
 
   @EventPattern(Object.keys(NOTIFYING_EVENTS))
   async onEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
-    const mapping = NOTIFYING_EVENTS[event.type];
-    if (mapping.when && !mapping.when(event.data as Record<string, unknown>)) return;
+    const payload = event.data as Record<string, unknown>;
     const data = event.data as { requestId: string; tenantId: string; workspaceId: string | null };
     const tx = this.uow.manager;
-    const id = await this.notifications.record(tx, {
-      tenantId: data.tenantId,
-      workspaceId: data.workspaceId,
-      requestId: data.requestId,
-      kind: mapping.kind,
-      audience: mapping.audience,
-      sourceKey: event.id,
-      sourceEventId: event.id,
-      facts: mapping.facts(event.data as Record<string, unknown>),
-    });
-    // Sent as soon as the inbox transaction commits, not at the next round.
-    if (id) this.dispatcher.kickAfterCommit();
+    for (const mapping of mappingsOf(event.type, payload)) {
+      const id = await this.notifications.record(tx, {
+        tenantId: data.tenantId,
+        workspaceId: data.workspaceId,
+        requestId: data.requestId,
+        kind: mapping.kind,
+        audience: mapping.audience,
+        sourceKey: event.id,
+        sourceEventId: event.id,
+        facts: mapping.facts(payload),
+        ...(mapping.recipient ? { recipient: mapping.recipient(payload) } : {}),
+      });
+      // Sent as soon as the inbox transaction commits, not at the next round.
+      if (id) this.dispatcher.kickAfterCommit();
+    }
   }
 }

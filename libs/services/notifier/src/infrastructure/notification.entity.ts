@@ -1,11 +1,18 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { NotificationAudience, NotificationKind, NotificationStatus } from '@dsar/contracts';
 
+/** The owner of a data system as its registration names it: an email address, a Slack channel, or both. */
+export interface OwnerAddress {
+  email?: string;
+  slackChannel?: string;
+}
+
 /**
  * A message to send because something happened (retention class
  * `notification_log`): its kind, who it is for, and the facts its template
  * needs that carry no personal data. Addresses and words are read from the
- * owning service when it is sent, so data purged there is never sent later.
+ * owning service when it is sent, so data purged there is never sent later;
+ * only the owner of a data system's address is kept here (`recipient`).
  */
 @Entity({ name: 'notifications' })
 export class NotificationEntity {
@@ -38,6 +45,14 @@ export class NotificationEntity {
 
   @Column('jsonb')
   facts: Record<string, unknown>;
+
+  /**
+   * Where a message to the owner of a data system goes (audience `owner`): the address its registration gave, as
+   * the task event carried it. A staff contact, purged with the request's notifications; null for other audiences,
+   * whose addresses are read when the message is sent.
+   */
+  @Column('jsonb', { nullable: true })
+  recipient: OwnerAddress | null;
 
   @Column('text')
   status: NotificationStatus;

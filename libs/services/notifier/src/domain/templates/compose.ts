@@ -59,6 +59,8 @@ export interface Frame {
   subjectFooter: string;
   /** Closing line of an operator's message. */
   operatorFooter: string;
+  /** Closing line of a message to the owner of a data system. */
+  ownerFooter: string;
   /** Between a fact's label and its value in plain text; default ": ". */
   colon?: string;
 }
@@ -72,6 +74,23 @@ export function subjectMessage(frame: Frame, subject: string, body: Block[]): Me
 export function operatorMessage(frame: Frame, subject: string, body: Block[]): MessageTemplates {
   return message(frame, subject, body, frame.operatorFooter);
 }
+
+/** A message to the owner of a data system about its task: as an operator's, with a footer of its own. */
+export function ownerMessage(frame: Frame, subject: string, body: Block[]): MessageTemplates {
+  return message(frame, subject, body, frame.ownerFooter);
+}
+
+/** The system a task is for: `Customer CRM (crm)`, or its key alone. */
+export const SYSTEM = '{{#if task.displayName}}{{task.displayName}} ({{task.systemKey}}){{else}}{{task.systemKey}}{{/if}}';
+/** The system's name in a subject line. */
+export const SYSTEM_NAME = '{{or task.displayName task.systemKey}}';
+/**
+ * The dsar CLI's lines that claim a task and answer it (docs/cli.md#data-systems-and-tasks), the same in every
+ * language. The claim prints the identities and the task's token, which the answer reads from DSAR_TASK_TOKEN; neither
+ * is ever in a message.
+ */
+export const CLAIM_COMMAND = 'dsar tasks claim {{task.id}} --worker your-name';
+export const ANSWER_COMMAND = 'dsar tasks answer {{task.id}} --outcome complete';
 
 function message(frame: Frame, subject: string, body: Block[], footer: string): MessageTemplates {
   return {

@@ -1,5 +1,24 @@
 import type { NotificationKind } from '../notification-kinds';
-import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+import {
+  type Frame,
+  JURISDICTION,
+  type MessageTemplates,
+  NEW_DUE,
+  TYPE_SUFFIX,
+  fact,
+  facts,
+  list,
+  operatorMessage,
+  ownerMessage,
+  p,
+  quote,
+  subjectMessage,
+  SYSTEM,
+  SYSTEM_NAME,
+  CLAIM_COMMAND,
+  ANSWER_COMMAND,
+  when,
+} from './compose';
 
 // After "Guten Tag …," a German letter continues in lower case; the first paragraph of each requester message does.
 const frame: Frame = {
@@ -8,6 +27,8 @@ const frame: Frame = {
   signOff: ['Mit freundlichen Grüßen', 'Ihr Datenschutzteam'],
   subjectFooter: 'Bitte geben Sie bei jeder Antwort Ihre Referenznummer {{reference}} an.',
   operatorFooter: 'Diese Nachricht enthält keine personenbezogenen Daten. Einzelheiten finden Sie im Antrag unter seiner Referenz.',
+  ownerFooter:
+    'Sie erhalten diese Nachricht als Verantwortliche(r) eines Datensystems, das für Betroffenenanfragen registriert ist. Sie enthält keine personenbezogenen Daten: Die zu suchenden Kennungen erhalten Sie mit der Übernahme der Aufgabe.',
 };
 
 const COMPLAINT = 'das Recht, sich bei einer Datenschutz-Aufsichtsbehörde oder einer anderen zuständigen Behörde zu beschweren und gerichtlichen Rechtsschutz in Anspruch zu nehmen.';
@@ -221,5 +242,53 @@ export const de: Record<NotificationKind, MessageTemplates> = {
       fact('Fehler', '{{failure.error}}', 'failure.error'),
     ),
     p('Bitte prüfen Sie die Kanaleinstellungen und sorgen Sie bei Bedarf dafür, dass die betroffene Person auf anderem Weg informiert wird.'),
+  ]),
+  task_assigned: ownerMessage(frame, `[DSAR] Neue Aufgabe{{#if task}} für ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Ein Antrag einer betroffenen Person erfordert Arbeit in einem Datensystem, für das Sie verantwortlich sind.'),
+    facts(
+      fact('Aufgabe', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Tätigkeit', '{{taskAction task.action}}', 'task.action'),
+      fact('Fällig bis', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Gesetzliche Frist des Antrags', '{{date task.legalDueAt}}', 'task.legalDueAt'),
+      fact('Antrag', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(
+        `Übernehmen Sie die Aufgabe; die Übernahme zeigt die zu suchenden Kennungen und gibt Ihnen das Token für Ihre Antwort:\n${CLAIM_COMMAND}\nBeantworten Sie sie dann, mit dem Token der Übernahme in DSAR_TASK_TOKEN (complete, not_found, error, action_required oder skipped; eine Löschung mit ihrer Bestätigung):\n${ANSWER_COMMAND}`,
+      ),
+    ),
+    p('Bitte antworten Sie bis zum Fälligkeitsdatum. Wenn das nicht möglich ist, antworten Sie mit dem zutreffenden Ergebnis, statt die Aufgabe offen zu lassen.'),
+  ]),
+
+  task_overdue: ownerMessage(frame, `[DSAR] Aufgabe überfällig{{#if task}} für ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Eine Aufgabe für ein Datensystem, für das Sie verantwortlich sind, ist ohne Antwort überfällig.'),
+    facts(
+      fact('Aufgabe', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Tätigkeit', '{{taskAction task.action}}', 'task.action'),
+      fact('War fällig am', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Status', '{{task.state}}', 'task.state'),
+      fact('Zeitüberschreitung am', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+      fact('Antrag', '{{reference}}'),
+    ),
+    when('task.id', p(`Zum Übernehmen (falls noch niemand sie übernommen hat):\n${CLAIM_COMMAND}\nZum Beantworten, mit dem Token Ihrer Übernahme in DSAR_TASK_TOKEN:\n${ANSWER_COMMAND}`)),
+    p('Kann das System nicht antworten, antworten Sie mit dem zutreffenden Ergebnis (not_found, error oder action_required). Bleibt die Aufgabe offen, werden die Bearbeiter alarmiert.'),
+  ]),
+
+  task_escalated: operatorMessage(frame, `[DSAR] Datensystem überfällig{{#if task}}: ${SYSTEM_NAME}{{/if}} ({{reference}})`, [
+    p('Die Aufgabe eines Datensystems zum Antrag {{reference}} ist überfällig; die verantwortliche Stelle wurde erinnert und hat nicht geantwortet.'),
+    facts(
+      fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
+      fact('Aufgabe', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Tätigkeit', '{{taskAction task.action}}', 'task.action'),
+      fact('Status', '{{task.state}}', 'task.state'),
+      fact('War fällig am', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Zeitüberschreitung am', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+    ),
+    p('Bitte haken Sie bei der verantwortlichen Stelle nach oder erledigen Sie die Aufgabe am Antrag: erneut versuchen, mit Begründung überspringen oder von Hand mit Nachweis abschließen.'),
   ]),
 };

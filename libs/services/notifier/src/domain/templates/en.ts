@@ -1,5 +1,24 @@
 import type { NotificationKind } from '../notification-kinds';
-import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+import {
+  type Frame,
+  JURISDICTION,
+  type MessageTemplates,
+  NEW_DUE,
+  TYPE_SUFFIX,
+  fact,
+  facts,
+  list,
+  operatorMessage,
+  ownerMessage,
+  p,
+  quote,
+  subjectMessage,
+  SYSTEM,
+  SYSTEM_NAME,
+  CLAIM_COMMAND,
+  ANSWER_COMMAND,
+  when,
+} from './compose';
 
 const frame: Frame = {
   lang: 'en',
@@ -7,6 +26,7 @@ const frame: Frame = {
   signOff: ['Kind regards,', 'The privacy team'],
   subjectFooter: 'Please quote your reference {{reference}} in any reply.',
   operatorFooter: 'This message contains no personal data. Open the request by its reference for details.',
+  ownerFooter: 'You receive this message as the owner of a data system registered for data subject requests. It contains no personal data: the identities to look for come with the claim.',
 };
 
 const COMPLAINT = 'You also have the right to lodge a complaint with a data protection supervisory authority or another competent regulator, and to seek a judicial remedy.';
@@ -206,5 +226,53 @@ export const en: Record<NotificationKind, MessageTemplates> = {
       fact('Error', '{{failure.error}}', 'failure.error'),
     ),
     p('Please check the channel configuration and, if needed, make sure the person is informed by other means.'),
+  ]),
+  task_assigned: ownerMessage(frame, `[DSAR] New task{{#if task}} for ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('A data subject request needs work in a data system you own.'),
+    facts(
+      fact('Task', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('Due by', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Legal deadline of the request', '{{date task.legalDueAt}}', 'task.legalDueAt'),
+      fact('Request', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(
+        `Claim the task; the claim shows the identities to look for and gives you the token for your answer:\n${CLAIM_COMMAND}\nThen, with the claim's token in DSAR_TASK_TOKEN, answer it (complete, not_found, error, action_required or skipped; an erasure with its confirmation):\n${ANSWER_COMMAND}`,
+      ),
+    ),
+    p('Please answer by the due date. If you cannot, answer with the outcome that applies rather than leaving the task open.'),
+  ]),
+
+  task_overdue: ownerMessage(frame, `[DSAR] Task overdue{{#if task}} for ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('A task for a data system you own has passed its due date without an answer.'),
+    facts(
+      fact('Task', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('Was due', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('State', '{{task.state}}', 'task.state'),
+      fact('Times out', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+      fact('Request', '{{reference}}'),
+    ),
+    when('task.id', p(`To claim it (if nobody has):\n${CLAIM_COMMAND}\nTo answer it, with your claim's token in DSAR_TASK_TOKEN:\n${ANSWER_COMMAND}`)),
+    p('If the system cannot answer, answer with the outcome that applies (not_found, error or action_required). Operators are alerted if the task stays open.'),
+  ]),
+
+  task_escalated: operatorMessage(frame, `[DSAR] Data system overdue{{#if task}}: ${SYSTEM_NAME}{{/if}} ({{reference}})`, [
+    p("A data system's task for request {{reference}} is overdue; its owner was reminded and has not answered."),
+    facts(
+      fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
+      fact('Task', '{{task.id}}', 'task.id'),
+      fact('System', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('State', '{{task.state}}', 'task.state'),
+      fact('Was due', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Times out', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+    ),
+    p("Please chase the system's owner, or settle the task on the request: retry it, skip it with a reason, or complete it by hand with the evidence."),
   ]),
 };

@@ -1,5 +1,24 @@
 import type { NotificationKind } from '../notification-kinds';
-import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+import {
+  type Frame,
+  JURISDICTION,
+  type MessageTemplates,
+  NEW_DUE,
+  TYPE_SUFFIX,
+  fact,
+  facts,
+  list,
+  operatorMessage,
+  ownerMessage,
+  p,
+  quote,
+  subjectMessage,
+  SYSTEM,
+  SYSTEM_NAME,
+  CLAIM_COMMAND,
+  ANSWER_COMMAND,
+  when,
+} from './compose';
 
 // A Spanish letter opens with a colon ("Estimado/a …:") and continues with a capital.
 const frame: Frame = {
@@ -8,6 +27,8 @@ const frame: Frame = {
   signOff: ['Atentamente,', 'El equipo de protección de datos'],
   subjectFooter: 'Le rogamos que indique su referencia {{reference}} en cualquier respuesta.',
   operatorFooter: 'Este mensaje no contiene datos personales. Consulte la solicitud mediante su referencia para ver los detalles.',
+  ownerFooter:
+    'Recibe este mensaje como responsable de un sistema de datos registrado para las solicitudes de los interesados. No contiene datos personales: los identificadores que buscar llegan con la asignación de la tarea.',
 };
 
 const COMPLAINT = 'derecho a presentar una reclamación ante una autoridad de control de protección de datos u otra autoridad competente, así como a ejercer acciones judiciales.';
@@ -217,5 +238,53 @@ export const es: Record<NotificationKind, MessageTemplates> = {
       fact('Error', '{{failure.error}}', 'failure.error'),
     ),
     p('Revise la configuración del canal y, si es necesario, asegúrese de que la persona interesada reciba la información por otra vía.'),
+  ]),
+  task_assigned: ownerMessage(frame, `[DSAR] Nueva tarea{{#if task}} para ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Una solicitud de un interesado requiere trabajo en un sistema de datos del que usted es responsable.'),
+    facts(
+      fact('Tarea', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Acción', '{{taskAction task.action}}', 'task.action'),
+      fact('Vence el', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Plazo legal de la solicitud', '{{date task.legalDueAt}}', 'task.legalDueAt'),
+      fact('Solicitud', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(
+        `Asúmase la tarea; al asumirla verá los identificadores que buscar y recibirá el token para su respuesta:\n${CLAIM_COMMAND}\nDespués respóndala, con el token de la asignación en DSAR_TASK_TOKEN (complete, not_found, error, action_required o skipped; una supresión con su confirmación):\n${ANSWER_COMMAND}`,
+      ),
+    ),
+    p('Responda antes del vencimiento. Si no es posible, responda con el resultado que corresponda en lugar de dejar la tarea abierta.'),
+  ]),
+
+  task_overdue: ownerMessage(frame, `[DSAR] Tarea vencida{{#if task}} para ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Una tarea de un sistema de datos del que usted es responsable ha vencido sin respuesta.'),
+    facts(
+      fact('Tarea', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Acción', '{{taskAction task.action}}', 'task.action'),
+      fact('Vencía el', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Estado', '{{task.state}}', 'task.state'),
+      fact('Caduca el', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+      fact('Solicitud', '{{reference}}'),
+    ),
+    when('task.id', p(`Para asumirla (si nadie lo ha hecho):\n${CLAIM_COMMAND}\nPara responderla, con el token de su asignación en DSAR_TASK_TOKEN:\n${ANSWER_COMMAND}`)),
+    p('Si el sistema no puede responder, responda con el resultado que corresponda (not_found, error o action_required). Si la tarea sigue abierta, se avisará a los operadores.'),
+  ]),
+
+  task_escalated: operatorMessage(frame, `[DSAR] Sistema de datos con retraso{{#if task}}: ${SYSTEM_NAME}{{/if}} ({{reference}})`, [
+    p('La tarea de un sistema de datos para la solicitud {{reference}} ha vencido; se recordó a su responsable y no ha respondido.'),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
+      fact('Tarea', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Acción', '{{taskAction task.action}}', 'task.action'),
+      fact('Estado', '{{task.state}}', 'task.state'),
+      fact('Vencía el', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Caduca el', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+    ),
+    p('Contacte con el responsable del sistema o resuelva la tarea en la solicitud: reintentarla, omitirla indicando el motivo o completarla a mano con la evidencia.'),
   ]),
 };

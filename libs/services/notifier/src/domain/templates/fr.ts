@@ -1,5 +1,24 @@
 import type { NotificationKind } from '../notification-kinds';
-import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+import {
+  type Frame,
+  JURISDICTION,
+  type MessageTemplates,
+  NEW_DUE,
+  TYPE_SUFFIX,
+  fact,
+  facts,
+  list,
+  operatorMessage,
+  ownerMessage,
+  p,
+  quote,
+  subjectMessage,
+  SYSTEM,
+  SYSTEM_NAME,
+  CLAIM_COMMAND,
+  ANSWER_COMMAND,
+  when,
+} from './compose';
 
 // French puts a (non-breaking) space before ":", ";", "?" and "!"; NBSP keeps the sign from wrapping to a new line.
 const NBSP = '\u00a0';
@@ -11,6 +30,8 @@ const frame: Frame = {
   signOff: ['Cordialement,', "L'équipe chargée de la protection des données"],
   subjectFooter: 'Merci de rappeler votre référence {{reference}} dans toute réponse.',
   operatorFooter: 'Ce message ne contient aucune donnée personnelle. Consultez la demande à partir de sa référence pour plus de détails.',
+  ownerFooter:
+    "Vous recevez ce message en tant que responsable d'un système de données enregistré pour les demandes des personnes concernées. Il ne contient aucune donnée personnelle : les identifiants à rechercher sont fournis lors de la prise en charge.",
   colon: `${C} `,
 };
 
@@ -227,5 +248,56 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
       fact('Erreur', '{{failure.error}}', 'failure.error'),
     ),
     p('Vérifiez la configuration du canal et, si nécessaire, veillez à ce que la personne concernée soit informée par un autre moyen.'),
+  ]),
+  task_assigned: ownerMessage(frame, `[DSAR] Nouvelle tâche{{#if task}} pour ${SYSTEM_NAME}{{/if}}${C} {{reference}}`, [
+    p("Une demande d'une personne concernée nécessite une intervention dans un système de données dont vous êtes responsable."),
+    facts(
+      fact('Tâche', '{{task.id}}', 'task.id'),
+      fact('Système', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('À traiter avant le', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Délai légal de la demande', '{{date task.legalDueAt}}', 'task.legalDueAt'),
+      fact('Demande', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(
+        `Prenez la tâche en charge${C} la prise en charge indique les identifiants à rechercher et vous donne le jeton de votre réponse${C}\n${CLAIM_COMMAND}\nRépondez ensuite, avec le jeton de la prise en charge dans DSAR_TASK_TOKEN (complete, not_found, error, action_required ou skipped${NBSP}; un effacement avec sa confirmation)${C}\n${ANSWER_COMMAND}`,
+      ),
+    ),
+    p("Merci de répondre avant l'échéance. Si ce n'est pas possible, répondez avec le résultat qui s'applique plutôt que de laisser la tâche ouverte."),
+  ]),
+
+  task_overdue: ownerMessage(frame, `[DSAR] Tâche en retard{{#if task}} pour ${SYSTEM_NAME}{{/if}}${C} {{reference}}`, [
+    p("Une tâche d'un système de données dont vous êtes responsable a dépassé son échéance sans réponse."),
+    facts(
+      fact('Tâche', '{{task.id}}', 'task.id'),
+      fact('Système', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('Échéance', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('État', '{{task.state}}', 'task.state'),
+      fact('Expire le', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+      fact('Demande', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(`Pour la prendre en charge (si personne ne l'a fait)${C}\n${CLAIM_COMMAND}\nPour y répondre, avec le jeton de votre prise en charge dans DSAR_TASK_TOKEN${C}\n${ANSWER_COMMAND}`),
+    ),
+    p("Si le système ne peut pas répondre, répondez avec le résultat qui s'applique (not_found, error ou action_required). Les opérateurs sont alertés si la tâche reste ouverte."),
+  ]),
+
+  task_escalated: operatorMessage(frame, `[DSAR] Système de données en retard{{#if task}}${C} ${SYSTEM_NAME}{{/if}} ({{reference}})`, [
+    p(`La tâche d'un système de données pour la demande {{reference}} est en retard${NBSP}; son responsable a été relancé et n'a pas répondu.`),
+    facts(
+      fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
+      fact('Tâche', '{{task.id}}', 'task.id'),
+      fact('Système', SYSTEM, 'task.systemKey'),
+      fact('Action', '{{taskAction task.action}}', 'task.action'),
+      fact('État', '{{task.state}}', 'task.state'),
+      fact('Échéance', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Expire le', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+    ),
+    p(`Relancez le responsable du système, ou réglez la tâche sur la demande${C} la relancer, l'ignorer en donnant un motif, ou la clore à la main avec la preuve.`),
   ]),
 };

@@ -1,5 +1,24 @@
 import type { NotificationKind } from '../notification-kinds';
-import { type Frame, JURISDICTION, type MessageTemplates, NEW_DUE, TYPE_SUFFIX, fact, facts, list, operatorMessage, p, quote, subjectMessage, when } from './compose';
+import {
+  type Frame,
+  JURISDICTION,
+  type MessageTemplates,
+  NEW_DUE,
+  TYPE_SUFFIX,
+  fact,
+  facts,
+  list,
+  operatorMessage,
+  ownerMessage,
+  p,
+  quote,
+  subjectMessage,
+  SYSTEM,
+  SYSTEM_NAME,
+  CLAIM_COMMAND,
+  ANSWER_COMMAND,
+  when,
+} from './compose';
 
 // Written with "você", as used in Brazil (where most Portuguese-speaking requesters are); "titular" is the LGPD's word for the data subject.
 const frame: Frame = {
@@ -8,6 +27,8 @@ const frame: Frame = {
   signOff: ['Atenciosamente,', 'Equipe de Privacidade'],
   subjectFooter: 'Por favor, informe sua referência {{reference}} em qualquer resposta.',
   operatorFooter: 'Esta mensagem não contém dados pessoais. Consulte a solicitação pela referência para ver os detalhes.',
+  ownerFooter:
+    'Você recebe esta mensagem como responsável por um sistema de dados registrado para as solicitações de titulares. Ela não contém dados pessoais: os identificadores a procurar vêm com a atribuição da tarefa.',
 };
 
 const COMPLAINT = 'o direito de apresentar uma reclamação a uma autoridade de proteção de dados ou a outra autoridade competente, bem como de buscar a tutela judicial.';
@@ -211,5 +232,53 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
       fact('Erro', '{{failure.error}}', 'failure.error'),
     ),
     p('Verifique a configuração do canal e, se necessário, garanta que o titular seja informado por outro meio.'),
+  ]),
+  task_assigned: ownerMessage(frame, `[DSAR] Nova tarefa{{#if task}} para ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Uma solicitação de um titular exige trabalho em um sistema de dados pelo qual você é responsável.'),
+    facts(
+      fact('Tarefa', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Ação', '{{taskAction task.action}}', 'task.action'),
+      fact('Prazo', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Prazo legal da solicitação', '{{date task.legalDueAt}}', 'task.legalDueAt'),
+      fact('Solicitação', '{{reference}}'),
+    ),
+    when(
+      'task.id',
+      p(
+        `Assuma a tarefa; ao assumi-la, você vê os identificadores a procurar e recebe o token da sua resposta:\n${CLAIM_COMMAND}\nDepois, responda com o token da atribuição em DSAR_TASK_TOKEN (complete, not_found, error, action_required ou skipped; uma eliminação com a sua confirmação):\n${ANSWER_COMMAND}`,
+      ),
+    ),
+    p('Responda até o prazo. Se não for possível, responda com o resultado que se aplica em vez de deixar a tarefa aberta.'),
+  ]),
+
+  task_overdue: ownerMessage(frame, `[DSAR] Tarefa atrasada{{#if task}} para ${SYSTEM_NAME}{{/if}}: {{reference}}`, [
+    p('Uma tarefa de um sistema de dados pelo qual você é responsável passou do prazo sem resposta.'),
+    facts(
+      fact('Tarefa', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Ação', '{{taskAction task.action}}', 'task.action'),
+      fact('Prazo era', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Estado', '{{task.state}}', 'task.state'),
+      fact('Expira em', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+      fact('Solicitação', '{{reference}}'),
+    ),
+    when('task.id', p(`Para assumi-la (se ninguém o fez):\n${CLAIM_COMMAND}\nPara respondê-la, com o token da sua atribuição em DSAR_TASK_TOKEN:\n${ANSWER_COMMAND}`)),
+    p('Se o sistema não puder responder, responda com o resultado que se aplica (not_found, error ou action_required). Os operadores são alertados se a tarefa continuar aberta.'),
+  ]),
+
+  task_escalated: operatorMessage(frame, `[DSAR] Sistema de dados atrasado{{#if task}}: ${SYSTEM_NAME}{{/if}} ({{reference}})`, [
+    p('A tarefa de um sistema de dados da solicitação {{reference}} está atrasada; o responsável foi lembrado e não respondeu.'),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
+      fact('Tarefa', '{{task.id}}', 'task.id'),
+      fact('Sistema', SYSTEM, 'task.systemKey'),
+      fact('Ação', '{{taskAction task.action}}', 'task.action'),
+      fact('Estado', '{{task.state}}', 'task.state'),
+      fact('Prazo era', '{{date task.dueAt}}', 'task.dueAt'),
+      fact('Expira em', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
+    ),
+    p('Cobre o responsável pelo sistema ou resolva a tarefa na solicitação: tente de novo, pule-a com um motivo ou conclua-a manualmente com a evidência.'),
   ]),
 };
