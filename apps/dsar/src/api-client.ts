@@ -153,7 +153,8 @@ export class ApiClient {
     }
     const url = this.url(call);
     const { method } = call.endpoint;
-    const key = method === 'GET' ? undefined : (this.settings.idempotencyKey ?? (retries > 0 ? randomUUID() : undefined));
+    // A GET or DELETE is idempotent by itself: the gateway honours Idempotency-Key on POST and PUT only.
+    const key = method === 'GET' || method === 'DELETE' ? undefined : (this.settings.idempotencyKey ?? (retries > 0 ? randomUUID() : undefined));
     const body = await bodyOf(call);
     const headers = this.headers(call, token, key, body);
     const attempts = 1 + (body.kind === 'file' && body.path === '-' ? 0 : retries);

@@ -24,6 +24,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ['verification'], load: async () => (await import('./commands/verification')).verificationCommands },
   { group: 'Fulfilment and delivery:', commands: ['manifest', 'fulfil', 'callback'], load: async () => (await import('./commands/fulfilment')).fulfilmentCommands },
   { commands: ['delivery'], load: async () => (await import('./commands/delivery')).deliveryCommands },
+  { commands: ['systems', 'tasks'], load: async () => (await import('./commands/data-systems')).dataSystemsCommands },
   { commands: ['appeals'], load: async () => (await import('./commands/appeals')).appealsCommands },
   { commands: ['notifications'], load: async () => (await import('./commands/notifications')).notificationsCommands },
   { group: 'Audit and administration:', commands: ['audit'], load: async () => (await import('./commands/audit')).auditCommands },

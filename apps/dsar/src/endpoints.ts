@@ -1,4 +1,4 @@
-export type HttpMethod = 'GET' | 'POST' | 'PUT';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** How a call sends its body: none, JSON (`optional` when the route takes none as `{}`), or a file streamed raw. */
 export type BodyKind = 'none' | 'json' | 'optional-json' | 'upload';
@@ -57,7 +57,7 @@ export const ENDPOINTS = {
   replaceManifestArtifact: { method: 'PUT', path: '/requests/:id/manifest/artifact/:artifactId/replace', body: 'upload' },
   validateManifest: post('/requests/:id/manifest/validate'),
   recordFulfilmentCallback: post('/requests/:id/fulfilment/callback'),
-  fulfilRequest: post('/requests/:id/fulfilment', 'none'),
+  fulfilRequest: post('/requests/:id/fulfilment', 'optional-json'),
   prepareDelivery: post('/requests/:id/delivery/prepare'),
   verifyDeliveryAddress: post('/requests/:id/delivery/address/verify', 'optional-json'),
   issueStepUpChallenge: post('/requests/:id/delivery/step-up/challenge', 'none'),
@@ -88,6 +88,21 @@ export const ENDPOINTS = {
   getRetentionPolicies: get('/tenants/:tenantId/retention'),
   setRetentionPolicy: { method: 'PUT', path: '/tenants/:tenantId/retention', body: 'json' },
   getRetentionReport: get('/tenants/:tenantId/retention/report'),
+  // Data systems and their tasks ([fanout], docs/data-systems.md).
+  listDataSystems: get('/data-systems'),
+  getDataSystem: get('/data-systems/:systemKey'),
+  putDataSystem: { method: 'PUT', path: '/data-systems/:systemKey', body: 'json' },
+  deleteDataSystem: { method: 'DELETE', path: '/data-systems/:systemKey', body: 'none' },
+  listPendingTasks: get('/data-systems/:systemKey/tasks'),
+  claimTask: post('/tasks/:taskId/claim'),
+  heartbeatTask: post('/tasks/:taskId/heartbeat', 'optional-json'),
+  uploadTaskFile: post('/tasks/:taskId/files', 'upload'),
+  uploadTaskRows: post('/tasks/:taskId/rows'),
+  answerTask: post('/tasks/:taskId/answer'),
+  listRequestTasks: get('/requests/:id/tasks'),
+  retryTask: post('/requests/:id/tasks/:taskId/retry', 'optional-json'),
+  skipTask: post('/requests/:id/tasks/:taskId/skip'),
+  completeTask: post('/requests/:id/tasks/:taskId/complete'),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

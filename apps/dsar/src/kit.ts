@@ -59,6 +59,19 @@ export interface FieldFlag {
   required?: boolean;
 }
 
+/** A flag sent as one request header (a task token), also read from an environment variable so that it stays out of the shell's history. */
+export interface HeaderFlag {
+  /** Commander flags, e.g. `--task-token <token>`. */
+  flags: string;
+  description: string;
+  /** The header's name, lower case. */
+  header: string;
+  /** The variable read when the flag is not given. */
+  env?: string;
+  /** Without it, a usage error before anything is sent. */
+  required?: boolean;
+}
+
 /** A command that calls one endpoint: positional arguments are its path parameters, flags its body fields and query. */
 export interface ApiCommandSpec {
   /** Name and arguments, named as the path parameters: `decide <id> <appealId>`. */
@@ -67,6 +80,8 @@ export interface ApiCommandSpec {
   endpoint: Endpoint;
   body?: readonly FieldFlag[];
   query?: readonly FieldFlag[];
+  /** Flags sent as request headers. */
+  headers?: readonly HeaderFlag[];
   examples: readonly string[];
   view?: View;
   /** Last changes to the body (defaults that depend on the time, say). */
@@ -201,6 +216,12 @@ export class Kit {
       cmd.addOption(option);
       return { ...f, key: option.attributeName() };
     });
+    const headerFlags = (spec.headers ?? []).map((h) => {
+      const option = new Option(h.flags, h.description + (h.env ? ` (default: $${h.env})` : '') + (h.required ? ' (required)' : ''));
+      if (h.env) option.env(h.env);
+      cmd.addOption(option);
+      return { ...h, key: option.attributeName() };
+    });
     if (hasJson) cmd.option('--data <json>', 'the JSON body: inline, @file.json or - (standard input); flags override its fields');
     examples(cmd, spec.examples);
     return this.act(cmd, [endpoint], async (ctx, args, opts) => {
@@ -217,7 +238,13 @@ export class Kit {
       for (const f of spec.body ?? []) if (f.required && getPath(body, f.field) === undefined) throw usage(`${f.flags.split(' ')[0]} is required (or give ${f.field} in --data)`);
       // A body the route may go without is left out when nothing was given for it.
       const json = endpoint.body === 'json' || Object.keys(body).length > 0 ? body : undefined;
-      const answer = await ctx.api.call({ endpoint, params: paramsOf(cmd, args), query, json: hasJson ? json : undefined });
+      const headers: Record<string, string> = {};
+      for (const h of headerFlags) {
+        const value = opts[h.key] as string | undefined;
+        if (value) headers[h.header] = value;
+        else if (h.required) throw usage(`${h.flags.split(' ')[0]} is required${h.env ? ` (or set ${h.env})` : ''}`);
+      }
+      const answer = await ctx.api.call({ endpoint, params: paramsOf(cmd, args), query, headers, json: hasJson ? json : undefined });
       return { data: answer.body, view: spec.view };
     });
   }

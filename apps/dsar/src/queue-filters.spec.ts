@@ -43,5 +43,6 @@ describe('the queue filters of `dsar requests list`', () => {
     expect(await complete('dsar', 'requests', 'list', '--jurisdiction', 'US-')).toEqual(['US-CA', 'US-CO', 'US-CT', 'US-OR', 'US-TX', 'US-UT', 'US-VA']);
     expect(await complete('dsar', 'requests', 'list', '--rec')).toEqual(['--received-from', '--received-to']);
     expect(await complete('dsar', 'requests', 'list', '--ref')).toEqual(['--reference']);
+    expect(await complete('dsar', 'requests', 'list', '--waiting-on-systems', '')).toEqual(['false', 'true']);
   }, 60_000); // spawns bash five times: more than the default 5 s on a busy machine
 });

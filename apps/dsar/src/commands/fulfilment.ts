@@ -101,7 +101,14 @@ export function fulfilmentCommands(program: Command, kit: Kit): void {
     name: 'fulfil <id>',
     summary: 'fulfil an in_progress request with its approved manifest (POST /requests/:id/fulfilment)',
     endpoint: ENDPOINTS.fulfilRequest,
-    examples: [`dsar fulfil ${ID}`],
+    body: [
+      {
+        flags: '--override-reason <text>',
+        description: 'fulfil although a required data system has not answered (or an erasure is unconfirmed); recorded in the audit chain',
+        field: 'override.reason',
+      },
+    ],
+    examples: [`dsar fulfil ${ID}`, `dsar fulfil ${ID} --override-reason "Legacy CRM confirmed by phone; ticket OPS-1234"`],
   });
 
   kit.api(program, {

@@ -91,6 +91,12 @@ const QUEUE_FILTERS: readonly FieldFlag[] = [
   { flags: '--received-from <time>', description: 'only requests received at or after this instant (ISO 8601; a date alone is its start in UTC)', field: 'receivedFrom', parse: instantArg },
   { flags: '--received-to <time>', description: 'only requests received before this instant (not included; a date alone is its start in UTC)', field: 'receivedTo', parse: instantArg },
   { flags: '--reference <ref>', description: 'only the request with this short reference, e.g. DSAR-1A2B3C4D (as operator messages show it)', field: 'reference' },
+  {
+    flags: '--waiting-on-systems <bool>',
+    description: 'true: only requests with a required data-system task still open; false: only those without',
+    field: 'waitingOnSystems',
+    choices: ['true', 'false'],
+  },
   { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
   { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
 ];
@@ -138,6 +144,7 @@ function queueQuery(opts: Record<string, unknown>): Query {
     receivedFrom: opts.receivedFrom as string | undefined,
     receivedTo: opts.receivedTo as string | undefined,
     reference: opts.reference as string | undefined,
+    waitingOnSystems: opts.waitingOnSystems as string | undefined,
     sortBy: opts.sortBy as string | undefined,
     sortOrder: opts.sortOrder as string | undefined,
     limit: opts.limit as number | undefined,
@@ -217,6 +224,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
     // Received this month: the receipt range takes a date alone as its start in UTC.
     'dsar requests list --type deletion --jurisdiction DE,FR --channel email --received-from "$(date -u +%Y-%m-01)"',
     'dsar requests list --reference DSAR-44CEC96B',
+    'dsar requests list --waiting-on-systems true --sort-by dueAt --sort-order asc',
   ]);
   kit.act(list, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
     const query = queueQuery(opts);
