@@ -31,8 +31,10 @@ function moduleBoundaries(testing) {
         { sourceTag: 'type:platform', onlyDependOnLibsWithTags: plus(['type:platform', 'type:contracts']) },
         { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:testing', 'type:platform', 'type:contracts'] },
         { sourceTag: 'type:service', onlyDependOnLibsWithTags: plus(['type:platform', 'type:contracts']) },
+        // The connector SDK runs in other teams' services: it knows the contracts, nothing of the service's insides.
+        { sourceTag: 'type:sdk', onlyDependOnLibsWithTags: ['type:contracts'] },
         { sourceTag: 'type:app', onlyDependOnLibsWithTags: plus(['type:service', 'type:platform', 'type:contracts']) },
-        { sourceTag: 'type:tool', onlyDependOnLibsWithTags: plus(['type:app', 'type:service', 'type:platform', 'type:contracts', 'type:tool']) },
+        { sourceTag: 'type:tool', onlyDependOnLibsWithTags: plus(['type:app', 'type:service', 'type:platform', 'type:contracts', 'type:tool', 'type:sdk']) },
       ],
     },
   ];

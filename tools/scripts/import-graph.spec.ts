@@ -8,9 +8,11 @@ import * as ts from 'typescript';
  *
  * - no circle of files importing each other, type-only imports included (a
  *   circle of types is still two files that cannot be read one at a time);
- * - across the repository, contracts < platform < services < apps: a library
- *   never imports from a floor above its own, and a service library never
- *   imports another one (they meet through HTTP and events);
+ * - across the repository, contracts < connector SDK < platform < services <
+ *   apps: a library never imports from a floor above its own, and a service
+ *   library never imports another one (they meet through HTTP and events); the
+ *   connector SDK, which teams add to their own services, stands on the
+ *   contracts alone;
  * - inside a service library (README, "Repository layout"), domain < application
  *   and infrastructure < api and events: the domain imports no other layer,
  *   application and infrastructure never import api or events, and no layer
@@ -39,8 +41,8 @@ const FORBIDDEN_LAYERS: Record<ServiceLayer, readonly ServiceLayer[]> = {
   events: [],
 };
 
-type Floor = 'contracts' | 'platform' | 'service' | 'app';
-const FLOOR_ORDER: readonly Floor[] = ['contracts', 'platform', 'service', 'app'];
+type Floor = 'contracts' | 'sdk' | 'platform' | 'service' | 'app';
+const FLOOR_ORDER: readonly Floor[] = ['contracts', 'sdk', 'platform', 'service', 'app'];
 
 function productFiles(dir: string): string[] {
   const found: string[] = [];
@@ -140,6 +142,7 @@ function placeOf(file: string): Place | undefined {
   if (parts[0] === 'apps') return { floor: 'app' };
   if (parts[0] !== 'libs') return undefined;
   if (parts[1] === 'contracts') return { floor: 'contracts' };
+  if (parts[1] === 'connector-sdk') return { floor: 'sdk' };
   if (parts[1] === 'platform') return { floor: 'platform' };
   if (parts[1] !== 'services') return undefined;
   const inSrc = parts.slice(parts.indexOf('src') + 1);
@@ -188,7 +191,7 @@ describe('the import graph of the product code', () => {
     expect(circlesOf(graph)).toEqual([]);
   });
 
-  it('imports only downwards: contracts < platform < services < apps, and within a service domain < application, infrastructure < api, events', () => {
+  it('imports only downwards: contracts < connector SDK < platform < services < apps, and within a service domain < application, infrastructure < api, events', () => {
     expect(layerViolations(graph)).toEqual([]);
   });
 
