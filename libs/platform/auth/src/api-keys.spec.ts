@@ -49,7 +49,7 @@ describe('apiKeysJsonSchema', () => {
       '0.token: must be at least 24 characters',
       '0.tenantId: must not be empty',
       '0.roles: must list at least one role',
-      '1.roles.0: must be one of admin, operator, auditor, intake',
+      '1.roles.0: must be one of admin, operator, auditor, intake, connector',
       '2.tenantId: Invalid input: expected string, received undefined',
       '2: Unrecognized key: "tenant_id"',
     ]);

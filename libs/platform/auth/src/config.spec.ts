@@ -48,7 +48,7 @@ describe('authConfigFields', () => {
         { token: TOKEN, tenantId: 'acme', roles: ['superuser'] },
       ]),
     });
-    expect(duplicate.problems).toEqual(['DSAR_API_KEYS.1.roles.0: must be one of admin, operator, auditor, intake', 'DSAR_API_KEYS.1.token: duplicates the token of entry 0']);
+    expect(duplicate.problems).toEqual(['DSAR_API_KEYS.1.roles.0: must be one of admin, operator, auditor, intake, connector', 'DSAR_API_KEYS.1.token: duplicates the token of entry 0']);
     expect(duplicate.message).not.toContain(TOKEN);
 
     const notJson = configErrorOf({ DSAR_API_KEYS: `[{token: "${TOKEN}"}]` });

@@ -60,15 +60,18 @@ interface Resources {
   /** A closed request with an open appeal (`:appealId` routes take it as `:id`). */
   appealRequestId: string;
   appealId: string;
-  /** The owner's tenant's: a custom pack, an upgrade proposal and a signed checkpoint. */
+  /** The data-system task the open request `id` sent the tenant's system when it was acknowledged. */
+  taskId: string;
+  /** The owner's tenant's: a custom pack, an upgrade proposal, a signed checkpoint, and a data system another comes after (so that its deletion is refused, 409, and the matrix keeps it). */
   packId: string;
+  systemKey: string;
   proposalId: string;
   checkpointId: string;
 }
 
 /** Path parameters naming a request or a part of one (the workspace's), and those naming a resource of the tenant. */
-const REQUEST_PARAMS = new Set(['id', 'idOrReference', 'artifactKey', 'artifactId', 'eventId', 'appealId']);
-const TENANT_PARAMS = new Set(['tenantId', 'packId', 'proposalId', 'checkpointId']);
+const REQUEST_PARAMS = new Set(['id', 'idOrReference', 'artifactKey', 'artifactId', 'eventId', 'appealId', 'taskId']);
+const TENANT_PARAMS = new Set(['tenantId', 'packId', 'proposalId', 'checkpointId', 'systemKey']);
 
 const paramsOf = (route: GatewayRoute) => [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
 
@@ -146,7 +149,33 @@ const CALLS: Readonly<Record<string, (r: Resources) => CallInput>> = {
   deactivateCustomPolicyPack: (r) => ({ json: { tenantId: r.tenantId, ...(r.workspaceId ? { workspaceId: r.workspaceId } : {}) } }),
   // A registered version, whether or not an activation (which the matrix itself may end) makes it the one in force.
   getPolicyPack: () => ({ query: 'version=1.0.0' }),
+  putDataSystem: () => ({ json: dataSystem() }),
+  claimTask: () => ({ json: { worker: 'matrix' } }),
+  heartbeatTask: () => ({ json: {}, headers: { 'x-task-token': NOT_THE_TASK_TOKEN } }),
+  uploadTaskFile: () => ({
+    raw: '{"matrix":true}',
+    headers: { 'content-type': 'application/octet-stream', 'x-artifact-filename': 'rows.json', 'x-artifact-content-type': 'application/json', 'x-task-token': NOT_THE_TASK_TOKEN },
+  }),
+  uploadTaskRows: () => ({ json: { rows: [{ matrix: true }] }, headers: { 'x-task-token': NOT_THE_TASK_TOKEN } }),
+  answerTask: () => ({ json: { outcome: 'not_found' }, headers: { 'x-task-token': NOT_THE_TASK_TOKEN } }),
+  skipTask: () => ({ json: { reason: 'The matrix skips it.' } }),
+  completeTask: () => ({ json: { outcome: 'not_found', evidence: 'The matrix looked.' } }),
 };
+
+/** A task token of the right form that is no task's: an allowed caller gets past authorization to 403 SVC-BE-1805. */
+const NOT_THE_TASK_TOKEN = `dtt_${'A'.repeat(43)}`;
+
+/** A pull system taking access requests by email (`after`: the system that comes first). */
+function dataSystem(after: string[] = []) {
+  return {
+    displayName: 'Matrix CRM',
+    owner: { email: 'crm-owner@example.org' },
+    actions: ['access', 'erasure'],
+    identityTypes: ['email'],
+    mode: 'pull',
+    after,
+  };
+}
 
 /** Routes whose body names the tenant and workspace they act on: they are checked against every owner, like a request. */
 const BODY_SCOPED = new Set(['activateCustomPolicyPack', 'deactivateCustomPolicyPack']);
@@ -154,8 +183,16 @@ const BODY_SCOPED = new Set(['activateCustomPolicyPack', 'deactivateCustomPolicy
 /** Whether the route names something a workspace owns: a request (or a part of one), or a scope in its body. */
 const namesWorkspaceResource = (route: GatewayRoute) => paramsOf(route).some((p) => REQUEST_PARAMS.has(p)) || BODY_SCOPED.has(route.operationId);
 
+/**
+ * Routes whose path parameter is a name the caller gives in its own tenant, not a resource it finds: a PUT of a data
+ * system with another tenant's key registers one under that key in the caller's tenant. They are called on the
+ * caller's own; that another tenant's systems stay untouched is checked after the matrix.
+ */
+const NAMED_BY_CALLER = new Set(['putDataSystem', 'deleteDataSystem']);
+
 /** Whose resources a route is called on: every owner when it names a workspace's, the tenant's and another's when it names a resource of the tenant, else just the caller's tenant. */
 function ownersOf(route: GatewayRoute): readonly Owner[] {
+  if (NAMED_BY_CALLER.has(route.operationId)) return ['no workspace'];
   if (namesWorkspaceResource(route)) return OWNERS;
   return paramsOf(route).length > 0 ? ['no workspace', 'other tenant'] : ['no workspace'];
 }
@@ -169,12 +206,18 @@ function expectedOutcome(route: GatewayRoute, role: Role, caller: CallerKind, ow
   return 'allowed';
 }
 
+/**
+ * The codes of another tenant's resource: the request's (the gateway's check) and those of the resources the owning
+ * service looks up in the caller's tenant itself (a data system, a task).
+ */
+const NOT_FOUND_CODES = new Set(['SVC-BE-1003', 'SVC-BE-1801', 'SVC-BE-1804']);
+
 /** What the call got: a refusal of authentication or authorization, or anything past them (a 5xx is named, and never expected). */
 function outcomeOf(res: ApiResponse): Outcome | string {
   const code = typeof res.body === 'object' && res.body !== null ? (res.body.code as string | undefined) : undefined;
   if (res.status === 401 && code === 'SVC-BE-1301') return 'unauthenticated (401)';
   if (res.status === 403 && code === 'SVC-BE-1302') return 'refused (403)';
-  if (res.status === 404 && code === 'SVC-BE-1003') return 'not found (404)';
+  if (res.status === 404 && code !== undefined && NOT_FOUND_CODES.has(code)) return 'not found (404)';
   if (res.status >= 500 || res.body?.name === 'ROUTE_NOT_FOUND') return `${res.status} ${code ?? ''}`.trim();
   return 'allowed';
 }
@@ -190,9 +233,11 @@ export function authorizationMatrixScenarios(getSystem: () => TestSystem): void 
   };
 
   /** An open request of the maker's scope with a part of every kind, and a closed one with an open appeal. */
-  async function requestsOf(maker: ApiClient): Promise<Pick<Resources, 'id' | 'artifactKey' | 'artifactId' | 'eventId' | 'appealRequestId' | 'appealId'>> {
+  async function requestsOf(maker: ApiClient): Promise<Pick<Resources, 'id' | 'artifactKey' | 'artifactId' | 'eventId' | 'appealRequestId' | 'appealId' | 'taskId'>> {
     const id = expect2xx(await maker.post('/requests', intake()), 'intake').id as string;
     expect2xx(await maker.post(`/requests/${id}/acknowledgements`, {}), 'acknowledgement');
+    // The acknowledgement puts the request in progress: it fans out to the tenant's systems.
+    const taskId = await waitFor(`a task of ${id}`, async () => ((await maker.get(`/requests/${id}/tasks`)).body.items as Array<{ id: string }> | undefined)?.[0]?.id, { timeoutMs: 20_000 });
     expect2xx(await maker.post(`/requests/${id}/verification/request`, { method: 'document' }), 'verification');
     const evidence = expect2xx(await maker.call('POST', `/api/v1/requests/${id}/verification/evidence/upload`, CALLS.uploadVerificationEvidence({} as Resources)), 'evidence upload');
     const artifact = expect2xx(await maker.call('POST', `/api/v1/requests/${id}/manifest/artifact/upload`, CALLS.uploadManifestArtifact({} as Resources)), 'artifact upload');
@@ -202,17 +247,21 @@ export function authorizationMatrixScenarios(getSystem: () => TestSystem): void 
     const appealRequestId = expect2xx(await maker.post('/requests', intake()), 'intake').id as string;
     expect2xx(await maker.post(`/requests/${appealRequestId}/closures`, {}), 'closure');
     const appeal = expect2xx(await maker.post(`/requests/${appealRequestId}/appeals`, { message: 'Please look again.' }), 'appeal');
-    return { id, artifactKey: evidence.artifactKey as string, artifactId: artifact.artifactId as string, eventId, appealRequestId, appealId: appeal.appealId as string };
+    return { id, artifactKey: evidence.artifactKey as string, artifactId: artifact.artifactId as string, eventId, appealRequestId, appealId: appeal.appealId as string, taskId };
   }
 
   /** The tenant's custom pack, activated at 1.0.0 with 1.1.0 registered, and an upgrade proposal to it. */
-  async function tenantResourcesOf(admin: ApiClient, tenantId: string): Promise<Pick<Resources, 'tenantId' | 'packId' | 'proposalId'>> {
+  async function tenantResourcesOf(admin: ApiClient, tenantId: string): Promise<Pick<Resources, 'tenantId' | 'packId' | 'proposalId' | 'systemKey'>> {
     const packId = `${tenantId}-pack`;
+    // Keys of their own per tenant: the other tenant's key must name nothing in the caller's.
+    const systemKey = `${tenantId}-crm`;
+    expect2xx(await admin.call('PUT', `/api/v1/data-systems/${systemKey}`, { json: dataSystem() }), 'data system');
+    expect2xx(await admin.call('PUT', `/api/v1/data-systems/${tenantId}-warehouse`, { json: dataSystem([systemKey]) }), 'data system after it');
     expect2xx(await admin.post('/policies/custom/register', registration(packId, '1.0.0', 'major')), 'registration');
     expect2xx(await admin.post('/policies/custom/activate', { jurisdiction: 'GB', tenantId, version: '1.0.0' }), 'activation');
     expect2xx(await admin.post('/policies/custom/register', registration(packId, '1.1.0', 'minor')), 'registration');
     const proposal = expect2xx(await admin.post('/policies/upgrades/propose', {}), 'proposal');
-    return { tenantId, packId, proposalId: proposal.proposalId as string };
+    return { tenantId, packId, proposalId: proposal.proposalId as string, systemKey };
   }
 
   beforeAll(async () => {
@@ -282,5 +331,13 @@ export function authorizationMatrixScenarios(getSystem: () => TestSystem): void 
     }
     expect(wrong).toEqual([]);
     expect(checked).toBeGreaterThan(authenticated.length * ROLES.length * 2);
+  });
+
+  it("leaves the other tenant's data systems as they were: every call named the caller's own", async () => {
+    const listed = (await as(MAKERS[OTHER_TENANT]).get('/data-systems')).body.items as Array<{ key: string; version: number }>;
+    expect(listed.map((s) => [s.key, s.version])).toEqual([
+      [`${OTHER_TENANT}-crm`, 1],
+      [`${OTHER_TENANT}-warehouse`, 1],
+    ]);
   });
 }
