@@ -1,5 +1,6 @@
 import type { Benchmark } from '../harness/types';
 import { cli } from './cli';
+import { fanout } from './fanout';
 import { footprint } from './footprint';
 import { intake } from './intake';
 import { propagation } from './propagation';
@@ -9,4 +10,4 @@ import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout];

@@ -44,6 +44,10 @@ export interface Settings {
   footprintEmbeddedSource: number;
   /** The longest wait for the system to go idle between phases. */
   quiesceTimeoutS: number;
+  /** The fanout benchmark: requests fanned out to its five data systems per repetition… */
+  fanoutRequests: number;
+  /** …and how long to wait for every answer before calling the run failed. */
+  fanoutTimeoutS: number;
 }
 
 const FULL: Settings = {
@@ -68,6 +72,8 @@ const FULL: Settings = {
   footprintSource: 1,
   footprintEmbeddedSource: 1,
   quiesceTimeoutS: 60,
+  fanoutRequests: 1000,
+  fanoutTimeoutS: 600,
 };
 
 const SMOKE: Settings = {
@@ -93,6 +99,8 @@ const SMOKE: Settings = {
   // The intake benchmark has started embedded mode from source already; the smoke run starts the built one only.
   footprintEmbeddedSource: 0,
   quiesceTimeoutS: 5,
+  fanoutRequests: 20,
+  fanoutTimeoutS: 120,
 };
 
 const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

@@ -28,7 +28,7 @@ export const SERVICES = ['policy-registry', 'lifecycle-clock', 'intake-gateway',
 export type ServiceName = (typeof SERVICES)[number];
 
 /** The tenants of the benchmarks, one admin API key each. */
-export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay'] as const;
+export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay', 'bench-fanout'] as const;
 export type Tenant = (typeof TENANTS)[number];
 
 export type ApiKeys = Record<Tenant, string>;
