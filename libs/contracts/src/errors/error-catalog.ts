@@ -332,7 +332,7 @@ export const ErrorCatalog = define({
   },
   DATA_SYSTEM_INVALID: {
     code: 'SVC-BE-1802', status: 422, title: 'Data system definition invalid', retryable: false,
-    meaning: 'The definition is well formed but does not hold together: an `after` names a system that does not exist or makes a cycle, `webhook` is missing for mode `webhook` or given for another mode, or `sla.timeoutHours` is less than `sla.expectedHours`. `errors` names the field. Nothing is stored.',
+    meaning: 'The definition is well formed but does not hold together: the owner names neither an email address nor a Slack channel, an `after` names a system that does not exist or makes a cycle, `webhook` is missing for mode `webhook` or given for another mode, or `sla.timeoutHours` is less than `sla.expectedHours`. `errors` names the field. Nothing is stored.',
   },
   DATA_SYSTEM_IN_USE: {
     code: 'SVC-BE-1803', status: 409, title: 'Data system in use', retryable: false,

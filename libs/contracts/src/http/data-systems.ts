@@ -56,7 +56,7 @@ export const dataSystemOwner = z
       .optional()
       .describe('A Slack channel told as well (or instead)'),
   })
-  .refine((o) => o.email !== undefined || o.slackChannel !== undefined, { message: 'must name an email address or a Slack channel' })
+  .describe('At least one of the two, else the definition is refused (422 `SVC-BE-1802`)')
   .meta({ id: 'DataSystemOwner' });
 
 export const dataSystemSla = z
@@ -69,23 +69,16 @@ export const dataSystemSla = z
 
 export const DEFAULT_SLA = { expectedHours: 72, timeoutHours: 168, onTimeout: 'pause' } as const;
 
-const uniqueList = <T extends z.ZodType>(item: T, max: number) =>
-  z
-    .array(item)
-    .max(max)
-    .refine((items) => new Set(items as unknown[]).size === items.length, { message: 'must not repeat an item' });
+/** Items in the order given, each once: a list that repeats an item means the same as one that does not. */
+const once = <T>(items: T[]): T[] => [...new Set(items)];
 
 const dataSystemFields = {
   displayName: text(200),
   owner: dataSystemOwner,
-  actions: uniqueList(z.enum(DATA_SYSTEM_ACTIONS), DATA_SYSTEM_ACTIONS.length)
-    .pipe(z.array(z.enum(DATA_SYSTEM_ACTIONS)).min(1))
-    .describe('What the system does for a request'),
-  identityTypes: uniqueList(z.enum(IDENTITY_TYPES), IDENTITY_TYPES.length)
-    .pipe(z.array(z.enum(IDENTITY_TYPES)).min(1))
-    .describe('The identities the system looks a person up by; its tasks carry only these'),
-  dataCategories: uniqueList(text(200), 100).describe('The categories of personal data the system holds (`contact_details`, `orders`…)'),
-  after: uniqueList(systemKey, 20).describe('Systems whose task for the same request must finish first (e.g. erase the warehouse after its source)'),
+  actions: z.array(z.enum(DATA_SYSTEM_ACTIONS)).min(1).max(DATA_SYSTEM_ACTIONS.length).describe('What the system does for a request'),
+  identityTypes: z.array(z.enum(IDENTITY_TYPES)).min(1).max(IDENTITY_TYPES.length).describe('The identities the system looks a person up by; its tasks carry only these'),
+  dataCategories: z.array(text(200)).max(100).describe('The categories of personal data the system holds (`contact_details`, `orders`…)'),
+  after: z.array(systemKey).max(20).describe('Systems whose task for the same request must finish first (e.g. erase the warehouse after its source)'),
   mode: z.enum(DATA_SYSTEM_MODES),
   sla: dataSystemSla,
   paused: z.boolean().describe('A paused system gets no new work: its tasks wait until it is resumed'),
@@ -95,8 +88,11 @@ const dataSystemFields = {
 export const dataSystemPut = z
   .strictObject({
     ...dataSystemFields,
-    dataCategories: dataSystemFields.dataCategories.optional().describe('Default: none'),
-    after: dataSystemFields.after.optional().describe('Default: none'),
+    // A repeated item is kept once (the lists are sets).
+    actions: dataSystemFields.actions.transform(once),
+    identityTypes: dataSystemFields.identityTypes.transform(once),
+    dataCategories: dataSystemFields.dataCategories.transform(once).optional().describe('Default: none'),
+    after: dataSystemFields.after.transform(once).optional().describe('Default: none'),
     sla: dataSystemSla.optional().describe(`Default: ${DEFAULT_SLA.expectedHours} hours expected, timeout after ${DEFAULT_SLA.timeoutHours}, then \`${DEFAULT_SLA.onTimeout}\``),
     paused: z.boolean().optional().describe('Default: false'),
     required: z.boolean().optional().describe('Default: true'),
@@ -105,8 +101,7 @@ export const dataSystemPut = z
         url: z
           .string()
           .max(2048)
-          .regex(/^https?:\/\/[^\s\p{Cc}]+$/u, 'must be an http or https URL without spaces or control characters')
-          .refine((u) => URL.canParse(u), { message: 'must be a valid URL' })
+          .regex(/^https?:\/\/[!-~\u00A0-\uFFFF]+$/, 'must be an http or https URL without spaces or control characters')
           .describe('Where tasks are POSTed; https (http only where DATA_SYSTEM_WEBHOOK_ALLOW_HTTP allows it)'),
         secret: z.string().regex(WEBHOOK_SECRET_PATTERN, 'must be a Standard Webhooks secret: whsec_ and base64 of 24 to 64 bytes').describe('The signing secret; write-only (never returned)'),
       })
@@ -120,10 +115,11 @@ export const dataSystemView = z
   .object({
     key: systemKey,
     ...dataSystemFields,
+    // Optional, as in the PUT body: one shape of the field in requests and answers.
     webhook: z
       .object({ url: z.string(), secretSet: z.literal(true) })
-      .nullable()
-      .describe('The endpoint of a webhook system; its secret is never returned'),
+      .optional()
+      .describe('Present for a webhook system: its endpoint; its secret is never returned'),
     version: z.number().int().positive().describe('Counts the replacements of the definition'),
     createdAt: timestamp,
     updatedAt: timestamp,

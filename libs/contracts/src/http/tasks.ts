@@ -47,11 +47,9 @@ export const erasureConfirmation = z
     method: z.enum(ERASURE_METHODS),
     performedBy: text(200).describe('Who or what erased: a job, a service, a person'),
     performedAt: timestamp,
-    exceptionReason: text(2000).optional().describe('Why not everything was erased: required with `partially_erased` and `exception` (a legal hold, a retention duty)'),
-  })
-  .refine((c) => (c.result === 'partially_erased' || c.result === 'exception' ? c.exceptionReason !== undefined : true), {
-    message: 'exceptionReason is required when the result is partially_erased or exception',
-    path: ['exceptionReason'],
+    exceptionReason: text(2000)
+      .optional()
+      .describe('Why not everything was erased (a legal hold, a retention duty): required with `partially_erased` and `exception`, else the answer is refused (422 `SVC-BE-1812`)'),
   })
   .meta({ id: 'ErasureConfirmation' });
 export type ErasureConfirmation = z.infer<typeof erasureConfirmation>;

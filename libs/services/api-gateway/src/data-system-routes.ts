@@ -76,7 +76,7 @@ export const DATA_SYSTEM_ROUTES: readonly GatewayRoute[] = [
       "Creates the system (201) or replaces its whole definition (200, `version` + 1). Requests that become workable afterwards get a task for it when it takes their action; tasks already created keep the definition they were created with, except that a paused system's waiting tasks start when it is resumed. Every `after` must name a live system of the tenant and make no cycle, `webhook` goes with mode `webhook` only, and `sla.timeoutHours` is at least `sla.expectedHours` (422 `SVC-BE-1802`).",
     tag: 'Data systems',
     body: dataSystemPut,
-    response: { status: 200, schema: dataSystemView, description: 'The system as stored (201 when it was created).' },
+    response: { status: 200, schema: dataSystemView, description: 'The system as stored: it replaced one, or was the same.', alsoStatuses: { 201: 'The system as stored: it was created.' } },
     errors: ['REQUEST_VALIDATION_FAILED', 'DATA_SYSTEM_INVALID', ...IDEMPOTENCY_ERRORS],
   },
   {

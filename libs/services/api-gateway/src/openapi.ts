@@ -11,6 +11,7 @@ import {
   ROLE_PERMISSIONS,
   type Role,
   SHORT_REFERENCE_PATTERN,
+  SYSTEM_KEY_PATTERN,
 } from '@dsar/contracts';
 import { MAX_LISTED_FIELD_PROBLEMS } from '@dsar/platform/errors';
 import { BODY_ERRORS, COMMON_ERRORS, PUBLIC_COMMON_ERRORS } from './route-errors';
@@ -190,18 +191,20 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
     const schema =
       name === 'packId'
         ? { type: 'string', pattern: PACK_ID.source }
-        : name === 'artifactKey'
-          ? { type: 'string', pattern: EVIDENCE_ARTIFACT_KEY_PATTERN.source }
-          : name === 'idOrReference'
-            ? {
-                anyOf: [
-                  { type: 'string', format: 'uuid' },
-                  { type: 'string', pattern: SHORT_REFERENCE_PATTERN.source },
-                ],
-              }
-            : name === 'id' || name.endsWith('Id')
-              ? { type: 'string', format: 'uuid' }
-              : { type: 'string' };
+        : name === 'systemKey'
+          ? { type: 'string', pattern: SYSTEM_KEY_PATTERN.source }
+          : name === 'artifactKey'
+            ? { type: 'string', pattern: EVIDENCE_ARTIFACT_KEY_PATTERN.source }
+            : name === 'idOrReference'
+              ? {
+                  anyOf: [
+                    { type: 'string', format: 'uuid' },
+                    { type: 'string', pattern: SHORT_REFERENCE_PATTERN.source },
+                  ],
+                }
+              : name === 'id' || name.endsWith('Id')
+                ? { type: 'string', format: 'uuid' }
+                : { type: 'string' };
     parameters.push({ name, in: 'path', required: true, schema });
   }
   if (route.query) {
@@ -235,7 +238,13 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       schema: { type: 'string', minLength: 1, maxLength: 257, pattern: IDEMPOTENCY_KEY_PATTERN.source },
     });
   }
-  const json = route.response ? { description: route.response.description, content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } } } : undefined;
+  // A 204 has no body, so no content to publish.
+  const json = route.response
+    ? route.response.status === 204
+      ? { description: route.response.description }
+      : { description: route.response.description, content: { 'application/json': { schema: schemaOf(route.response.schema, 'output', components) } } }
+    : undefined;
+  const also = Object.entries(route.response?.alsoStatuses ?? {}).map(([status, description]) => [status, { ...json, description }]);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -272,6 +281,7 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
       : {}),
     responses: {
       ...(route.response && json ? { [String(route.response.status)]: json } : {}),
+      ...Object.fromEntries(also),
       ...(route.download ? downloadResponses(route.download) : {}),
       ...(route.file ? fileResponses(route.file, route.response?.status === route.file.status ? json : undefined) : {}),
       ...errorResponses(route),

@@ -27,7 +27,14 @@ export interface PassedHeader {
 
 /** What a route answers with. A download route answers with its file, every other one with JSON. */
 type RouteAnswer =
-  | { response: { status: number; schema: z.ZodType; description: string }; download?: undefined }
+  | {
+      /**
+       * The answer of success: its status and body (a 204 has none, its schema `z.undefined()`). `alsoStatuses`
+       * are other success statuses with the same body, e.g. a PUT's 201 when it created what it names.
+       */
+      response: { status: number; schema: z.ZodType; description: string; alsoStatuses?: Readonly<Record<number, string>> };
+      download?: undefined;
+    }
   | {
       response?: undefined;
       /**

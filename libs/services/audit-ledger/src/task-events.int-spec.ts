@@ -64,6 +64,7 @@ describe('task events in the audit chain', () => {
       hasExceptionReason: false,
     });
     const requested = {
+      state: 'queued',
       mode: 'push',
       requestType: 'deletion',
       required: true,

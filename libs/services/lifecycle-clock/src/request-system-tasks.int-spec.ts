@@ -84,8 +84,9 @@ describe.each([
     return event.id;
   }
 
-  const requested = (task: { id: string; requestId: string; systemKey: string }, required = true) =>
+  const requested = (task: { id: string; requestId: string; systemKey: string }, required = true, state: 'queued' | 'waiting' = 'queued') =>
     publish(TaskEventTypes.requested, task, {
+      state,
       mode: 'push',
       requestType: 'access',
       required,
@@ -159,7 +160,7 @@ describe.each([
     await publish(TaskEventTypes.stopped, crm, { state: 'cancelled', reason: 'request_closed' });
     expect((await ids({ waitingOnSystems: true })).ids).toEqual([]);
 
-    // A task left to an operator (action required) and a blocked one wait; one failed for good does not.
+    // A task left to an operator (action required), a blocked one, and one failed for good (it blocks the fulfilment) wait.
     const blocked = { id: randomUUID(), requestId: deletion, systemKey: 'warehouse' };
     await requested(blocked);
     await publish(TaskEventTypes.blocked, blocked, { blockedBy: optional.id, reason: 'dependency_failed' });
@@ -167,6 +168,9 @@ describe.each([
     await publish(TaskEventTypes.stopped, blocked, { state: 'action_required', reason: 'timed_out' });
     expect((await ids({ waitingOnSystems: true })).ids).toEqual([deletion]);
     await answered(blocked, 'error', 'error', undefined, { retryable: false });
+    expect((await ids({ waitingOnSystems: true })).ids).toEqual([deletion]);
+    // Until an operator settles it: skipped with a reason.
+    await answered(blocked, 'skipped', 'skipped', undefined, { byOperator: true });
     expect((await ids({ waitingOnSystems: true })).ids).toEqual([]);
   }, 60_000);
 
@@ -190,6 +194,7 @@ describe.each([
         action: 'access',
         actor: 'system',
         occurredAt: new Date((clock += 1000)).toISOString(),
+        state: 'queued',
         mode: 'push',
         requestType: 'access',
         required: true,

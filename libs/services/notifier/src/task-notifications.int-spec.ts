@@ -65,6 +65,7 @@ describe('notifications of data-system tasks', () => {
       requestId,
       taskId,
       {
+        state: 'queued',
         mode,
         requestType: 'access',
         required: true,

@@ -65,7 +65,6 @@ export function dataSystemRegistryScenarios(getSystem: () => TestSystem, options
         dataCategories: ['contact_details', 'orders'],
         after: [],
         mode: 'pull',
-        webhook: null,
         sla: { expectedHours: 72, timeoutHours: 168, onTimeout: 'pause' },
         paused: false,
         required: true,
@@ -157,7 +156,7 @@ export function dataSystemRegistryScenarios(getSystem: () => TestSystem, options
     const cases: [string, () => Promise<ApiResponse>, number, string][] = [
       ['malformed JSON', () => putRaw('billing', '{"displayName": '), 400, 'SVC-BE-1101'],
       ['an unknown field', () => put('billing', system({ colour: 'red' })), 400, 'SVC-BE-1102'],
-      ['no owner', () => put('billing', system({ owner: {} })), 400, 'SVC-BE-1102'],
+      ['no owner', () => put('billing', system({ owner: {} })), 422, 'SVC-BE-1802'],
       ['no action', () => put('billing', system({ actions: [] })), 400, 'SVC-BE-1102'],
       ['an unknown mode', () => put('billing', system({ mode: 'carrier-pigeon' })), 400, 'SVC-BE-1102'],
       ['a key that breaks the pattern', () => put('Billing!', system()), 400, 'SVC-BE-1102'],

@@ -62,6 +62,17 @@ describe('data system rules', () => {
       ]);
     });
 
+    it('refuses a webhook URL that does not parse as a URL', () => {
+      expect(definitionProblems('crm', body({ mode: 'webhook', webhook: { url: 'http://\u2e2b\uf26e', secret: SECRET } }), others, allow)).toEqual([
+        { field: 'webhook.url', message: 'is not a valid URL' },
+      ]);
+    });
+
+    it('refuses an owner that names neither an email address nor a Slack channel', () => {
+      expect(definitionProblems('crm', body({ owner: {} }), others, allow)).toEqual([{ field: 'owner', message: 'must name an email address or a Slack channel' }]);
+      expect(definitionProblems('crm', body({ owner: { slackChannel: '#privacy' } }), others, allow)).toEqual([]);
+    });
+
     it('requires webhook settings with mode webhook, and only then', () => {
       expect(definitionProblems('crm', body({ mode: 'webhook' }), others, allow)).toEqual([{ field: 'webhook', message: 'is required with mode webhook (url and secret)' }]);
       expect(definitionProblems('crm', body({ mode: 'pull', webhook: { url: 'https://x.example/h', secret: SECRET } }), others, allow)).toEqual([

@@ -53,9 +53,13 @@ export function definitionProblems(key: string, body: DataSystemPut, others: Liv
     const cycle = cycleThrough(key, after, others);
     if (cycle) problems.push({ field: 'after', message: `makes a cycle: ${describeCycle(cycle)}` });
   }
+  // The schema cannot say "one of the two at least": the owner must be reachable for reminders.
+  if (body.owner.email === undefined && body.owner.slackChannel === undefined) problems.push({ field: 'owner', message: 'must name an email address or a Slack channel' });
   if (body.mode === 'webhook' && body.webhook === undefined) problems.push({ field: 'webhook', message: 'is required with mode webhook (url and secret)' });
   if (body.mode !== 'webhook' && body.webhook !== undefined) problems.push({ field: 'webhook', message: `is only for mode webhook, not ${body.mode}` });
-  if (body.mode === 'webhook' && body.webhook !== undefined && !options.allowHttp && new URL(body.webhook.url).protocol !== 'https:') {
+  // The schema gives the URL's form; whether it parses as a URL (a host name's rules) is the registry's check.
+  if (body.webhook !== undefined && !URL.canParse(body.webhook.url)) problems.push({ field: 'webhook.url', message: 'is not a valid URL' });
+  else if (body.mode === 'webhook' && body.webhook !== undefined && !options.allowHttp && new URL(body.webhook.url).protocol !== 'https:') {
     problems.push({ field: 'webhook.url', message: 'must be an https URL (DATA_SYSTEM_WEBHOOK_ALLOW_HTTP is off)' });
   }
   const sla = body.sla ?? DEFAULT_SLA;
@@ -115,7 +119,7 @@ export function viewOf(row: { key: string; version: number; definition: DataSyst
   return {
     key: row.key,
     ...definition,
-    webhook: webhook ? { url: webhook.url, secretSet: true } : null,
+    ...(webhook ? { webhook: { url: webhook.url, secretSet: true as const } } : {}),
     version: row.version,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

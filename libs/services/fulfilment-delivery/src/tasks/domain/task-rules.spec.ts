@@ -151,6 +151,10 @@ describe('answers', () => {
     expect(answerMisfit('erasure', { outcome: 'not_found' })).toBeNull();
     expect(answerMisfit('access', { outcome: 'complete', erasure })).toMatch(/takes no erasure/);
     expect(answerMisfit('access', { outcome: 'complete' })).toBeNull();
+    // A confirmation that not all was erased says why.
+    expect(answerMisfit('erasure', { outcome: 'complete', erasure: { ...erasure, result: 'exception' } })).toMatch(/exceptionReason/);
+    expect(answerMisfit('erasure', { outcome: 'complete', erasure: { ...erasure, result: 'partially_erased' } })).toMatch(/exceptionReason/);
+    expect(answerMisfit('erasure', { outcome: 'complete', erasure: { ...erasure, result: 'exception', exceptionReason: 'A legal hold.' } })).toBeNull();
   });
 
   it('are the same whatever the order of their keys, and differ by any value', () => {

@@ -150,6 +150,11 @@ export function answerMisfit(action: DataSystemAction, answer: Pick<TaskAnswer, 
     return 'an erasure task is answered complete with its erasure confirmation (`erasure`)';
   }
   if (action !== 'erasure' && answer.erasure !== undefined) return `a task whose action is ${action} takes no erasure confirmation`;
+  // The schema cannot say it (a field required by another's value): a confirmation that not all was erased says why.
+  const erasure = answer.erasure as { result?: string; exceptionReason?: string } | undefined;
+  if ((erasure?.result === 'partially_erased' || erasure?.result === 'exception') && erasure.exceptionReason === undefined) {
+    return `an erasure confirmation with result ${erasure.result} says why (\`erasure.exceptionReason\`)`;
+  }
   return null;
 }
 
