@@ -12,6 +12,7 @@ import { fulfilmentDeliveryService } from '../index';
 import { TaskFanout } from './application/task-fanout';
 import { Tasks } from './application/tasks';
 import { DataSystemTaskEntity } from './infrastructure/data-system-task.entity';
+import { requestInProgress } from './task-test-kit';
 import { RequestPurgedHandler } from './events/request-purged.handler';
 import { RequestTasksHandler } from './events/request-tasks.handler';
 
@@ -47,35 +48,7 @@ describe.each([
     ...over,
   });
 
-  const request = (over: Partial<RequestDetail> = {}): RequestDetail => {
-    const now = new Date().toISOString();
-    return {
-      id: randomUUID(),
-      tenantId: tenant,
-      workspaceId: null,
-      status: 'in_progress',
-      requestType: 'access',
-      requestTypeInferred: false,
-      jurisdiction: 'DE',
-      receivedAt: now,
-      dueAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      clockMode: 'receipt',
-      policyPack: 'eu-gdpr',
-      policyVersion: '1',
-      intakeSource: { channel: 'email', rawText: 'Send me my data', receivedAt: now },
-      locale: null,
-      requestor: { type: 'subject', email: 'jane@example.org' },
-      authority: null,
-      appeals: [],
-      acknowledgedAt: now,
-      acknowledgementDueAt: null,
-      statusReason: null,
-      statusChangedAt: now,
-      createdAt: now,
-      updatedAt: now,
-      ...over,
-    };
-  };
+  const request = (over: Partial<RequestDetail> = {}): RequestDetail => requestInProgress(tenant, over);
 
   const tasksOf = async (requestId: string) => {
     const rows = await ds.getRepository(DataSystemTaskEntity).find({ where: { requestId } });

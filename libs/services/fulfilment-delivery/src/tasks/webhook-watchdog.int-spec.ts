@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
@@ -23,6 +23,7 @@ import { TaskFiles } from './application/task-files';
 import { TaskWatchdog } from './application/task-watchdog';
 import { Tasks } from './application/tasks';
 import { WebhookSender } from './application/webhook-sender';
+import { requestInProgress } from './task-test-kit';
 import { DataSystemTaskEntity } from './infrastructure/data-system-task.entity';
 
 /** One call a webhook system received, as it received it. */
@@ -81,33 +82,7 @@ describe('webhook sender, watchdog, task files and the fulfilment gate on Postgr
     ...over,
   });
   const request = (over: Partial<RequestDetail> = {}): RequestDetail => {
-    const now = new Date().toISOString();
-    const detail: RequestDetail = {
-      id: randomUUID(),
-      tenantId: tenant,
-      workspaceId: null,
-      status: 'in_progress',
-      requestType: 'access',
-      requestTypeInferred: false,
-      jurisdiction: 'DE',
-      receivedAt: now,
-      dueAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      clockMode: 'receipt',
-      policyPack: 'eu-gdpr',
-      policyVersion: '1',
-      intakeSource: { channel: 'email', rawText: 'Send me my data', receivedAt: now },
-      locale: null,
-      requestor: { type: 'subject', email: 'jane@example.org' },
-      authority: null,
-      appeals: [],
-      acknowledgedAt: now,
-      acknowledgementDueAt: null,
-      statusReason: null,
-      statusChangedAt: now,
-      createdAt: now,
-      updatedAt: now,
-      ...over,
-    };
+    const detail = requestInProgress(tenant, over);
     requests.set(detail.id, detail);
     return detail;
   };
