@@ -5,6 +5,7 @@ import { WebhooksController } from './api/webhooks.controller';
 import { InboundIntake } from './application/inbound-intake';
 import { InboundWebhooks } from './application/inbound-webhooks';
 import { Intake } from './application/intake';
+import { LANGUAGE_DETECTOR, loadLanguageDetector } from './domain/language/language-detector';
 import { InboundStore } from './infrastructure/inbound-store';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from './webhook-settings';
 
@@ -15,7 +16,16 @@ export class IntakeGatewayModule {
     return {
       module: IntakeGatewayModule,
       controllers: [IntakeController, WebhooksController],
-      providers: [{ provide: WEBHOOK_SETTINGS, useValue: settings }, Intake, LifecycleClient, InboundStore, InboundIntake, InboundWebhooks],
+      providers: [
+        { provide: WEBHOOK_SETTINGS, useValue: settings },
+        // Loaded once, before the first message: reading a letter then stays synchronous.
+        { provide: LANGUAGE_DETECTOR, useFactory: loadLanguageDetector },
+        Intake,
+        LifecycleClient,
+        InboundStore,
+        InboundIntake,
+        InboundWebhooks,
+      ],
     };
   }
 }
