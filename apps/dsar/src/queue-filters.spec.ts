@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
 import { INTAKE_CHANNELS, REQUEST_TYPES, supportedJurisdictions } from '@dsar/contracts';
 import { instantArg, listOf, QUEUE_CHANNELS, QUEUE_JURISDICTIONS, QUEUE_REQUEST_TYPES, requestsCommands } from './commands/requests';
+import { run } from './cli';
 import { bashCompletion } from './completion';
 import { type Io, Kit } from './kit';
 
@@ -45,4 +48,95 @@ describe('the queue filters of `dsar requests list`', () => {
     expect(await complete('dsar', 'requests', 'list', '--ref')).toEqual(['--reference']);
     expect(await complete('dsar', 'requests', 'list', '--waiting-on-systems', '')).toEqual(['false', 'true']);
   }, 60_000); // spawns bash five times: more than the default 5 s on a busy machine
+});
+
+describe('the triage queue of `dsar requests list`', () => {
+  let server: http.Server;
+  let base: string;
+  const asked: URLSearchParams[] = [];
+
+  beforeAll(async () => {
+    // The queue as the API answers it: one request in triage (no type yet).
+    server = http.createServer((req, res) => {
+      asked.push(new URL(req.url ?? '/', 'http://stub').searchParams);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      if (/\/requests\/[^/?]+/.test(req.url ?? '')) {
+        // One request's detail: in triage, with the rights the letter asks for.
+        res.end(
+          JSON.stringify({
+            id: '44cec96b-6062-4b16-9782-40f47fc74dc0',
+            status: 'received',
+            requestType: null,
+            requestedRights: [
+              { type: 'opt_out', phrase: 'stop passing my details on', basis: 'phrase' },
+              { type: 'deletion', phrase: 'remove me from your lists', basis: 'phrase' },
+            ],
+            typeConfidence: 0.42,
+            detectedLanguage: 'en',
+            triage: { reason: 'low_confidence', suggestedType: 'opt_out', confidence: 0.42 },
+            jurisdiction: 'US-CA',
+          }),
+        );
+        return;
+      }
+      res.end(
+        JSON.stringify({
+          items: [
+            {
+              id: '44cec96b-6062-4b16-9782-40f47fc74dc0',
+              status: 'received',
+              requestType: null,
+              triage: true,
+              jurisdiction: 'US-CA',
+              channel: 'email',
+              receivedAt: '2026-11-30T09:00:00Z',
+              dueAt: '2027-01-13T07:59:59.999Z',
+              updatedAt: '2026-11-30T09:00:00Z',
+              overdue: false,
+            },
+          ],
+          limit: 25,
+          offset: 0,
+          sortBy: 'receivedAt',
+          sortOrder: 'desc',
+          triage: true,
+          total: 1,
+          totalExact: true,
+        }),
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  async function list(...flags: string[]): Promise<{ code: number; stdout: string; query: URLSearchParams }> {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await run(['requests', 'list', ...flags, '--base-url', base, '--token', 't'], { stdout, stderr: new PassThrough() } as unknown as Io);
+    return { code, stdout: out, query: asked[asked.length - 1] };
+  }
+
+  it('asks for the requests in triage with --triage, for those with a type with --no-triage, and for all without either', async () => {
+    const triaged = await list('--triage', '-o', 'table');
+    expect(triaged.code).toBe(0);
+    expect(triaged.query.get('triage')).toBe('true');
+    // The table has a triage column beside the type, which a request in triage does not have yet.
+    expect(triaged.stdout.split('\n')[0]).toMatch(/requestType +triage +jurisdiction/);
+    expect((await list('--no-triage')).query.get('triage')).toBe('false');
+    expect((await list()).query.has('triage')).toBe(false);
+  }, 30_000);
+
+  it('`requests get` shows the triage and every right the letter asks for', async () => {
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const code = await run(['requests', 'get', 'DSAR-44CEC96B', '--base-url', base, '--token', 't', '-o', 'table'], { stdout, stderr: new PassThrough() } as unknown as Io);
+    expect(code).toBe(0);
+    expect(out).toMatch(/^requestType +-$/m);
+    expect(out).toMatch(/^triage\.reason +low_confidence$/m);
+    expect(out).toMatch(/^triage\.suggestedType +opt_out$/m);
+    expect(out).toMatch(/^requestedRights \(2\):\ntype +phrase +basis\nopt_out +stop passing my details on +phrase\ndeletion +remove me from your lists +phrase$/m);
+  }, 30_000);
 });

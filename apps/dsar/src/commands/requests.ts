@@ -5,7 +5,7 @@ import { ENDPOINTS } from '../endpoints';
 import { type Context, EXAMPLE_IDS, examples, type FieldFlag, intArg, type Kit, listArg } from '../kit';
 import { renderRows, type View } from '../output';
 
-const QUEUE_COLUMNS = ['id', 'status', 'requestType', 'jurisdiction', 'channel', 'receivedAt', 'dueAt', 'overdue'];
+const QUEUE_COLUMNS = ['id', 'status', 'requestType', 'triage', 'jurisdiction', 'channel', 'receivedAt', 'dueAt', 'overdue'];
 const QUEUE_VIEW: View = { list: 'items', columns: { items: QUEUE_COLUMNS } };
 /** The queue's largest page: `--all` reads in pages of this size. */
 const MAX_PAGE = 200;
@@ -97,6 +97,9 @@ const QUEUE_FILTERS: readonly FieldFlag[] = [
     field: 'waitingOnSystems',
     choices: ['true', 'false'],
   },
+  // A switch rather than `<bool>`: the triage queue is what an operator asks for (`--no-triage` for the requests with a type).
+  { flags: '--triage', description: 'only requests in triage: no request type yet, for an operator to name with `dsar requests correct`', field: 'triage' },
+  { flags: '--no-triage', description: 'only requests with a request type', field: 'triage' },
   { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
   { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
 ];
@@ -145,6 +148,7 @@ function queueQuery(opts: Record<string, unknown>): Query {
     receivedTo: opts.receivedTo as string | undefined,
     reference: opts.reference as string | undefined,
     waitingOnSystems: opts.waitingOnSystems as string | undefined,
+    triage: typeof opts.triage === 'boolean' ? String(opts.triage) : undefined,
     sortBy: opts.sortBy as string | undefined,
     sortOrder: opts.sortOrder as string | undefined,
     limit: opts.limit as number | undefined,
@@ -176,7 +180,7 @@ async function watch(ctx: Context, opts: Record<string, unknown>): Promise<void>
     if (ctx.out.format === 'json') ctx.out.successLine(ctx.command, data);
     else if (ctx.out.format === 'yaml') ctx.out.success(ctx.command, data);
     else {
-      const rows = items.map((i) => ({ id: i.id, status: i.status, type: i.requestType, jurisdiction: i.jurisdiction, dueAt: i.dueAt, due: dueIn(String(i.dueAt), now) }));
+      const rows = items.map((i) => ({ id: i.id, status: i.status, type: i.requestType ?? '(triage)', jurisdiction: i.jurisdiction, dueAt: i.dueAt, due: dueIn(String(i.dueAt), now) }));
       const heading = `At risk (due within ${days} days) and overdue: ${data.total} open, ${data.overdue} overdue. ${data.refreshedAt}${redraw ? `, every ${intervalMs / 1000} s; Ctrl-C stops` : ''}`;
       ctx.io.stdout.write(`${redraw ? '\x1b[2J\x1b[H' : ''}${heading}\n\n${renderRows(rows)}\n${redraw ? '' : '\n'}`);
     }
@@ -225,6 +229,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
     'dsar requests list --type deletion --jurisdiction DE,FR --channel email --received-from "$(date -u +%Y-%m-01)"',
     'dsar requests list --reference DSAR-44CEC96B',
     'dsar requests list --waiting-on-systems true --sort-by dueAt --sort-order asc',
+    'dsar requests list --triage --sort-by dueAt --sort-order asc',
   ]);
   kit.act(list, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
     const query = queueQuery(opts);
@@ -246,7 +251,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
 
   kit.api(requests, {
     name: 'get <idOrReference>',
-    summary: 'a request in detail, by its id or its reference DSAR-XXXXXXXX (GET /requests/:idOrReference)',
+    summary: 'a request in detail, by its id or its reference DSAR-XXXXXXXX, with its triage and the rights it asks for (GET /requests/:idOrReference)',
     endpoint: ENDPOINTS.getRequest,
     examples: [`dsar requests get ${EXAMPLE_IDS.request}`, `dsar requests get DSAR-${EXAMPLE_IDS.request.slice(0, 8).toUpperCase()}`],
   });
@@ -259,7 +264,8 @@ export function requestsCommands(program: Command, kit: Kit): void {
   });
   kit.api(requests, {
     name: 'correct <id>',
-    summary: 'correct the request type or jurisdiction intake misread, with a reason; the deadline is recomputed from the same receipt (POST /requests/:id/corrections)',
+    summary:
+      'correct the request type or jurisdiction intake misread, or name the type of a request in triage, with a reason; the deadline is recomputed from the same receipt (POST /requests/:id/corrections)',
     endpoint: ENDPOINTS.correctRequest,
     body: [
       { flags: '--type <type>', description: `the request type it should have: ${QUEUE_REQUEST_TYPES.join(', ')}`, field: 'requestType', choices: QUEUE_REQUEST_TYPES },
@@ -269,6 +275,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
     examples: [
       `dsar requests correct ${EXAMPLE_IDS.request} --type access --reason "The email asks for a copy, not a deletion."`,
       `dsar requests correct ${EXAMPLE_IDS.request} --jurisdiction FR --reason "The requester lives in France."`,
+      `dsar requests correct ${EXAMPLE_IDS.request} --type opt_out --reason "Triage: the letter asks us to stop selling their data."`,
     ],
   });
   kit.api(requests, {

@@ -114,6 +114,10 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1111', status: 409, title: 'Request reference names more than one request', retryable: false,
     meaning: 'Two or more requests the caller may see have ids that start with the reference\'s eight hex digits; `GET /requests?reference=` lists them, and each is opened by its id.',
   },
+  REQUEST_IN_TRIAGE: {
+    code: 'SVC-BE-1112', status: 409, title: 'Request in triage', retryable: false,
+    meaning: 'The request has no type yet (intake left it to an operator, `triage`): what depends on the right asked, its manifest and its fulfilment, waits for it. Name its type with `POST /requests/{id}/corrections` first; the problem names `triageReason` and intake\'s `suggestedType`. Every other step (acknowledgement, verification, clarification, extension, refusal, closure) is allowed.',
+  },
   VERIFICATION_EVIDENCE_FILES_SPLIT: {
     code: 'SVC-BE-1114', status: 409, title: 'Evidence names files of several pieces of evidence', retryable: false,
     meaning: 'The uploaded files that `evidenceArtifacts` names belong to more than one piece of evidence (each upload is one): describe each piece in a call of its own; `evidenceIds` lists them.',

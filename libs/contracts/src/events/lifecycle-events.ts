@@ -91,9 +91,9 @@ export type RequestorReplacedV1 = z.infer<typeof requestorReplacedV1>;
 
 export const requestCorrectedV1 = z.object({
   ...transition,
-  /** The request type and jurisdiction after the correction (`jurisdiction`) and before it. */
-  requestType: z.enum(REQUEST_TYPES),
-  previousRequestType: z.enum(REQUEST_TYPES),
+  /** The request type and jurisdiction after the correction (`jurisdiction`) and before it; a type is null while the request is in triage. */
+  requestType: z.enum(REQUEST_TYPES).nullable(),
+  previousRequestType: z.enum(REQUEST_TYPES).nullable(),
   jurisdiction: z.string().min(2),
   previousJurisdiction: z.string().min(2),
   /** The pack version the corrected request is pinned to, and the one it had. */

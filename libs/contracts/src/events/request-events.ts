@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
-import { CLOCK_MODES, REQUEST_TYPES } from '../http/requests';
+import { CLOCK_MODES, REQUEST_TYPES, TRIAGE_REASONS } from '../http/requests';
 import { PAUSE_REASONS, PAUSE_RULES } from '../policy/policy-pack';
 import { Topics } from './topics';
 
@@ -14,8 +14,13 @@ export const requestCreatedV1 = z.object({
   tenantId: z.string().min(1),
   workspaceId: z.string().min(1).nullable(),
   jurisdiction: z.string().min(2),
-  requestType: z.enum(REQUEST_TYPES),
+  /** null: the request is in triage (`triageReason`) until an operator corrects the type (dsar.request.corrected.v1). */
+  requestType: z.enum(REQUEST_TYPES).nullable(),
   requestTypeInferred: z.boolean(),
+  /** Every right the letter asks for, the primary (or suggested) one first. Absent on events from before. */
+  requestedRights: z.array(z.enum(REQUEST_TYPES)).optional(),
+  /** Why the request is in triage; null (or absent, on events from before) when it has a type. */
+  triageReason: z.enum(TRIAGE_REASONS).nullable().optional(),
   status: z.literal('received'),
   /** When the service recorded the request. */
   receivedAt: timestamp,

@@ -70,13 +70,19 @@ export const clockSegment = z
   .meta({ id: 'ClockSegment' });
 
 /** A request's facts a correction changes, before or after it. */
-const correctedFacts = z.object({ requestType: z.enum(REQUEST_TYPES), jurisdiction: z.string(), policyPack: z.string(), policyVersion: z.string(), dueAt: timestamp });
+const correctedFacts = z.object({
+  requestType: z.enum(REQUEST_TYPES).nullable().describe('null: in triage'),
+  jurisdiction: z.string(),
+  policyPack: z.string(),
+  policyVersion: z.string(),
+  dueAt: timestamp,
+});
 
 export const clockExplanation = z
   .object({
     requestId: z.uuid(),
     jurisdiction: z.string(),
-    requestType: z.enum(REQUEST_TYPES),
+    requestType: z.enum(REQUEST_TYPES).nullable().describe("null while the request is in triage: the clock runs on the pack's default rule (`rules.default`)"),
     baseDeadline: timestamp.describe('The base period from receipt, before pauses and extensions'),
     finalDueAt: timestamp.describe('The deadline with every pause and extension applied (= dueAt)'),
     policyPack: z.string(),

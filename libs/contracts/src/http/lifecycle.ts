@@ -99,7 +99,7 @@ export type RequestorCommand = z.infer<typeof requestorCommand>;
 /** `POST /requests/:id/corrections`: the request type and/or jurisdiction intake misread, and why. */
 export const correctionCommand = z
   .strictObject({
-    requestType: z.enum(REQUEST_TYPES).optional().describe("The request's right as it should have been read; default unchanged"),
+    requestType: z.enum(REQUEST_TYPES).optional().describe("The request's right as it should have been read; default unchanged. Naming the type of a request in triage takes it out of triage"),
     jurisdiction: intakePayload.shape.jurisdiction
       .optional()
       .describe('The jurisdiction whose law applies, as intake takes it (case-insensitive; `GET /policies` lists them); default unchanged. A code no pack covers is a 422 `JURISDICTION_UNSUPPORTED`'),
@@ -115,7 +115,7 @@ export const correctionResult = z
   .object({
     id: z.uuid(),
     status: z.enum(REQUEST_STATUSES),
-    requestType: z.enum(REQUEST_TYPES),
+    requestType: z.enum(REQUEST_TYPES).nullable().describe('null: still in triage (a correction of the jurisdiction alone)'),
     jurisdiction: z.string(),
     policyPack: z.string(),
     policyVersion: z.string(),

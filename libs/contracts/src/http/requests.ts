@@ -25,6 +25,29 @@ export const AUTHORITY_STATUSES = ['not_required', 'pending', 'submitted', 'veri
 export const REQUEST_LOCALES = ['en', 'de', 'fr', 'es', 'pt', 'it', 'nl'] as const;
 export type RequestLocale = (typeof REQUEST_LOCALES)[number];
 
+/**
+ * Why intake left a request's type for an operator to decide (triage): the reading was under the confidence threshold,
+ * no rule matched, or the letter is in a language intake does not read (docs/intake.md).
+ */
+export const TRIAGE_REASONS = ['low_confidence', 'no_rule_matched', 'unsupported_language'] as const;
+export type TriageReason = (typeof TRIAGE_REASONS)[number];
+
+/** How a right showed in the letter: a citation of the law (`Art. 17 GDPR`), or the words of the ask. */
+export const REQUESTED_RIGHT_BASES = ['citation', 'phrase'] as const;
+
+/** One right a letter asks for, with the words that showed it. */
+export const requestedRight = z
+  .strictObject({
+    type: z.enum(REQUEST_TYPES),
+    phrase: text(200).describe('The words of the letter that showed the right, as written'),
+    basis: z.enum(REQUESTED_RIGHT_BASES).describe('`citation`: the letter cites the law for it; `phrase`: its words ask for it'),
+  })
+  .meta({ id: 'RequestedRight' });
+export type RequestedRight = z.infer<typeof requestedRight>;
+
+/** The most rights one request records: a letter asks for a handful at most. */
+export const MAX_REQUESTED_RIGHTS = 10;
+
 /** A piece of evidence held elsewhere (a document store, a ticket, a mail archive), referenced, not embedded. */
 export const evidenceReference = z
   .strictObject({
@@ -98,20 +121,59 @@ export type IntakePayload = z.infer<typeof intakePayload>;
 export const intakeAccepted = z.object({ id: z.uuid(), receivedAt: timestamp, status: z.literal('received') }).meta({ id: 'IntakeAccepted' });
 export const captureAccepted = intakeAccepted.extend({ dueAt: timestamp }).meta({ id: 'CaptureAccepted' });
 
-/** What intake-gateway hands lifecycle-clock: the intake payload, normalized, with the type settled. */
-export const newRequestCommand = z.strictObject({
-  jurisdiction: z.string().min(2),
-  requestType: z.enum(REQUEST_TYPES),
-  requestTypeInferred: z.boolean(),
-  intakeSource,
-  requestor: requestor.optional(),
-  authority: authority.optional(),
-  receivedAt: timestamp.optional(),
-  clockMode: z.enum(CLOCK_MODES).optional(),
-  /** The requester's language as intake read it from the raw text; null when not recognised, absent from older callers. */
-  locale: z.enum(REQUEST_LOCALES).nullable().optional(),
+/** How intake read the letter's type: its confidence, and when it left the type to an operator, why and its best guess. */
+export const letterReading = z.strictObject({
+  confidence: z.number().min(0).max(1),
+  triageReason: z.enum(TRIAGE_REASONS).nullable(),
+  suggestedType: z.enum(REQUEST_TYPES).nullable(),
+  /** The letter's language (ISO 639-1) as detected, any language; null when it could not tell. */
+  detectedLanguage: z.string().min(2).max(16).nullable(),
 });
+export type LetterReading = z.infer<typeof letterReading>;
+
+/**
+ * What intake-gateway hands lifecycle-clock: the intake payload, normalized, with the type settled, or left to an
+ * operator (triage): `requestType` null exactly when the reading gives a `triageReason`.
+ */
+export const newRequestCommand = z
+  .strictObject({
+    jurisdiction: z.string().min(2),
+    /** null: the request is in triage until an operator corrects the type (`POST /requests/:id/corrections`). */
+    requestType: z.enum(REQUEST_TYPES).nullable(),
+    requestTypeInferred: z.boolean(),
+    /** Every right the letter asks for, the primary (or suggested) one first; absent: just the type. */
+    requestedRights: z.array(requestedRight).max(MAX_REQUESTED_RIGHTS).optional(),
+    /** How intake read the type from the raw text; absent when the client named it. */
+    reading: letterReading.optional(),
+    intakeSource,
+    requestor: requestor.optional(),
+    authority: authority.optional(),
+    receivedAt: timestamp.optional(),
+    clockMode: z.enum(CLOCK_MODES).optional(),
+    /** The requester's language as intake read it from the raw text; null when not recognised, absent from older callers. */
+    locale: z.enum(REQUEST_LOCALES).nullable().optional(),
+  })
+  .superRefine((command, ctx) => {
+    // Triage is a reading's verdict: a request without a type says why, and one with a type is not in triage.
+    const triageReason = command.reading?.triageReason ?? null;
+    if (command.requestType === null && triageReason === null) {
+      ctx.addIssue({ code: 'custom', path: ['requestType'], message: 'may be null only in triage: reading.triageReason must say why' });
+    }
+    if (command.requestType !== null && triageReason !== null) {
+      ctx.addIssue({ code: 'custom', path: ['reading', 'triageReason'], message: 'must be null when requestType is given (a request in triage has no type)' });
+    }
+  });
 export type NewRequestCommand = z.infer<typeof newRequestCommand>;
+
+/** A request in triage: why it has no type yet, intake's best guess, and how sure it was. */
+export const requestTriage = z
+  .object({
+    reason: z.enum(TRIAGE_REASONS),
+    suggestedType: z.enum(REQUEST_TYPES).nullable().describe('The best reading under the threshold; null when nothing matched or the language is not one intake reads'),
+    confidence: z.number().describe('0–1'),
+  })
+  .meta({ id: 'RequestTriage' });
+export type RequestTriage = z.infer<typeof requestTriage>;
 
 export const requestDetail = z
   .object({
@@ -119,8 +181,18 @@ export const requestDetail = z
     tenantId: z.string(),
     workspaceId: z.string().nullable(),
     status: z.enum(REQUEST_STATUSES),
-    requestType: z.enum(REQUEST_TYPES),
+    requestType: z
+      .enum(REQUEST_TYPES)
+      .nullable()
+      .describe("null while the request is in triage (`triage`): an operator names the type with `POST /requests/{id}/corrections`; until then the clock runs on the pack's default rule"),
     requestTypeInferred: z.boolean().describe('True when the type was inferred from the raw text'),
+    requestedRights: z.array(requestedRight).describe('Every right the letter asks for, each with the words that showed it, the primary (or suggested) one first; empty when intake recorded none'),
+    typeConfidence: z.number().nullable().describe("The confidence (0–1) of intake's reading of the type; null when the client named the type"),
+    detectedLanguage: z
+      .string()
+      .nullable()
+      .describe('The language of the intake text as detected (ISO 639-1), any language; null when not detected. `locale` is set only for the languages intake reads'),
+    triage: requestTriage.nullable().describe('Set while the request has no type: why intake left it to an operator, its best guess and its confidence. null once the type is known'),
     jurisdiction: z.string(),
     receivedAt: timestamp,
     dueAt: timestamp,
@@ -147,7 +219,7 @@ export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] 
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 /**
  * With a filter the request counters do not keep (`atRiskDays`, the type, jurisdiction, channel, receipt dates,
- * reference or `waitingOnSystems`), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
+ * reference, `waitingOnSystems` or `triage`), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
  * (`totalExact: false`). With `atRiskDays` alone, also when at most this many open requests in scope are not at risk.
  * ADR 0029, docs/api/README.md#paging-the-queue.
  */
@@ -219,6 +291,11 @@ export const queueQuery = z
       .describe(
         "`true`: only requests with a required data-system task still open (waiting, queued, claimed, blocked or action required); `false`: only those without. Kept from the task events, so it follows a task's change a moment later (docs/data-systems.md)",
       ),
+    triage: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional()
+      .describe('`true`: only requests in triage (no request type yet, for an operator to name with a correction); `false`: only those with a type'),
   })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
@@ -228,7 +305,8 @@ export const queueItem = z
     id: z.uuid(),
     workspaceId: z.string().nullable(),
     status: z.enum(REQUEST_STATUSES),
-    requestType: z.enum(REQUEST_TYPES),
+    requestType: z.enum(REQUEST_TYPES).nullable().describe('null while the request is in triage'),
+    triage: z.boolean().describe('In triage: no request type yet'),
     jurisdiction: z.string(),
     channel: z.enum(INTAKE_CHANNELS),
     receivedAt: timestamp,
@@ -254,11 +332,12 @@ export const queuePage = z
     receivedTo: timestamp.optional(),
     reference: z.string().optional(),
     waitingOnSystems: z.boolean().optional(),
+    triage: z.boolean().optional(),
     total: z.number().int().describe('Requests matching the filters, across all pages; an estimate when `totalExact` is false'),
     totalExact: z
       .boolean()
       .describe(
-        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`, \`waitingOnSystems\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
+        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`, \`waitingOnSystems\`, \`triage\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
       ),
   })
   .meta({ id: 'QueuePage' });

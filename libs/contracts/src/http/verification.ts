@@ -39,6 +39,16 @@ export const DEFAULT_VERIFICATION_LEVEL: Readonly<Record<RequestType, Verificati
   opt_out: 'reasonable',
 };
 
+/**
+ * The level a case opens with when the command names none. A request in triage (`null`: no type yet) gets the
+ * strictest level any type has: until the right is known, it may be one that hands data out or destroys it.
+ */
+export function defaultVerificationLevel(requestType: RequestType | null): VerificationLevel {
+  if (requestType !== null) return DEFAULT_VERIFICATION_LEVEL[requestType];
+  // VERIFICATION_LEVELS runs from the least to the most certain.
+  return Object.values(DEFAULT_VERIFICATION_LEVEL).reduce((a, b) => (VERIFICATION_LEVELS.indexOf(b) > VERIFICATION_LEVELS.indexOf(a) ? b : a));
+}
+
 export const VERIFICATION_CASE_STATUSES = ['pending', 'approved', 'rejected', 'expired', 'cancelled'] as const;
 export type VerificationCaseStatus = (typeof VERIFICATION_CASE_STATUSES)[number];
 
@@ -56,7 +66,10 @@ const methodList = z
 
 export const verificationRequestCommand = z
   .strictObject({
-    level: z.enum(VERIFICATION_LEVELS).optional().describe('Default by request type: `enhanced` for access, portability and deletion, `reasonable` for the others'),
+    level: z
+      .enum(VERIFICATION_LEVELS)
+      .optional()
+      .describe('Default by request type: `enhanced` for access, portability and deletion, `reasonable` for the others; `enhanced` for a request in triage (no type yet)'),
     method: z.enum(VERIFICATION_METHODS).optional().describe('How identity will be established; default `manual`'),
     methodsAllowed: methodList.optional().describe('Methods the person may use; default `[method]`'),
     reasonForDoubt: text(2_000).optional().describe('Why the identity is in doubt (kept in the verification service, not in events)'),

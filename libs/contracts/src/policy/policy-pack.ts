@@ -136,7 +136,10 @@ export const policyPackSchema = z
   .meta({ id: 'PolicyPack', title: 'DSAR policy pack', description: 'The deadline rules of one law, as versioned data.' });
 export type PolicyPack = z.infer<typeof policyPackSchema>;
 
-/** The complete rules a pack gives one request type: the default with that type's overrides. */
-export function ruleFor(pack: PolicyPack, requestType: RequestType): RequestRule {
-  return { ...pack.rules.default, ...pack.rules.overrides[requestType] };
+/**
+ * The complete rules a pack gives one request type: the default with that type's overrides. A request in triage
+ * (`null`: no type yet) runs on the default alone until an operator names its type (docs/policy-packs/README.md).
+ */
+export function ruleFor(pack: PolicyPack, requestType: RequestType | null): RequestRule {
+  return requestType === null ? { ...pack.rules.default } : { ...pack.rules.default, ...pack.rules.overrides[requestType] };
 }

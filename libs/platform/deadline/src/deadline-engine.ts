@@ -33,7 +33,8 @@ export type ClockEvent =
 export interface ClockInput {
   readonly pack: PolicyPack;
   readonly binding: JurisdictionBinding;
-  readonly requestType: RequestType;
+  /** null: the request is in triage (no type yet), and its clock runs on the pack's default rule (`rules.default`). */
+  readonly requestType: RequestType | null;
   readonly clockMode: ClockMode;
   /** When the request reached the controller (the provenance time). */
   readonly receivedAt: Date;
@@ -254,6 +255,10 @@ class ClockReplay {
       `Received ${receivedAt.toISOString()}, local day ${this.show(this.running.startDay)} in ${this.zone} (${binding.name}); ${pack.name} ${pack.version}, clock mode ${clockMode}.`,
       `Base period: ${describePeriod(this.rule.period)} → it ends ${this.show(base.periodEnd)}${this.rollText(base)}; due ${base.dueAt.toISOString()}.`,
     );
+    if (this.input.requestType === null) {
+      // Said in words, since the deadline may move once the type is known (a CCPA opt-out has 15 business days, not 45 days).
+      this.steps.splice(1, 0, `Request type not known yet (triage): the pack's default rule applies until an operator names the type, and the deadline is then computed again from the same receipt.`);
+    }
     if (this.running.startDay < pack.effectiveFrom) {
       this.steps.push(
         `Received before ${pack.packId} took effect (${pack.effectiveFrom}): the pack's rules are applied, but the rules in force on the day of receipt may differ (see the pack's notes).`,

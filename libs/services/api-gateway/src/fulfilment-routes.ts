@@ -26,6 +26,8 @@ const ARTIFACT_WRITE_ERRORS: ErrorName[] = [
   'REQUEST_VALIDATION_FAILED',
   'RESOURCE_NOT_FOUND',
   'LIFECYCLE_TRANSITION_DISALLOWED',
+  // A request in triage has no type yet, so nothing of its manifest can be decided.
+  'REQUEST_IN_TRIAGE',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'CONTENT_ENCODING_UNSUPPORTED',
@@ -140,7 +142,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     tag: 'Fulfilment',
     body: fulfilmentCallbackCommand,
     response: { status: 202, schema: callbackRecorded, description: 'The manifest was recorded, pending review.' },
-    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_ARTIFACT_UNKNOWN'],
+    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_ARTIFACT_UNKNOWN', 'REQUEST_IN_TRIAGE'],
   },
   {
     method: 'POST',
@@ -154,7 +156,7 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     tag: 'Fulfilment',
     body: manifestValidateCommand,
     response: { status: 202, schema: manifestValidated, description: 'The review was recorded.' },
-    errors: [...LIFECYCLE_ERRORS, 'MANIFEST_NOT_FOUND', 'MANIFEST_REVIEW_FOUR_EYES', 'MANIFEST_VERSION_CHANGED'],
+    errors: [...LIFECYCLE_ERRORS, 'MANIFEST_NOT_FOUND', 'MANIFEST_REVIEW_FOUR_EYES', 'MANIFEST_VERSION_CHANGED', 'REQUEST_IN_TRIAGE'],
   },
   {
     method: 'POST',
@@ -169,6 +171,6 @@ export const FULFILMENT_ROUTES: readonly GatewayRoute[] = [
     body: fulfilmentCommand,
     bodyOptional: true,
     response: { status: 202, schema: fulfilmentResult, description: 'The request is fulfilled.' },
-    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_MANIFEST_NOT_APPROVED', 'FULFILMENT_TASKS_OPEN', 'ERASURE_NOT_CONFIRMED'],
+    errors: [...LIFECYCLE_ERRORS, 'FULFILMENT_MANIFEST_NOT_APPROVED', 'FULFILMENT_TASKS_OPEN', 'ERASURE_NOT_CONFIRMED', 'REQUEST_IN_TRIAGE'],
   },
 ];

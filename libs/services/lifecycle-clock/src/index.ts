@@ -15,6 +15,7 @@ import { QueueOpenReceived1763700000170 } from './infrastructure/migrations/1763
 import { QueueFilters1763700000180 } from './infrastructure/migrations/1763700000180-queue-filters';
 import { RequestCorrections1763700000190 } from './infrastructure/migrations/1763700000190-request-corrections';
 import { RequestSystemTasks1763700000195 } from './infrastructure/migrations/1763700000195-request-system-tasks';
+import { RequestTriage1763700000200 } from './infrastructure/migrations/1763700000200-request-triage';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -48,6 +49,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
       QueueFilters1763700000180,
       RequestCorrections1763700000190,
       RequestSystemTasks1763700000195,
+      RequestTriage1763700000200,
     ],
   };
 }

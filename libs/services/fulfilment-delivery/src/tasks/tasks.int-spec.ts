@@ -126,6 +126,38 @@ describe.each([
     expect(await eventsOf(detail.id)).toHaveLength(3);
   }, 30_000);
 
+  it('fans a request in triage out once a correction names its type, not before', async () => {
+    const triaged = request({ requestType: null, triage: { reason: 'no_rule_matched', suggestedType: null, confidence: 0 } });
+    expect(await problemOf(fanout.fanOut(triaged))).toBe('REQUEST_IN_TRIAGE');
+    // Acknowledged while in triage: in progress, and its fan-out ends without tasks.
+    known.set(triaged.id, triaged);
+    const handler = service.app.get(RequestTasksHandler);
+    const move = { requestId: triaged.id, tenantId: tenant, workspaceId: null, actor: 'key:operator', fromStatus: 'received', status: 'in_progress' };
+    await handler.onMove({ type: 'dsar.request.acknowledged.v1', data: move } as unknown as Parameters<RequestTasksHandler['onMove']>[0]);
+    await fanout.drain();
+    expect(await tasksOf(triaged.id)).toEqual(new Map());
+    expect(await eventsOf(triaged.id)).toEqual([]);
+    const fanoutState = async () => ((await ds.query(`SELECT state FROM ${qualifiedTable(ds, 'data_system_fanout')} WHERE request_id = $1`, [triaged.id])) as Array<{ state: string }>)[0]?.state;
+    expect(await fanoutState()).toBe('done');
+
+    // A correction of the jurisdiction only leaves it in triage: nothing yet.
+    const corrected = (data: Record<string, unknown>) =>
+      ({ type: 'dsar.request.corrected.v1', data: { ...move, fromStatus: 'in_progress', ...data } }) as unknown as Parameters<RequestTasksHandler['onCorrected']>[0];
+    await handler.onCorrected(corrected({ previousRequestType: null, requestType: null }));
+    expect(await fanoutState()).toBe('done');
+
+    // The operator names the type: the fan-out is asked again, and made.
+    known.set(triaged.id, { ...triaged, requestType: 'access', triage: null });
+    await handler.onCorrected(corrected({ previousRequestType: null, requestType: 'access' }));
+    expect(await fanoutState()).toBe('pending');
+    await fanout.drain();
+    expect([...(await tasksOf(triaged.id)).keys()].sort()).toEqual(['billing', 'crm', 'warehouse']);
+
+    // A later correction of a typed request changes no task.
+    await handler.onCorrected(corrected({ previousRequestType: 'access', requestType: 'deletion' }));
+    expect(await fanoutState()).toBe('done');
+  }, 30_000);
+
   it('gives a task to one of two workers claiming it at once, then takes only its token', async () => {
     const detail = request();
     await fanout.fanOut(detail);

@@ -17,6 +17,10 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
     status: row.status as RequestStatus,
     requestType: row.requestType as RequestDetail['requestType'],
     requestTypeInferred: row.requestTypeInferred,
+    requestedRights: row.requestedRights ?? [],
+    typeConfidence: row.typeConfidence ?? null,
+    detectedLanguage: row.detectedLanguage ?? null,
+    triage: triageOf(row),
     jurisdiction: row.jurisdiction,
     receivedAt: row.receivedAt.toISOString(),
     dueAt: row.dueAt.toISOString(),
@@ -38,6 +42,20 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
   };
 }
 
+/**
+ * The triage of a request without a type: why intake left it to an operator, its best guess, and its confidence.
+ * null once the type is known, whatever the request went through before.
+ */
+export function triageOf(row: Pick<RequestEntity, 'requestType' | 'triageReason' | 'suggestedType' | 'typeConfidence'>): RequestDetail['triage'] {
+  if (row.requestType !== null) return null;
+  return {
+    // The table's check keeps a reason beside every missing type; `no_rule_matched` says the least should one be missing.
+    reason: (row.triageReason ?? 'no_rule_matched') as NonNullable<RequestDetail['triage']>['reason'],
+    suggestedType: row.suggestedType as NonNullable<RequestDetail['triage']>['suggestedType'],
+    confidence: row.typeConfidence ?? 0,
+  };
+}
+
 /** A queue page: no personal data, just what triage needs. */
 /** A page of the queue, echoing the filters as the query settled them (lists split, codes in capitals). */
 export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit' | 'offset' | 'sortBy' | 'sortOrder'>, now: Date): QueuePage {
@@ -47,6 +65,7 @@ export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit'
       workspaceId: row.workspaceId,
       status: row.status as RequestStatus,
       requestType: row.requestType as RequestDetail['requestType'],
+      triage: row.requestType === null,
       jurisdiction: row.jurisdiction,
       channel: row.channel as RequestDetail['intakeSource']['channel'],
       receivedAt: row.receivedAt.toISOString(),
@@ -67,6 +86,7 @@ export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit'
     ...(filters.receivedTo !== undefined ? { receivedTo: filters.receivedTo } : {}),
     ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
     ...(filters.waitingOnSystems !== undefined ? { waitingOnSystems: filters.waitingOnSystems } : {}),
+    ...(filters.triage !== undefined ? { triage: filters.triage } : {}),
     total: slice.total,
     totalExact: slice.totalExact,
   };

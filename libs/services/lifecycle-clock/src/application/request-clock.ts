@@ -224,7 +224,8 @@ export class RequestClock {
   async correctLocked(
     tx: EntityManager,
     row: RequestEntity,
-    to: { requestType: RequestType; pinned: PinnedPack | null },
+    /** null: the request stays in triage (a correction of its jurisdiction alone). */
+    to: { requestType: RequestType | null; pinned: PinnedPack | null },
     change: { actor: string; at: Date; reason: string },
   ): Promise<CorrectionDetails> {
     const { events, input } = await this.load(tx, row);
@@ -334,7 +335,7 @@ export function clockInputOf(row: RequestEntity, events: readonly ClockEventEnti
   return {
     pack,
     binding,
-    requestType: row.requestType as RequestType,
+    requestType: row.requestType as RequestType | null,
     clockMode: row.clockMode,
     receivedAt: row.intakeReceivedAt,
     // A re-pin or a correction changed what the whole clock is computed on; neither is a step of the replay itself.
@@ -481,7 +482,7 @@ type Corrected = ClockExplanation['corrections'][number]['from'];
 function correctedStep(e: ClockEventEntity, receivedAt: Date): string {
   const { from, to } = e.correction as CorrectionDetails;
   const changes = [
-    ...(from.requestType !== to.requestType ? [`request type ${from.requestType} → ${to.requestType}`] : []),
+    ...(from.requestType !== to.requestType ? [`request type ${typeInWords(from.requestType)} → ${typeInWords(to.requestType)}`] : []),
     ...(from.jurisdiction !== to.jurisdiction ? [`jurisdiction ${from.jurisdiction} → ${to.jurisdiction}`] : []),
     ...(from.policyPack !== to.policyPack || from.policyVersion !== to.policyVersion ? [`policy pack ${from.policyPack} ${from.policyVersion} → ${to.policyPack} ${to.policyVersion}`] : []),
   ];
@@ -489,4 +490,9 @@ function correctedStep(e: ClockEventEntity, receivedAt: Date): string {
     `Corrected at ${e.occurredAt.toISOString()} by ${e.actor}: ${changes.join('; ')} (reason: ${e.note ?? 'none given'}). ` +
     `The deadline is computed again from the same receipt (${receivedAt.toISOString()}) on the corrected facts: it was ${from.dueAt}, it is ${to.dueAt} after this correction.`
   );
+}
+
+/** A request type as the explanation writes it: a request in triage has none yet. */
+function typeInWords(requestType: string | null): string {
+  return requestType ?? '(triage)';
 }

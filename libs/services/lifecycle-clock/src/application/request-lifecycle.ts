@@ -202,9 +202,11 @@ export class RequestLifecycle {
     // What the step corrected, as it committed (a later command may change the row again before this answers).
     let corrected: Omit<CorrectionResult, 'id' | 'status' | 'dueAt'> | undefined;
     const result = await this.step(principal, id, 'correct_request', now, async ({ tx, row, now }) => {
-      const requestType = command.requestType ?? (row.requestType as RequestType);
+      const current = row.requestType as RequestType | null;
+      // Naming the type of a request in triage always changes it (null → a type): the correction resolves the triage.
+      const requestType = command.requestType ?? current;
       const jurisdictionChanges = resolved !== null && resolved.binding.code !== row.jurisdiction;
-      if (requestType === row.requestType && !jurisdictionChanges) {
+      if (requestType === current && !jurisdictionChanges) {
         throw new ProblemError(
           'CORRECTION_CHANGES_NOTHING',
           `Request ${row.id} already has request type ${row.requestType} and jurisdiction ${row.jurisdiction}: the correction changes nothing.`,
@@ -221,8 +223,8 @@ export class RequestLifecycle {
         type: LifecycleEventTypes.corrected,
         facts: {
           jurisdiction: row.jurisdiction,
-          requestType: row.requestType as RequestType,
-          previousRequestType: from.requestType as RequestType,
+          requestType: row.requestType as RequestType | null,
+          previousRequestType: from.requestType as RequestType | null,
           previousJurisdiction: from.jurisdiction,
           policyPack: row.policyPack,
           policyVersion: row.policyVersion,

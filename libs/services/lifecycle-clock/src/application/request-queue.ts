@@ -29,7 +29,7 @@ interface QueueTotal {
  * written so that they hold both for `requests r` and for `request_counts r`
  * (the same columns); `rows`, those only `requests` can answer (the due time
  * of the at-risk filter, the type, jurisdiction, channel, receipt dates,
- * reference, and whether the request waits on its data systems); their
+ * reference, whether the request waits on its data systems, and triage); their
  * parameters by name. `later` is the condition of the open requests in scope
  * that `rows` leaves out, when it is known (the at-risk filter alone: due
  * after the horizon).
@@ -195,6 +195,10 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, systemTasks:
   if (query.waitingOnSystems !== undefined) {
     // lifecycle-clock's copy of the request's tasks (RequestSystemTasks), probed through its index of the open required ones.
     rows.push(`${query.waitingOnSystems ? '' : 'NOT '}EXISTS (SELECT 1 FROM ${systemTasks} t WHERE t.request_id = r.id AND t.open AND t.required)`);
+  }
+  if (query.triage !== undefined) {
+    // In triage: no type yet (RequestTriage); `requests_queue_type` holds the null types too, by tenant and receipt.
+    rows.push(query.triage ? 'r.request_type IS NULL' : 'r.request_type IS NOT NULL');
   }
   // The count of the requests `rows` leaves out is known only for the at-risk filter alone.
   return { keys, rows, params, ...(later && rows.length === 1 ? { later } : {}) };

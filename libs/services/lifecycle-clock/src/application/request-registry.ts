@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Between, type EntityManager } from 'typeorm';
-import { idRangeOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1, SHORT_REFERENCE_PATTERN } from '@dsar/contracts';
+import { idRangeOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1, type RequestType, SHORT_REFERENCE_PATTERN, type TriageReason } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
@@ -43,6 +43,11 @@ export class RequestRegistry {
         jurisdiction: jurisdiction.binding.code,
         requestType: command.requestType,
         requestTypeInferred: command.requestTypeInferred,
+        requestedRights: command.requestedRights ?? [],
+        typeConfidence: command.reading?.confidence ?? null,
+        detectedLanguage: command.reading?.detectedLanguage ?? null,
+        triageReason: command.reading?.triageReason ?? null,
+        suggestedType: command.reading?.suggestedType ?? null,
         status: 'received',
         channel: command.intakeSource.channel,
         receivedAt,
@@ -70,6 +75,8 @@ export class RequestRegistry {
         jurisdiction: row.jurisdiction,
         requestType: command.requestType,
         requestTypeInferred: row.requestTypeInferred,
+        requestedRights: rightsAsked(command),
+        triageReason: row.triageReason as TriageReason | null,
         status: 'received',
         receivedAt: row.receivedAt.toISOString(),
         intakeReceivedAt: row.intakeReceivedAt.toISOString(),
@@ -155,6 +162,13 @@ export class RequestRegistry {
     if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request ${id}.`);
     return row;
   }
+}
+
+/** The rights a new request asks for, as its event lists them: those intake read, else the type the client named (none in triage). */
+function rightsAsked(command: NewRequestCommand): RequestType[] {
+  const read = command.requestedRights?.map((r) => r.type) ?? [];
+  if (read.length > 0) return [...new Set(read)];
+  return command.requestType === null ? [] : [command.requestType];
 }
 
 function checkTimes(intakeReceivedAt: Date, receivedAt: Date, now: Date): void {

@@ -35,7 +35,8 @@ export function requireClockMode(jurisdiction: { pack: PolicyPack; binding: Juri
 /** A new request's deadlines: the clock engine on the pack's rules with no pause or extension yet. */
 export function initialDeadlines(
   jurisdiction: { pack: PolicyPack; binding: JurisdictionBinding },
-  requestType: RequestType,
+  /** null: in triage, on the pack's default rule. */
+  requestType: RequestType | null,
   clockMode: ClockMode,
   intakeReceivedAt: Date,
 ): { dueAt: Date; acknowledgementDueAt: Date | null } {

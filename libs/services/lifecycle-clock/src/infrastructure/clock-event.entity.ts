@@ -13,7 +13,8 @@ export interface CorrectionDetails {
   to: CorrectedFacts;
 }
 export interface CorrectedFacts {
-  requestType: string;
+  /** null: the request was (or is still) in triage. */
+  requestType: string | null;
   jurisdiction: string;
   policyPack: string;
   policyVersion: string;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
-import type { IntakePayload } from '@dsar/contracts';
+import type { IntakePayload, RequestedRight } from '@dsar/contracts';
 
 /**
  * The request aggregate's row. lifecycle-clock alone writes it; the version
@@ -20,8 +20,31 @@ export class RequestEntity {
   @Column('text')
   jurisdiction: string;
 
-  @Column('text', { name: 'request_type' })
-  requestType: string;
+  /** null while the request is in triage (`triageReason` says why) until a correction names the type. */
+  @Column('text', { name: 'request_type', nullable: true })
+  requestType: string | null;
+
+  /** Every right the letter asks for, with the words that showed it, the primary (or suggested) one first; [] when intake recorded none. */
+  @Column('jsonb', { name: 'requested_rights', default: () => "'[]'::jsonb" })
+  requestedRights: RequestedRight[];
+
+  /** The confidence (0–1) of intake's reading of the type; null when the client named the type. */
+  @Column('double precision', { name: 'type_confidence', nullable: true })
+  typeConfidence: number | null;
+
+  /** The intake text's language as detected (ISO 639-1), any language; null when not detected. `locale` is set only for the ones intake reads. */
+  @Column('text', { name: 'detected_language', nullable: true })
+  detectedLanguage: string | null;
+
+  /**
+   * Why intake left the type to an operator (a TRIAGE_REASONS value), and its best guess. Kept after a correction names
+   * the type: the request is in triage while `requestType` is null, and these say why it was.
+   */
+  @Column('text', { name: 'triage_reason', nullable: true })
+  triageReason: string | null;
+
+  @Column('text', { name: 'suggested_type', nullable: true })
+  suggestedType: string | null;
 
   /** True when intake inferred the type from the raw text instead of the client naming it. */
   @Column('boolean', { name: 'request_type_inferred' })

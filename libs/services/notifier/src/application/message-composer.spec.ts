@@ -14,6 +14,10 @@ const detail = {
   status: 'received',
   requestType: 'access',
   requestTypeInferred: false,
+  requestedRights: [],
+  typeConfidence: null,
+  detectedLanguage: null,
+  triage: null,
   jurisdiction: 'GB',
   receivedAt: '2026-03-01T09:00:00.000Z',
   dueAt: '2026-04-01T09:00:00.000Z',
@@ -103,5 +107,25 @@ describe("messages to a data system's owner", () => {
   it('fail for good on a channel the owner has no address for', async () => {
     expect(await composer.compose(owned({ email: 'crm-owner@example.org' }), 'chat', 'send-5')).toMatchObject({ ok: false, transient: false, error: "the data system's owner has no Slack channel" });
     expect(await composer.compose(owned({ slackChannel: '#crm-team' }), 'email', 'send-6')).toMatchObject({ ok: false, transient: false, error: "the data system's owner has no email address" });
+  });
+});
+
+describe('a request in triage (no type yet)', () => {
+  const triaged: RequestDetail = { ...detail, requestType: null, locale: 'de', triage: { reason: 'low_confidence', suggestedType: 'access', confidence: 0.41 } };
+  const reading = { request: async () => triaged, transitionOf: async () => undefined } as unknown as LifecycleClient;
+  const composer = new MessageComposer(reading, notifierSettingsFrom({ NOTIFIER_OPERATOR_EMAILS: ['ops@tenant-a.example'] }));
+
+  it("is named in neutral words to the data subject, in the request's language", async () => {
+    const composed = await composer.compose({ ...notification('subject'), kind: 'request_acknowledged' }, 'email', 'send-7');
+    if (!composed.ok || !composed.email) throw new Error('expected an email');
+    expect(composed.email.text).toContain('Datenschutzanfrage');
+    expect(composed.email.text).not.toMatch(/null|undefined|triage/);
+  });
+
+  it('is named in neutral words to operators, from the facts of its event', async () => {
+    const composed = await composer.compose({ ...notification('operators'), facts: { requestType: null, jurisdiction: 'GB', dueAt: detail.dueAt } }, 'email', 'send-8');
+    if (!composed.ok || !composed.email) throw new Error('expected an email');
+    expect(`${composed.email.subject}\n${composed.email.text}`).toContain('Data protection request');
+    expect(composed.email.text).not.toMatch(/\bnull\b|undefined/);
   });
 });

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { isInfrastructureUnavailable, ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { type NotificationChannel, type RequestDetail, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
+import { shownRequestType } from '../domain/labels';
 import { type RenderedMessage, renderNotification, resolveLocale } from '../domain/render';
 import { requestReference, type TemplateContext } from '../domain/template-context';
 import type { NotificationEntity } from '../infrastructure/notification.entity';
@@ -61,7 +62,7 @@ export class MessageComposer {
       // A refusal recorded before the event said whether the pack gives an appeal: the current pack of the jurisdiction says.
       refusal: factual.refusal && { ...factual.refusal, appealAvailable: factual.refusal.appealAvailable ?? resolved?.pack.appeal != null },
       reference,
-      requestType: detail.requestType,
+      requestType: shownRequestType(detail.requestType),
       jurisdiction: detail.jurisdiction,
       jurisdictionName: resolved?.binding.name,
       recipientName: detail.requestor?.name,
@@ -144,7 +145,8 @@ type Row = { requestId: string; dueAt: string; status: string };
 
 /** The facts a notification keeps from its cause (event payload fields, digest rows, parked or failed message details): codes, ids and dates only. */
 interface NotificationFacts {
-  requestType?: string;
+  /** null: the request was in triage (no type yet) when the event was recorded. */
+  requestType?: string | null;
   jurisdiction?: string;
   dueAt?: string;
   reason?: string;
@@ -189,7 +191,7 @@ export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'f
   return {
     requestId,
     reference: requestReference(requestId),
-    requestType: f.requestType,
+    requestType: shownRequestType(f.requestType),
     jurisdiction: f.jurisdiction,
     dueAt: dateOf(f.dueAt),
     refusal: f.reason !== undefined && f.previousDueAt === undefined ? { reason: f.reason, appealAvailable: f.appealAvailable } : undefined,

@@ -7,6 +7,17 @@ import type { Locale } from './notification-kinds';
  * shown as it is rather than hidden, so nothing silently disappears from a
  * legal notice.
  */
+/**
+ * The code a request without a type (in triage) is shown under: the templates show the type's label where a type
+ * is known, and for this code each language's neutral words for a data protection request.
+ */
+export const TRIAGE_TYPE_CODE = 'triage';
+
+/** The request type a template shows: a request in triage (null) gets the neutral TRIAGE_TYPE_CODE. */
+export function shownRequestType(requestType: string | null | undefined): string | undefined {
+  return requestType === null ? TRIAGE_TYPE_CODE : requestType;
+}
+
 export interface Labels {
   requestTypes: Readonly<Record<string, string>>;
   refusalReasons: Readonly<Record<string, string>>;
@@ -22,6 +33,8 @@ export interface Labels {
 
 const en: Labels = {
   requestTypes: {
+    // A request in triage (no type yet): neutral words, since the right asked is still to be confirmed.
+    triage: 'Data protection request',
     access: 'Access to personal data',
     deletion: 'Deletion of personal data',
     rectification: 'Correction of personal data',
@@ -75,6 +88,8 @@ const en: Labels = {
 
 const de: Labels = {
   requestTypes: {
+    // A request in triage (no type yet): neutral words, since the right asked is still to be confirmed.
+    triage: 'Datenschutzanfrage',
     access: 'Auskunft über personenbezogene Daten',
     deletion: 'Löschung personenbezogener Daten',
     rectification: 'Berichtigung personenbezogener Daten',
@@ -128,6 +143,8 @@ const de: Labels = {
 
 const fr: Labels = {
   requestTypes: {
+    // A request in triage (no type yet): neutral words, since the right asked is still to be confirmed.
+    triage: 'Demande relative aux données personnelles',
     access: 'Accès aux données personnelles',
     deletion: 'Effacement des données personnelles',
     rectification: 'Rectification des données personnelles',
@@ -181,6 +198,8 @@ const fr: Labels = {
 
 const es: Labels = {
   requestTypes: {
+    // A request in triage (no type yet): neutral words, since the right asked is still to be confirmed.
+    triage: 'Solicitud de protección de datos',
     access: 'Acceso a los datos personales',
     deletion: 'Supresión de los datos personales',
     rectification: 'Rectificación de los datos personales',
@@ -234,6 +253,8 @@ const es: Labels = {
 
 const pt: Labels = {
   requestTypes: {
+    // A request in triage (no type yet): neutral words, since the right asked is still to be confirmed.
+    triage: 'Pedido de proteção de dados',
     access: 'Acesso aos dados pessoais',
     deletion: 'Eliminação dos dados pessoais',
     rectification: 'Correção dos dados pessoais',

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import {
   type CloudEventEnvelope,
-  DEFAULT_VERIFICATION_LEVEL,
+  defaultVerificationLevel,
   DEFAULT_VERIFICATION_METHOD,
   DEFAULT_VERIFICATION_REJECTION_REASON,
   allowedActionsOf,
@@ -189,7 +189,7 @@ export class VerificationCases {
         requestId: detail.id,
         seq,
         status: 'pending',
-        level: command.level ?? DEFAULT_VERIFICATION_LEVEL[detail.requestType],
+        level: command.level ?? defaultVerificationLevel(detail.requestType),
         method,
         methodsAllowed: command.methodsAllowed ?? [method],
         pauseClock,

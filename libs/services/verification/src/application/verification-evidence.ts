@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import { type EntityManager, In, IsNull } from 'typeorm';
 import {
-  DEFAULT_VERIFICATION_LEVEL,
+  defaultVerificationLevel,
   type EvidenceArtifactReference,
   type Principal,
   allowedActionsOf,
@@ -122,7 +122,7 @@ export class VerificationEvidence {
       return await this.uow.run(async (tx) => {
         const upload = { artifactKey, size: stored.size, sha256: stored.sha256, contentType };
         const evidence = await this.insertEvidence(tx, principal, detail, pending, {
-          level: declaredLevel ?? pending?.level ?? DEFAULT_VERIFICATION_LEVEL[detail.requestType],
+          level: declaredLevel ?? pending?.level ?? defaultVerificationLevel(detail.requestType),
           methodsAllowed: pending?.methodsAllowed ?? [],
           artifacts: [{ type: 'upload', artifactKey }],
           reasonForDoubt: null,

@@ -18,6 +18,7 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import { Tasks } from '../../tasks/application/tasks';
 import { DataSystemTaskEntity } from '../../tasks/infrastructure/data-system-task.entity';
 import { fulfilmentBlocker, fulfilmentKey } from '../domain/manifest-rules';
+import { requireRequestType } from '../domain/request-type';
 import { overriddenTasks, taskGateRefusal } from '../domain/task-gate';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestEntity, type PendingFulfilment } from '../infrastructure/manifest.entity';
@@ -72,6 +73,8 @@ export class Fulfilments {
       }
       throw disallowed(detail);
     }
+    // Before anything is claimed: a request without a type (in triage) has nothing to fulfil yet.
+    requireRequestType(detail, 'its fulfilment');
     const noted = await this.claim(principal, detail, command);
     let dueAt: string;
     try {
@@ -146,7 +149,7 @@ export class Fulfilments {
       const row = await this.manifests.lock(tx, detail);
       if (await this.manifests.fulfilmentUnderway(tx, row.requestId)) throw disallowed(detail, 'another fulfilment of it is under way');
       const override = await this.gate(tx, detail, command);
-      const blocker = fulfilmentBlocker({ requestType: detail.requestType, manifestVersion: row.version, validationState: row.validationState });
+      const blocker = fulfilmentBlocker({ requestType: requireRequestType(detail, 'its fulfilment'), manifestVersion: row.version, validationState: row.validationState });
       if (blocker) {
         throw new ProblemError('FULFILMENT_MANIFEST_NOT_APPROVED', `The request cannot be fulfilled: ${blocker}.`, undefined, { manifestVersion: row.version, validationState: row.validationState });
       }
@@ -166,7 +169,7 @@ export class Fulfilments {
    * (undefined when nothing was in the way: an override of nothing is not recorded).
    */
   private async gate(tx: EntityManager, detail: RequestDetail, command: FulfilmentCommand): Promise<PendingFulfilment['override']> {
-    const action = actionOfRequestType(detail.requestType);
+    const action = actionOfRequestType(requireRequestType(detail, 'its fulfilment'));
     const open = await this.tasks.openRequired(tx, detail.id);
     const all = action === 'erasure' ? await tx.find(DataSystemTaskEntity, { where: { requestId: detail.id }, order: { systemKey: 'ASC' } }) : [];
     const refusal = taskGateRefusal(action, open, all);

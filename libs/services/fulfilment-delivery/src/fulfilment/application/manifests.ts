@@ -25,6 +25,7 @@ import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { DataSystems } from '../../data-systems/application/data-systems';
 import { DataSystemTaskEntity } from '../../tasks/infrastructure/data-system-task.entity';
 import { fourEyesFor, mayReview, mergeCategories, staleReview } from '../domain/manifest-rules';
+import { requireRequestType } from '../domain/request-type';
 import { FULFILMENT_SETTINGS, type FulfilmentSettings } from '../fulfilment-settings';
 import { ArtifactEntity, ArtifactVersionEntity } from '../infrastructure/artifact.entity';
 import { ManifestChangeEntity, ManifestEntity } from '../infrastructure/manifest.entity';
@@ -68,6 +69,8 @@ export class Manifests {
     const round = (await this.db.getRepository(ManifestEntity).findOne({ where: { requestId }, select: { requestId: true, fulfilments: true } }))?.fulfilments ?? 0;
     const detail = await this.lifecycle.request(principal, requestId);
     if (CLOSED.includes(detail.status)) throw closedProblem(detail, what);
+    // Before any file is stored: what a manifest holds depends on the right asked, which a request in triage has not named yet.
+    requireRequestType(detail, what);
     return { detail, round };
   }
 
@@ -82,7 +85,7 @@ export class Manifests {
         requestId: detail.id,
         tenantId: detail.tenantId,
         workspaceId: detail.workspaceId,
-        requestType: detail.requestType,
+        requestType: requireRequestType(detail, 'its manifest'),
         version: 0,
         validationState: null,
         dataCategories: null,

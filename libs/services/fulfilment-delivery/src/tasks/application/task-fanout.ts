@@ -11,6 +11,7 @@ import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { DataSystems } from '../../data-systems/application/data-systems';
 import { DATA_SYSTEM_SETTINGS, type DataSystemSettings } from '../../data-systems/data-system-settings';
+import { requireRequestType } from '../../fulfilment/domain/request-type';
 import { identitiesFor, identitiesOf, startState, taskDueAt } from '../domain/task-rules';
 import { DataSystemFanoutEntity, DataSystemTaskEntity } from '../infrastructure/data-system-task.entity';
 import { TASK_SYSTEM_ACTOR, TaskEvents } from './task-events';
@@ -96,6 +97,25 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
+   * A fan-out that ended without tasks because the request had no type yet (triage) is asked again, in the caller's
+   * transaction (the correction event's). Only a fan-out that was asked and ended is: one never asked (the request
+   * has not moved into in_progress, or only without the verification FANOUT_REQUIRES_VERIFICATION wants) waits for
+   * its move, and a cancelled one (the request closed) stays cancelled.
+   */
+  async askAgain(tx: EntityManager, requestId: string): Promise<void> {
+    const now = this.clock.now();
+    // A WITH around the UPDATE: a bare UPDATE … RETURNING answers [rows, count] through TypeORM's query().
+    const rows: unknown[] = await tx.query(
+      `WITH asked AS (
+         UPDATE ${this.table} SET state = 'pending', asked_at = $2, claimed_until = NULL, tries = 0, last_error = NULL, updated_at = $2
+          WHERE request_id = $1 AND state = 'done' RETURNING request_id)
+       SELECT request_id FROM asked`,
+      [requestId, now],
+    );
+    if (rows.length > 0) this.askedAt = performance.now();
+  }
+
+  /**
    * The request was closed or refused: a fan-out not done yet is dropped, and its open tasks are cancelled. The
    * fan-out row is the request's lock between the two: a fan-out that read the request before it closed either
    * committed first (its tasks are cancelled here) or finds the row cancelled and creates nothing.
@@ -122,7 +142,8 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
    * another call made them first, or the request's fan-out was cancelled meanwhile).
    */
   async fanOut(detail: RequestDetail): Promise<DataSystemTaskEntity[]> {
-    const action = actionOfRequestType(detail.requestType);
+    // Nothing is asked of a data system without knowing which right (the job waits for the type; a direct call is refused).
+    const action = actionOfRequestType(requireRequestType(detail, 'the fan-out to its data systems'));
     return this.uow.run(async (tx) => {
       // The fan-out row is the request's lock against its closure (see `cancel`).
       const lock: Array<{ state: string }> = await tx.query(`SELECT state FROM ${this.table} WHERE request_id = $1 FOR UPDATE`, [detail.id]);
@@ -195,7 +216,7 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
       tenantId: detail.tenantId,
       workspaceId: detail.workspaceId,
       requestId: detail.id,
-      requestType: detail.requestType,
+      requestType: requireRequestType(detail, 'a task for its data system'),
       systemKey: system.key,
       systemVersion: system.version,
       action,
@@ -285,6 +306,12 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       // Gone (purged), or no longer in progress (verification asked, closed…): a later move into in_progress asks again.
       if (!detail || detail.status !== 'in_progress') {
+        await this.uow.run((tx) => this.done(tx, row.requestId));
+        return;
+      }
+      if (detail.requestType === null) {
+        // In triage: nothing is asked of a data system without knowing which right. The correction that names the
+        // type asks for the fan-out again (RequestTasksHandler), so this one ends here.
         await this.uow.run((tx) => this.done(tx, row.requestId));
         return;
       }

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { type CloudEventEnvelope, LifecycleEventTypes, type RequestStatus } from '@dsar/contracts';
+import { type CloudEventEnvelope, LifecycleEventTypes, type RequestCorrectedV1, type RequestStatus } from '@dsar/contracts';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { DATA_SYSTEM_SETTINGS, type DataSystemSettings } from '../../data-systems/data-system-settings';
 import { TaskFanout } from '../application/task-fanout';
@@ -35,6 +35,7 @@ const MOVES = [
  * Keeps a request's data-system tasks in step with its workflow: a move into `in_progress` (acknowledged without
  * verification, verified, a clarification received, reopened…) asks for its fan-out, made by the fan-out job
  * once this event's transaction commits; a refusal or a closure cancels its open tasks (and a fan-out not made yet).
+ * A request in triage (no type yet) fans out once a correction names its type, if it is in progress by then.
  */
 @Controller()
 export class RequestTasksHandler {
@@ -53,6 +54,14 @@ export class RequestTasksHandler {
     } else if ((move.status === 'refused' || move.status === 'closed') && move.fromStatus !== move.status) {
       await this.uow.run((tx) => this.fanout.cancel(tx, move.tenantId, move.workspaceId, move.requestId, move.actor));
     }
+  }
+
+  @EventPattern(LifecycleEventTypes.corrected)
+  async onCorrected(@Payload() event: CloudEventEnvelope): Promise<void> {
+    const correction = event.data as unknown as RequestCorrectedV1 & Move;
+    // Only the type named for a request in triage starts anything (a later correction changes no task, docs/data-systems.md).
+    if (correction.previousRequestType !== null || correction.requestType === null || correction.status !== 'in_progress') return;
+    await this.uow.run((tx) => this.fanout.askAgain(tx, correction.requestId));
   }
 
   /** Whether the move makes the request workable: into in_progress, or only by its verification (FANOUT_REQUIRES_VERIFICATION). */
