@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { timestamp } from '../http/fields';
-import { REQUEST_LOCALES, REQUEST_TYPES } from '../http/requests';
+import { REQUEST_TYPES, TRIAGE_REASONS } from '../http/requests';
 import { CAPTURE_OUTCOMES, INBOUND_PROVIDERS, INBOUND_REASONS, INBOUND_SURFACES } from '../http/webhooks';
 import type { EventTypeDefinition } from './event-catalog';
 import { Topics } from './topics';
@@ -25,8 +25,11 @@ const inboundFacts = {
   receivedAt: timestamp,
   /** SHA-256 of the exact bytes of the delivery, lower-case hex. */
   contentSha256: z.string().regex(/^[a-f0-9]{64}$/, 'must be 64 lowercase hex characters'),
-  /** The message's language as the classifier read it; null when it could not tell. */
-  language: z.enum(REQUEST_LOCALES).nullable(),
+  /**
+   * The message's language as detected (ISO 639-1), any language: intake reads en, de, fr, es, pt, it and nl, and
+   * leaves a request in any other to triage. null when it could not tell.
+   */
+  language: z.string().min(2).max(16).nullable(),
   reason: z.enum(INBOUND_REASONS),
   occurredAt: timestamp,
 };
@@ -37,6 +40,8 @@ export const inboundMessageCapturedV1 = z.object({
   outcome: z.enum(CAPTURE_OUTCOMES),
   /** The request type the classifier read; null for a reply to an existing request. */
   requestType: z.enum(REQUEST_TYPES).nullable(),
+  /** For a new request without a type: why intake left it to an operator (triage). Absent otherwise, and on events from before. */
+  triageReason: z.enum(TRIAGE_REASONS).optional(),
   /**
    * For a reply (`matched_thread`, `matched_reference`): whether intake took it as the requester's, sent from an
    * address the request knows and in its thread or quoting its tagged reference. `false`: recorded for an operator
