@@ -5,9 +5,10 @@ import { footprint } from './footprint';
 import { intake } from './intake';
 import { propagation } from './propagation';
 import { queue } from './queue';
+import { readLetter } from './read-letter';
 import { reads } from './reads';
 import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter];

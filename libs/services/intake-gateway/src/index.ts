@@ -6,6 +6,9 @@ import { type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 export { IntakeGatewayModule } from './intake-gateway.module';
 /** How the email provider signs a delivery (tests and relays sign with it). */
 export { signDelivery, webhookSecretKey } from '@dsar/platform/http';
+/** The letter reader behind the classifier, for tools that measure it (the read-letter benchmark). */
+export { classifyMessage, type InboundText } from './domain/message-classifier';
+export { loadLanguageDetector } from './domain/language/language-detector';
 export { type InboundRoute, inboundRoutes, requireWebhookSettings, type WebhookConfig, webhookFields, type WebhookSettings, webhookSettingsFrom } from './webhook-settings';
 
 /**

@@ -14,6 +14,7 @@ import {
   quotedReferences,
   type RequestDetail,
   type RequestType,
+  type TriageReason,
   referenceTagMatches,
   requestReference,
   tenantSubject,
@@ -25,7 +26,9 @@ import { Outbox } from '@dsar/platform/messaging';
 import { UnitOfWork, whileRenewingLease } from '@dsar/platform/persistence';
 import type { InboundMessage } from '../domain/inbound-message';
 import { fitText } from '../domain/mail-text';
+import { LANGUAGE_DETECTOR, type LanguageDetector } from '../domain/language/language-detector';
 import { classifyMessage, type MessageClassification } from '../domain/message-classifier';
+import { commandReading } from '../domain/reading-command';
 import { isKnownSender } from '../domain/reply-sender';
 import { CLAIM_RENEW_MS, type InboundDecision, InboundStore } from '../infrastructure/inbound-store';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
@@ -75,12 +78,14 @@ type Verdict =
       reason: InboundReason;
       outcome: CaptureOutcome;
       requestType: RequestType | null;
-      language: MessageClassification['language'];
+      /** Why the new request's type is left to an operator; null otherwise. */
+      triageReason?: TriageReason | null;
+      language: string | null;
       senderVerified?: boolean;
       /** A reply to a refused request: the appeal it filed, or that it would have filed from a verified sender. */
       appeal?: { appealId: string; appealDueAt: string } | { unconfirmed: true };
     }
-  | { captured: false; reason: InboundReason; language: MessageClassification['language'] };
+  | { captured: false; reason: InboundReason; language: string | null };
 
 /**
  * Takes one signed, routed inbound message into intake (docs/webhooks.md):
@@ -103,6 +108,7 @@ export class InboundIntake {
     private readonly lifecycle: LifecycleClient,
     private readonly clock: Clock,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+    @Inject(LANGUAGE_DETECTOR) private readonly detector: LanguageDetector,
   ) {}
 
   async receive(delivered: InboundMessage, route: RouteTarget, contentSha256: string): Promise<InboundAnswer> {
@@ -147,8 +153,8 @@ export class InboundIntake {
   private async decide(message: InboundMessage, route: RouteTarget, contentSha256: string): Promise<Verdict> {
     if (message.skip) return { captured: false, reason: message.skip, language: null };
     const principal: Principal = { id: ACTORS[message.surface], tenantId: route.tenantId, ...(route.workspaceId ? { workspaceId: route.workspaceId } : {}), roles: ['operator'] };
-    const classification = classifyMessage(message.content);
-    const { language } = classification;
+    const classification = classifyMessage(message.content, this.detector);
+    const { language } = classification.reading;
     const match = await this.match(principal, route, message);
     // A reply to a refused request appeals it where the rules say so, whatever it reads as (docs/webhooks.md#appeals-by-reply).
     if (match && match.detail.status === 'refused') {
@@ -172,7 +178,8 @@ export class InboundIntake {
       detail: { id: created.id, jurisdiction: route.jurisdiction, workspaceId: route.workspaceId ?? null },
       reason: 'matched_subject_request',
       outcome: 'created',
-      requestType: classification.requestType,
+      requestType: classification.reading.requestType,
+      triageReason: classification.reading.triageReason,
       language,
     };
   }
@@ -267,8 +274,7 @@ export class InboundIntake {
     const email = message.surface === 'inbound_mail';
     return {
       jurisdiction: route.jurisdiction,
-      requestType: classification.requestType,
-      requestTypeInferred: true,
+      ...commandReading(classification.reading, undefined, true),
       intakeSource: {
         channel: email ? 'email' : 'chat',
         rawText: fitText(this.wordsOf(message), RAW_TEXT_MAX),
@@ -286,7 +292,6 @@ export class InboundIntake {
           { type: 'webhook_delivery', reference: fitText(`${message.provider}:${message.deliveryId}`, 2048) },
         ],
       },
-      locale: classification.language,
     };
   }
 
@@ -354,6 +359,7 @@ export class InboundIntake {
         ...facts,
         outcome: verdict.outcome,
         requestType: verdict.requestType,
+        ...(verdict.triageReason ? { triageReason: verdict.triageReason } : {}),
         ...(verdict.senderVerified !== undefined ? { senderVerified: verdict.senderVerified } : {}),
         ...(verdict.appeal && 'appealId' in verdict.appeal ? { appealId: verdict.appeal.appealId, appealDueAt: verdict.appeal.appealDueAt } : {}),
         ...(verdict.appeal && 'unconfirmed' in verdict.appeal ? { appealUnconfirmed: true as const } : {}),

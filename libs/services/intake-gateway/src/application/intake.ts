@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { IDEMPOTENT_REPLAYED_HEADER, intakePayload, type NewRequestCommand, type Principal } from '@dsar/contracts';
 import { type InternalResponse, LifecycleClient, parseInput, upstreamProblem } from '@dsar/platform/http';
 import { requestFingerprint } from '@dsar/platform/idempotency';
-import { inferRequestType } from '../domain/request-type-inference';
+import { LANGUAGE_DETECTOR, type LanguageDetector } from '../domain/language/language-detector';
+import { readLetter } from '../domain/letter-reading';
+import { commandReading } from '../domain/reading-command';
 
 /**
  * What of the incoming call travels on to lifecycle-clock: the caller, and the idempotency key with what it is the
@@ -26,25 +28,26 @@ export interface IntakeOutcome {
 }
 
 /**
- * Takes a request in: validates the intake payload, settles its type (the
- * client's, or one inferred from the requester's words), reads the
- * requester's language from those words (`locale`) and has
+ * Takes a request in: validates the intake payload, reads the requester's
+ * words (every right asked, the language, an agent's letter), settles its type
+ * (the client's, else the reading's, else none: triage) and has
  * lifecycle-clock, the owner of the request, record it and start its clock.
  */
 @Injectable()
 export class Intake {
-  constructor(private readonly lifecycle: LifecycleClient) {}
+  constructor(
+    private readonly lifecycle: LifecycleClient,
+    @Inject(LANGUAGE_DETECTOR) private readonly detector: LanguageDetector,
+  ) {}
 
   normalize(body: unknown): NewRequestCommand {
     const payload = parseInput(intakePayload, body);
-    // Read the words always: the language is wanted (notifications use it) also when the client named the type.
-    const reading = inferRequestType(payload.intakeSource.rawText);
+    // Read the words always: the rights asked and the language are wanted also when the client named the type.
+    const reading = readLetter(payload.intakeSource.rawText, this.detector);
     return {
       jurisdiction: payload.jurisdiction,
-      requestType: payload.requestType ?? reading.requestType,
-      requestTypeInferred: payload.requestType === undefined,
+      ...commandReading(reading, payload.requestType, payload.requestor === undefined && payload.authority === undefined),
       intakeSource: payload.intakeSource,
-      locale: reading.language,
       ...(payload.requestor ? { requestor: payload.requestor } : {}),
       ...(payload.authority ? { authority: payload.authority } : {}),
       ...(payload.receivedAt ? { receivedAt: payload.receivedAt } : {}),

@@ -1,50 +1,39 @@
 import { type RequestType } from '@dsar/contracts';
 import {
   CLAUSE_BREAKERS,
-  DEFAULT_REQUEST_TYPE,
   LANGUAGE_HINTS,
   NEGATABLE_TYPES,
   NEGATION_CUES,
   NEGATION_SCOPE_WORDS,
-  REQUEST_TYPE_PRECEDENCE,
   REQUEST_TYPE_RULES,
   type RequestTypeRule,
+  TRAILING_NEGATION_CUES,
   type RuleLanguage,
 } from './request-type-rules';
 
 /**
- * Infers the type of a request that arrived without one from the requester's
- * own words. A triage aid, not a legal classification: the request records
- * requestTypeInferred, an operator can correct it, and a client can always
- * send requestType. Pure and deterministic; the rules and the precedence are
- * data in request-type-rules.ts and are documented in docs/intake.md.
+ * The phrase matcher of the letter reader (letter-reading.ts): the text
+ * normalized, every pattern of REQUEST_TYPE_RULES found on word boundaries,
+ * and the negated matches dropped. Pure and deterministic; the rules are data
+ * in request-type-rules.ts and are documented in docs/intake.md. The pattern
+ * compiler here also serves the cue lists of the classifier and the reader.
  */
-export interface RequestTypeInference {
-  requestType: RequestType;
-  /** Which rule decided: the rule id from the table, or 'default' when nothing matched. */
-  rule: string;
-  /** Language of the matching rule; null for the default. */
-  language: 'en' | 'de' | 'fr' | 'es' | 'pt' | 'it' | 'nl' | null;
-}
 
-export function inferRequestType(rawText: string): RequestTypeInference {
-  const text = normalize(rawText);
+/**
+ * The matches of the request-type phrases in a normalized text that stand:
+ * those of a negatable type with a negation cue right before them are left
+ * out ("don't delete my account, just send me a copy").
+ */
+export function standingMatches(text: string): Match[] {
   const matches = findMatches(text);
   const negatedStarts = negatedPositions(text, matches);
-  const standing = matches.filter((m) => !(NEGATABLE.has(m.rule.requestType) && negatedStarts.has(m.start)));
-
-  const byEvidence = evidenceOrder(languageHintCounts(text));
-  for (const requestType of REQUEST_TYPE_PRECEDENCE) {
-    const decisive = standing.filter((m) => m.rule.requestType === requestType).sort(byEvidence)[0];
-    if (decisive) return { requestType, rule: decisive.rule.id, language: decisive.rule.language };
-  }
-  return { requestType: DEFAULT_REQUEST_TYPE, rule: 'default', language: null };
+  return matches.filter((m) => !(NEGATABLE.has(m.rule.requestType) && negatedStarts.has(m.start)));
 }
 
 /** One place in the text where one pattern of one rule matched. */
-interface Match {
+export interface Match {
   rule: RequestTypeRule;
-  /** Position of the rule in the table: the last tie-breaker. */
+  /** Position of the rule in the table. */
   order: number;
   start: number;
   length: number;
@@ -174,8 +163,26 @@ function negatedPositions(text: string, matches: readonly Match[]): ReadonlySet<
   for (const [start, languages] of languagesAt) {
     const wordsBefore = precedingWordsOfClause(text, start);
     if ([...languages].some((language) => isNegatedIn(language, wordsBefore))) negated.add(start);
+    else if ([...languages].some((language) => endsNegated(language, followingWordsOfClause(text, start)))) negated.add(start);
   }
   return negated;
+}
+
+/** The words from `start` to the end of its clause (the match's own words first), at most NEGATION_SCOPE_WORDS + 1 past it. */
+function followingWordsOfClause(text: string, start: number): string[] {
+  const clause = text.slice(start, start + LOOKBACK_CHARS).split(CLAUSE_PUNCTUATION)[0] ?? '';
+  return clause
+    .split(' ')
+    .map((w) => w.replace(/^[^\p{L}\p{N}']+|[^\p{L}\p{N}']+$/gu, ''))
+    .filter((w) => w.length > 0);
+}
+
+/** Whether the clause ends, within a few words, in the language's trailing negation ("… beantrage ich nicht"). */
+function endsNegated(language: RuleLanguage, wordsFrom: readonly string[]): boolean {
+  const cues = TRAILING_NEGATION_CUES[language];
+  if (!cues || wordsFrom.length < 2 || wordsFrom.length > NEGATION_SCOPE_WORDS + 1) return false;
+  const last = wordsFrom[wordsFrom.length - 1];
+  return cues.includes(last);
 }
 
 /** Up to NEGATION_SCOPE_WORDS words before `start`, nearest first, stopping at clause punctuation. */
@@ -201,18 +208,6 @@ function isNegatedIn(language: RuleLanguage, wordsBefore: readonly string[]): bo
   return false;
 }
 
-/**
- * Among the matches of the winning type, the earliest in the text decides
- * (the requester's opening words say what they want); at the same place the
- * longer one, so "article 17 RGPD" is read as French, not as the English
- * "article 17"; for the same words matched in several languages, the language
- * the text's common words point to; then the table order.
- */
-function evidenceOrder(hintCounts: ReadonlyMap<RuleLanguage, number>): (a: Match, b: Match) => number {
-  const hints = (m: Match) => hintCounts.get(m.rule.language) ?? 0;
-  return (a, b) => a.start - b.start || b.length - a.length || hints(b) - hints(a) || a.order - b.order;
-}
-
 const HINTS = mapLanguages(LANGUAGE_HINTS);
 
 /**
@@ -227,7 +222,7 @@ export function likelyLanguage(rawText: string): RuleLanguage | null {
 }
 
 /** How many words of each language's LANGUAGE_HINTS the text contains. */
-function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {
+export function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {
   const words = text.split(/[^\p{L}']+/u);
   return new Map([...HINTS].map(([language, hints]) => [language, words.filter((w) => hints.has(w)).length]));
 }

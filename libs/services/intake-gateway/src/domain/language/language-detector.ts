@@ -9,7 +9,6 @@ interface EldModel {
   detect(text: string): { language: string; isReliable(): boolean };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS shim, see load-eld.cjs
 const loadEld = require('./load-eld.cjs') as () => Promise<EldModel>;
 
 /** The Nest injection token of the process's LanguageDetector (IntakeGatewayModule provides it, loaded at start). */
