@@ -408,6 +408,29 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(refused.error.code).toBe('SVC-BE-1102');
     }, 120_000);
 
+    it('lists the triage queue and names the type of a request in it', async () => {
+      const as = { token: KEYS.operatorB.token };
+      const at = getSystem().clock.daysAgo(30.5);
+      const range = ['--received-from', getSystem().clock.daysAgo(31), '--received-to', getSystem().clock.daysAgo(30)];
+      // No type, and words no rule reads: captured in triage.
+      const question = await ok(
+        ['requests', 'capture', '--jurisdiction', 'DE', '--channel', 'email', '--text', 'Hello, I have a question about my order.', '--received-at', at, '--recorded-at', at],
+        as,
+      );
+      await ok(
+        ['requests', 'capture', '--jurisdiction', 'DE', '--type', 'access', '--channel', 'email', '--text', 'Hello, I have a question about my order.', '--received-at', at, '--recorded-at', at],
+        as,
+      );
+      expect(await ok(['requests', 'list', ...range, '--triage'], as)).toMatchObject({ triage: true, total: 1, items: [{ id: question.id, requestType: null, triage: true }] });
+      expect(await ok(['requests', 'list', ...range, '--no-triage'], as)).toMatchObject({ triage: false, total: 1 });
+      expect(await ok(['requests', 'get', question.id], as)).toMatchObject({ requestType: null, triage: { reason: 'no_rule_matched' } });
+      await ok(['requests', 'correct', question.id, '--type', 'access', '--reason', 'The customer asks what we hold about them.'], as);
+      expect(await ok(['requests', 'list', ...range, '--triage'], as)).toMatchObject({ total: 0 });
+      expect(await ok(['requests', 'get', question.id], as)).toMatchObject({ requestType: 'access', triage: null });
+      // Closed: the later scenarios count this tenant's open requests at risk.
+      for (const { id } of (await ok(['requests', 'list', ...range], as)).items as Array<{ id: string }>) expect(await ok(['close', id], as)).toMatchObject({ status: 'closed' });
+    }, 120_000);
+
     it('watch shows the at-risk and overdue requests, one refresh per line without a terminal', async () => {
       const late = await ok(['requests', 'capture', ...intakeFlags(), '--received-at', getSystem().clock.daysAgo(45)], { token: KEYS.operatorB.token });
       const run = await dsar(['requests', 'watch', '--count', '2', '--interval', '1', '--at-risk-days', '3'], { token: KEYS.operatorB.token });

@@ -612,6 +612,30 @@ function scenariosOf(getSystem: () => TestSystem, options: DataSystemScenarioOpt
     });
   });
 
+  describe('a request in triage (issue 39)', () => {
+    it('is sent to no data system while it has no type, and fans out once an operator names its type', async () => {
+      const created = await admin.post(
+        '/requests/capture',
+        intake(
+          { jurisdiction: 'DE', requestType: undefined, requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' } },
+          { rawText: 'Hello, I have a question about my order.', receivedAt: new Date(clock().now().getTime() - HOUR).toISOString(), contact: 'jane@example.org' },
+        ),
+      );
+      expect(created.status).toBe(202);
+      const id = created.body.id as string;
+      expect((await admin.get(`/requests/${id}`)).body).toMatchObject({ requestType: null, triage: { reason: 'no_rule_matched' } });
+      // Acknowledged in triage: in progress, and no task (the fan-out ran and found no type).
+      expect((await admin.post(`/requests/${id}/acknowledgements`, {})).status).toBe(202);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(await tasksOf(id)).toEqual([]);
+      // Named a rectification: the systems that take it get their tasks.
+      const corrected = await operator.post(`/requests/${id}/corrections`, { requestType: 'rectification', reason: 'The customer asks us to fix their address.' });
+      expect(corrected.status).toBe(202);
+      const task = await taskIn(id, 'legal', ['queued']);
+      expect(task).toMatchObject({ action: 'rectification' });
+    });
+  });
+
   describe('an erasure request', () => {
     let id: string;
     let firstConnector: { child: ChildProcess; output: () => string };

@@ -109,7 +109,6 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
       ['fr', 'Je souhaite exercer mon droit de rectification de mes données.', 'rectification'],
       ['es', 'Solicito la portabilidad de mis datos personales.', 'portability'],
       ['pt', 'Venho por este meio solicitar a eliminação dos meus dados.', 'deletion'],
-      ['en', 'Hello, I have a question about my order.', 'access'],
     ])('%s: "%s" → %s', async (_lang, rawText, expected) => {
       const created = await api.post('/requests', intake({ requestType: undefined }, { rawText }));
       expect(created.status).toBe(202);
@@ -137,16 +136,92 @@ export function gatewayIntakeScenarios(getSystem: () => TestSystem): void {
       });
     });
 
-    it.each([undefined, 'access'])('words no rule recognises give locale null (requestType %s)', async (requestType) => {
-      const created = await api.post('/requests', intake({ requestType }, { rawText: 'Hello, I have a question about my order.' }));
+    it.each([undefined, 'access'])('words in a language intake does not read give locale null and the language detected (requestType %s)', async (requestType) => {
+      const created = await api.post('/requests', intake({ requestType }, { rawText: 'Dzień dobry, proszę o przesłanie kopii wszystkich moich danych osobowych.' }));
       expect(created.status).toBe(202);
-      expect((await api.get(`/requests/${created.body.id}`)).body.locale).toBeNull();
+      expect((await api.get(`/requests/${created.body.id}`)).body).toMatchObject({ locale: null, detectedLanguage: 'pl' });
     });
 
     it('is not an intake field: a client that sends `locale` gets a 400 naming it', async () => {
       const res = await api.post('/requests', intake({ locale: 'fr' }));
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['locale']);
+    });
+  });
+
+  describe('triage: a request whose type intake leaves to an operator (issue 39)', () => {
+    const QUESTION = 'Hello, I have a question about my order.';
+    const operator = () => api.as(KEYS.operatorA.token);
+    const detailOf = async (id: string) => (await api.get(`/requests/${id}`)).body;
+    const triageIds = async (query = 'triage=true') => ((await api.get(`/requests?${query}&limit=200`)).body.items as Array<{ id: string }>).map((i) => i.id);
+    /** A request of US-CA with no type and words no rule reads, received `receivedAt`. */
+    async function triaged(receivedAt: string): Promise<Record<string, any>> {
+      const created = await api.post('/requests/capture', intake({ jurisdiction: 'US-CA', requestType: undefined }, { rawText: QUESTION, receivedAt }));
+      expect(created.status).toBe(202);
+      return detailOf(created.body.id);
+    }
+    const dueAtOf = async (requestType: string, receivedAt: string) => (await api.post('/requests/capture', intake({ jurisdiction: 'US-CA', requestType }, { receivedAt }))).body.dueAt as string;
+
+    it("is captured without a type, never as access, on the pack's default rule, and listed by the triage filter", async () => {
+      const receivedAt = getSystem().clock.daysAgo(2);
+      const detail = await triaged(receivedAt);
+      expect(detail).toMatchObject({ requestType: null, requestTypeInferred: true, requestedRights: [], triage: { reason: 'no_rule_matched', suggestedType: null } });
+      // CCPA's default rule (45 days) is the clock of a right to know, not the 15 business days of an opt-out.
+      expect(detail.dueAt).toBe(await dueAtOf('access', receivedAt));
+      expect(detail.dueAt).not.toBe(await dueAtOf('opt_out', receivedAt));
+      expect(await triageIds()).toContain(detail.id);
+      expect(await triageIds('triage=false')).not.toContain(detail.id);
+      const item = ((await api.get('/requests?triage=true&limit=200')).body.items as Array<Record<string, unknown>>).find((i) => i.id === detail.id);
+      expect(item).toMatchObject({ requestType: null, triage: true });
+    });
+
+    it('is worked on meanwhile (acknowledged), but not fulfilled until it has a type', async () => {
+      const detail = await triaged(getSystem().clock.daysAgo(1));
+      expect((await operator().post(`/requests/${detail.id}/acknowledgements`, {})).status).toBe(202);
+      expect((await detailOf(detail.id)).status).toBe('in_progress');
+      const fulfil = await operator().post(`/requests/${detail.id}/fulfilment`, {});
+      expect(fulfil.status).toBe(409);
+      expect(fulfil.body).toMatchObject({ code: 'SVC-BE-1112', name: 'REQUEST_IN_TRIAGE' });
+      expect((await detailOf(detail.id)).status).toBe('in_progress');
+    });
+
+    it("is resolved by an operator's correction: recorded, the clock recomputed from the same receipt and explained", async () => {
+      const receivedAt = getSystem().clock.daysAgo(3);
+      const detail = await triaged(receivedAt);
+      const res = await operator().post(`/requests/${detail.id}/corrections`, { requestType: 'opt_out', reason: 'The customer asks us to stop selling their data, on the phone.' });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ id: detail.id, requestType: 'opt_out', previousDueAt: detail.dueAt, dueAt: await dueAtOf('opt_out', receivedAt) });
+      const after = await detailOf(detail.id);
+      expect(after).toMatchObject({ requestType: 'opt_out', triage: null, dueAt: res.body.dueAt });
+      expect(await triageIds()).not.toContain(detail.id);
+      const clock = (await api.get(`/requests/${detail.id}/clock/explain`)).body;
+      expect(clock.corrections).toEqual([
+        expect.objectContaining({ step: 'corrected', from: expect.objectContaining({ requestType: null }), to: expect.objectContaining({ requestType: 'opt_out' }) }),
+      ]);
+      const timeline = (await api.get(`/requests/${detail.id}/timeline`)).body.events as Array<{ eventType: string; payload: Record<string, unknown> }>;
+      expect(timeline.find((e) => e.eventType === 'request_corrected')?.payload).toMatchObject({ requestType: 'opt_out', previousRequestType: null });
+    });
+
+    it('is corrected once when two operators name its type at the same moment', async () => {
+      const detail = await triaged(getSystem().clock.daysAgo(1));
+      const body = { requestType: 'deletion', reason: 'The letter asks to close the account and delete it.' };
+      const answers = await Promise.all([operator().post(`/requests/${detail.id}/corrections`, body), api.post(`/requests/${detail.id}/corrections`, body)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([202, 422]);
+      expect(answers.find((a) => a.status === 422)?.body.code).toBe('SVC-BE-1411');
+      expect((await api.get(`/requests/${detail.id}/clock/explain`)).body.corrections).toHaveLength(1);
+    });
+
+    it('is not seen nor corrected from another tenant or workspace, nor by a role that may not act; a bad filter is a 400', async () => {
+      const detail = await triaged(getSystem().clock.daysAgo(1));
+      const body = { requestType: 'access', reason: 'Read as access.' };
+      expect((await api.as(KEYS.operatorB.token).post(`/requests/${detail.id}/corrections`, body)).status).toBe(404);
+      expect((await api.as(KEYS.workspaceA.token).post(`/requests/${detail.id}/corrections`, body)).status).toBe(404);
+      expect((await api.as(KEYS.auditorA.token).post(`/requests/${detail.id}/corrections`, body)).status).toBe(403);
+      expect(((await api.as(KEYS.operatorB.token).get('/requests?triage=true&limit=200')).body.items as Array<{ id: string }>).map((i) => i.id)).not.toContain(detail.id);
+      const bad = await api.get('/requests?triage=maybe');
+      expect(bad.status).toBe(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field)).toEqual(['triage']);
+      expect(await detailOf(detail.id)).toMatchObject({ requestType: null, triage: { reason: 'no_rule_matched' } });
     });
   });
 

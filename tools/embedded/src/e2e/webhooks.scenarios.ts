@@ -563,6 +563,86 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
     }, 120_000);
   });
 
+  describe('reading letters (issue 39)', () => {
+    const capture = async (subject: string, text: string, from = 'Jana Schmidt <jana.schmidt@example.org>') => {
+      const res = await deliver('mail', signedMail(email({ subject, text, from }, daysAgo(1))));
+      expect(res.status).toBe(202);
+      expect(res.body.status).toBe('captured');
+      return (await admin.get(`/requests/${res.body.id}`)).body;
+    };
+    const inTriage = async (id: string) => ((await admin.get('/requests?triage=true&limit=200')).body.items as Array<{ id: string }>).some((item) => item.id === id);
+
+    it('captures a letter that asks several things with its primary type and every right asked, each with its words', async () => {
+      const detail = await capture(
+        'Erasure request - Article 17 GDPR',
+        [
+          'Dear Sir or Madam,',
+          '',
+          'Under Article 17 GDPR I ask you to erase all personal data you hold about me, including my customer account.',
+          'I also withdraw my consent to your newsletter and I object to any profiling of my purchases under Article 21 GDPR.',
+          'Please confirm the erasure in writing within the period of Article 12(3) GDPR.',
+          '',
+          'Kind regards,',
+          'Jana Schmidt',
+        ].join('\n'),
+      );
+      expect(detail).toMatchObject({ requestType: 'deletion', requestTypeInferred: true, triage: null, locale: 'en', detectedLanguage: 'en' });
+      expect(detail.typeConfidence).toBeGreaterThan(0.5);
+      const rights = detail.requestedRights as Array<{ type: string; phrase: string; basis: string }>;
+      expect(rights[0]).toEqual({ type: 'deletion', basis: 'citation', phrase: expect.stringContaining('Article 17 GDPR') });
+      expect(rights.map((r) => r.type)).toContain('objection');
+      // Each right once; the words are the letter's own.
+      expect(new Set(rights.map((r) => r.type)).size).toBe(rights.length);
+      for (const right of rights) expect(detail.intakeSource.rawText.replace(/\s+/g, ' ')).toContain(right.phrase.replace(/…$/, ''));
+      const [captured] = await timelineOf(detail.id, 'intake_message_captured');
+      expect(captured.payload).toMatchObject({ requestType: 'deletion', language: 'en' });
+      expect(captured.payload).not.toHaveProperty('triageReason');
+    });
+
+    it("takes an authorised agent's letter as the agent's, and asks for the evidence of their authority", async () => {
+      const detail = await capture(
+        'Access request on behalf of my mother',
+        [
+          'Hello,',
+          '',
+          'I am writing on behalf of my mother, Greta Lindqvist, who holds an account with you. I act for her under a power of attorney, a copy of which I can provide.',
+          'Under Article 15 GDPR, please send her a copy of all the personal data you hold about her.',
+          '',
+          'Regards,',
+          'Oskar Lindqvist',
+        ].join('\n'),
+        'Oskar Lindqvist <oskar.lindqvist@example.org>',
+      );
+      expect(detail).toMatchObject({ requestType: 'access', requestor: { type: 'authorized_agent' }, authority: { status: 'pending', evidenceArtifacts: [] } });
+    });
+
+    it('leaves a letter in a language intake does not read to triage, with the language detected: no type guessed', async () => {
+      const detail = await capture(
+        'Usunięcie danych osobowych',
+        'Dzień dobry, na podstawie art. 17 RODO proszę o usunięcie wszystkich moich danych osobowych, które Państwo przetwarzają. Proszę o potwierdzenie usunięcia danych.\n\nZ poważaniem,\nJanina Kowalczyk',
+        'Janina Kowalczyk <janina.kowalczyk@example.org>',
+      );
+      expect(detail).toMatchObject({ requestType: null, requestTypeInferred: true, locale: null, detectedLanguage: 'pl', requestedRights: [] });
+      expect(detail.triage).toMatchObject({ reason: 'unsupported_language', suggestedType: null });
+      expect(await inTriage(detail.id)).toBe(true);
+      const [captured] = await timelineOf(detail.id, 'intake_message_captured');
+      expect(captured.payload).toMatchObject({ requestType: null, triageReason: 'unsupported_language', language: 'pl' });
+      const [created] = await timelineOf(detail.id, 'request_created');
+      expect(created.payload).toMatchObject({ requestType: null, triageReason: 'unsupported_language' });
+    });
+
+    it('ignores a support question that names no right, as a message that is not a request', async () => {
+      const before = await queueTotal();
+      const res = await deliver(
+        'mail',
+        signedMail(email({ subject: 'Question about my invoice', text: 'Hi, I have a question about my invoice from March: the amount looks higher than my plan. Could you check it?' }, daysAgo(0))),
+      );
+      expect(res.status).toBe(202);
+      expect(res.body.status).toBe('ignored_non_dsar');
+      expect(await queueTotal()).toBe(before);
+    });
+  });
+
   describe('inbound chat (Slack)', () => {
     it("answers Slack's URL verification with its challenge, when signed", async () => {
       const challenge = randomUUID();
