@@ -60,9 +60,17 @@ export const TRIAGE_CONFIDENCE_THRESHOLD = 0.3;
  * effect. The primary must be asked (score ≥ WEIGHTS.askedPhrase) unless
  * `whenPrimary` is `found`: an objection's own words are the law's, mentioned
  * or asked.
+ *
+ * A cited secondary right is the letter's own legal reading of its ask and
+ * keeps its score beside a primary asked only in words, unless `citedShare` is
+ * set: an erasure demanded in words beside an objection under Art. 21 (or a
+ * withdrawal under Art. 7(3)) is still what the controller is asked to do, the
+ * cited article being its ground (Art. 17(1)(b), (c)). A cited objection
+ * scores at least 4 and an erasure asked 2, so the share is small enough to
+ * put the erasure first (4.5 × 0.4 = 1.8).
  */
-export const SECONDARY_TO: readonly { primary: RequestType; secondary: RequestType; share: number; whenPrimary?: 'asked' | 'found' }[] = [
-  { primary: 'deletion', secondary: 'objection', share: 0.5 },
+export const SECONDARY_TO: readonly { primary: RequestType; secondary: RequestType; share: number; whenPrimary?: 'asked' | 'found'; citedShare?: number }[] = [
+  { primary: 'deletion', secondary: 'objection', share: 0.5, citedShare: 0.4 },
   { primary: 'rectification', secondary: 'restriction', share: 0.5 },
   { primary: 'deletion', secondary: 'access', share: 0.6 },
   { primary: 'restriction', secondary: 'deletion', share: 0.5 },
@@ -73,7 +81,9 @@ export const SECONDARY_TO: readonly { primary: RequestType; secondary: RequestTy
  * The words of asking: a phrase in a sentence holding one of these is what the
  * letter asks for, not a mention. Imperatives of the request verbs are in the
  * phrase rules themselves ("please delete", "löschen Sie"), so these are the
- * polite and first-person forms.
+ * polite and first-person forms. Making use of a right asks for it ("ich mache
+ * von meinem Widerspruchsrecht Gebrauch", "hago uso de mi derecho de
+ * oposición", "je fais valoir mon droit d'opposition").
  */
 export const ASK_CUES: Cues = {
   en: [
@@ -96,10 +106,15 @@ export const ASK_CUES: Cues = {
     'i need you',
     'i object',
     'i withdraw',
+    'i now withdraw',
     'i revoke',
     'i am exercising',
     "i'm exercising",
     'i exercise',
+    // "I am writing to object to…": the letter's purpose, said at its start.
+    'i am writing to',
+    "i'm writing to",
+    'i write to',
     'i hereby',
     'can you',
     'could you',
@@ -140,6 +155,8 @@ export const ASK_CUES: Cues = {
     'ich widerspreche',
     'ich widerrufe',
     'hiermit',
+    'mache ich ... gebrauch',
+    'ich mache von',
     'konnen sie',
     'koennen sie',
     'ich will',
@@ -181,6 +198,8 @@ export const ASK_CUES: Cues = {
     'je retire',
     'par la presente',
     "j'exerce",
+    'je fais valoir',
+    'je fais usage',
     'supprimez',
     'envoyez',
     'retirez',
@@ -211,6 +230,8 @@ export const ASK_CUES: Cues = {
     'me opongo',
     'retiro',
     'ejerzo',
+    'hago uso de',
+    'ejercito',
     'por medio de la presente',
     'borren',
     'eliminen',
@@ -241,6 +262,7 @@ export const ASK_CUES: Cues = {
     'me oponho',
     'revogo',
     'exerco',
+    'faco uso d*',
     'requeiro',
     'venho por meio',
     'apaguem',
@@ -269,6 +291,8 @@ export const ASK_CUES: Cues = {
     'mi oppongo',
     'revoco',
     'esercito',
+    'faccio valere',
+    'mi avvalgo',
     'con la presente',
     'potete',
     'potreste',
@@ -288,6 +312,8 @@ export const ASK_CUES: Cues = {
     'comunicatemi',
     'vorrei che',
     'non voglio',
+    'telefonatemi',
+    'chiamatemi',
   ],
   nl: [
     'graag',
@@ -299,8 +325,12 @@ export const ASK_CUES: Cues = {
     'kunt u',
     'ik eis',
     'ik maak bezwaar',
+    'ik geef u geen',
+    'ik geef geen',
     'ik trek',
     'hierbij',
+    'maak gebruik van',
+    'maak ik gebruik',
     'stuur',
     'kan ik',
     'kunnen jullie',
@@ -338,10 +368,13 @@ export const ASK_CUES: Cues = {
  * - `verification`: why an access is asked ("so that I can check whether it
  *   is correct"), not a correction asked for;
  * - `mailing_list`: "remove me from your mailing list" takes the author off a
- *   list (an opt-out), it erases nothing.
+ *   list (an opt-out), it erases nothing;
+ * - `no_objection`: "I have no objection to…", "ich habe nichts dagegen":
+ *   the words of objecting, negated, give leave (an objection's phrases are
+ *   not negatable by the general cues, their own wording being negative).
  */
 export interface BoilerplateRule {
-  id: 'transfer' | 'rights_list' | 'profiling' | 'deadline' | 'identity_document' | 'verification' | 'mailing_list';
+  id: 'transfer' | 'rights_list' | 'profiling' | 'deadline' | 'identity_document' | 'verification' | 'mailing_list' | 'no_objection';
   suppresses: readonly RequestType[];
   citationsOnly: boolean;
   cues: Cues;
@@ -439,13 +472,27 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
     suppresses: ['deletion'],
     citationsOnly: false,
     cues: {
-      en: ['from your mailing list', 'from your marketing list', 'from your ... list', 'from your ... lists'],
+      en: ['from your mailing list', 'from your marketing list', 'from your ... list', 'from your ... lists', 'from your ... marketing'],
       de: ['aus ihrem ... verteiler', 'aus dem verteiler', 'aus ihrem werbeverteiler', 'aus allen ... verteilern'],
       fr: ['de votre liste', 'de vos listes'],
       es: ['de su lista', 'de sus listas'],
       pt: ['da vossa lista', 'das vossas listas', 'da sua lista', 'das suas listas'],
-      it: ['dalla vostra lista', 'dalle vostre liste', 'dalla vostra mailing list'],
+      it: ['dalla vostra lista', 'dalle vostre liste', 'dalla vostra mailing list', 'dalla vostra newsletter'],
       nl: ['van uw ... lijst', 'van jullie ... lijst', 'van uw mailinglijst'],
+    },
+  },
+  {
+    id: 'no_objection',
+    suppresses: ['objection'],
+    citationsOnly: false,
+    cues: {
+      en: ['no objection', 'no objections', 'do not object', "don't object"],
+      de: ['nichts dagegen', 'keine einwande', 'keine einwaende', 'keinen einwand', 'widerspreche nicht'],
+      fr: ['aucune objection', "pas d'objection", "ne m'oppose pas"],
+      es: ['ninguna objecion', 'no tengo inconveniente', 'no me opongo'],
+      pt: ['nenhuma objecao', 'nao me oponho'],
+      it: ['nessuna obiezione', 'non mi oppongo', 'nulla in contrario', 'niente in contrario'],
+      nl: ['geen bezwaar', 'niets op tegen'],
     },
   },
 ];

@@ -397,12 +397,15 @@ function decide(
   if (scored.length === 0) {
     return { ...known, requestType: null, suggestedType: null, requestedRights: [], confidence: 0, triageReason: 'no_rule_matched', rule: 'none' };
   }
-  for (const { primary, secondary, share, whenPrimary } of SECONDARY_TO) {
+  for (const { primary, secondary, share, whenPrimary, citedShare } of SECONDARY_TO) {
     const p = scored.find((s) => s.type === primary);
     const s = scored.find((x) => x.type === secondary);
-    // A cited right is the letter's own legal reading of its ask: it is no mere ground of a right asked in words.
-    const citedOverPhrase = s?.strongest.basis === 'citation' && p?.strongest.basis !== 'citation';
-    if (p && s && p.score >= (whenPrimary === 'found' ? WEIGHTS.phrase : WEIGHTS.askedPhrase) && !citedOverPhrase) s.primaryScore = s.score * share;
+    if (!p || !s || p.score < (whenPrimary === 'found' ? WEIGHTS.phrase : WEIGHTS.askedPhrase)) continue;
+    // A cited right is the letter's own legal reading of its ask: it is no mere ground of a right asked in words,
+    // unless the pair says the cited right is the usual ground of the other (an objection under Art. 21 of an erasure).
+    const citedOverPhrase = s.strongest.basis === 'citation' && p.strongest.basis !== 'citation';
+    if (!citedOverPhrase) s.primaryScore = s.score * share;
+    else if (citedShare !== undefined) s.primaryScore = s.score * citedShare;
   }
   scored.sort((a, b) => b.primaryScore - a.primaryScore || a.strongest.start - b.strongest.start);
   const [best, second] = scored;

@@ -28,6 +28,9 @@ type Cues = Readonly<Record<RuleLanguage, readonly string[]>>;
  */
 export const OWN_DATA_CUES: Cues = {
   en: [
+    // A customer number given: the author points to their own record.
+    'customer number',
+    'account number',
     'my ... data',
     'my ... information',
     'my ... details',
@@ -57,6 +60,8 @@ export const OWN_DATA_CUES: Cues = {
     'delete the account',
   ],
   de: [
+    'kundennummer',
+    'kundennr',
     'mein* ... daten',
     'mein* ... datensatz*',
     'mein* ... konto',
@@ -81,6 +86,8 @@ export const OWN_DATA_CUES: Cues = {
     'konto loeschen',
   ],
   fr: [
+    'numero client',
+    'numero de client',
     'mes ... donnees',
     'mes ... informations',
     'mon ... compte',
@@ -101,6 +108,7 @@ export const OWN_DATA_CUES: Cues = {
     'supprimer compte',
   ],
   es: [
+    'numero de cliente',
     'mis ... datos',
     'mi ... informacion',
     'informacion mia',
@@ -123,6 +131,7 @@ export const OWN_DATA_CUES: Cues = {
     'eliminar la cuenta',
   ],
   pt: [
+    'numero de cliente',
     'meus ... dados',
     'minhas ... informacoes',
     'minha ... conta',
@@ -146,6 +155,8 @@ export const OWN_DATA_CUES: Cues = {
     'excluir a conta',
   ],
   it: [
+    'codice cliente',
+    'numero cliente',
     'miei ... dati',
     'mio ... account',
     'mio ... profilo',
@@ -167,6 +178,7 @@ export const OWN_DATA_CUES: Cues = {
     'eliminare account',
   ],
   nl: [
+    'klantnummer',
     'mijn ... gegevens',
     'mijn ... account',
     'mijn ... profiel',
@@ -194,8 +206,32 @@ export const FIRST_PERSON_CUES: Cues = {
   en: ['i', 'me', 'my', 'mine', 'myself', "i'm", "i've", "i'd"],
   de: ['ich', 'mich', 'mir', 'mein', 'meine', 'meinem', 'meinen', 'meiner', 'meines'],
   fr: ['je', "j'", 'moi', 'me', "m'", 'mon', 'ma', 'mes'],
-  es: ['yo', 'me', 'mi', 'mis', 'mio', 'mia', 'mios', 'mias', 'conmigo', 'solicito', 'pido', 'exijo', 'quiero', 'deseo', 'llamarme', 'enviarme', 'contactarme', 'escribirme', 'venderme', 'borrenme'],
-  pt: ['eu', 'me', 'mim', 'meu', 'minha', 'meus', 'minhas', 'comigo', 'solicito', 'peco', 'exijo', 'quero', 'desejo'],
+  es: [
+    'yo',
+    'me',
+    'mi',
+    'mis',
+    'mio',
+    'mia',
+    'mios',
+    'mias',
+    'conmigo',
+    'solicito',
+    'pido',
+    'exijo',
+    'quiero',
+    'deseo',
+    'llamarme',
+    'enviarme',
+    'contactarme',
+    'escribirme',
+    'venderme',
+    'borrenme',
+    'revoco',
+    'ejerzo',
+    'prohibo',
+  ],
+  pt: ['eu', 'me', 'mim', 'meu', 'minha', 'meus', 'minhas', 'comigo', 'solicito', 'peco', 'exijo', 'quero', 'desejo', 'revogo', 'exerco', 'proibo'],
   it: [
     'io',
     'mi',
@@ -221,6 +257,10 @@ export const FIRST_PERSON_CUES: Cues = {
     'chiamatemi',
     'cancellatemi',
     'toglietemi',
+    // The first person of the verbs of objecting and withdrawing ("revoco il consenso", "vieto"): the pronoun is dropped.
+    'revoco',
+    'vieto',
+    'esercito',
   ],
   nl: ['ik', 'mij', 'me', 'mijn'],
 };

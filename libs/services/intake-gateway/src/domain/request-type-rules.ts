@@ -191,6 +191,15 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'no more catalogues',
     'no more catalogs',
     'stop sending ... catalogues',
+    'stop phoning',
+    'stop ringing me',
+    'phoning me',
+    'leaflets',
+    'flyers',
+    'junk mail',
+    'sms marketing',
+    'from your ... marketing',
+    'subscription to your ... newsletter*',
   ]),
   rule('opt_out', 'de', [
     'nicht verkaufen',
@@ -240,6 +249,10 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'werbeprospekte',
     'keine kataloge',
     'keine ... kataloge mehr',
+    // "Melden Sie mich von allen Werbe-Newslettern ab": the separable verb of abmelden.
+    'melden sie mich',
+    '*newslettern',
+    'werbe newsletter*',
   ]),
   rule('opt_out', 'fr', [
     'ne pas vendre',
@@ -283,6 +296,13 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     "ne m'appelez plus",
     'appelez plus',
     'plus de catalogues',
+    "lettres d'information",
+    // A newsletter named with receiving or leaving it: thanks for a newsletter asks nothing.
+    'de votre newsletter',
+    'recevoir ... newsletter*',
+    'envoyer ... newsletter*',
+    'catalogues papier',
+    "m'en envoyer",
   ]),
   rule('opt_out', 'es', [
     'no vender',
@@ -321,6 +341,12 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'de su lista de',
     'no me llamen',
     'mas catalogos',
+    'boletin de ofertas',
+    // A newsletter named with receiving or leaving it: thanks for a newsletter asks nothing.
+    'de la newsletter',
+    'de su newsletter',
+    'recibir ... newsletter*',
+    'enviarme ... newsletter*',
   ]),
   rule('opt_out', 'pt', [
     'nao vender',
@@ -358,6 +384,15 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'das vossas listas',
     'nao me liguem',
     'mais catalogos',
+    'cancelar a subscricao',
+    'cancelar a assinatura',
+    // A newsletter named with receiving or leaving it: thanks for a newsletter asks nothing.
+    'da vossa newsletter',
+    'da newsletter',
+    'receber ... newsletter*',
+    'enviar ... newsletter*',
+    'nao desejo receber',
+    'receber mais publicidade',
   ]),
   rule('opt_out', 'it', [
     'non vendere',
@@ -398,6 +433,16 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'dalla vostra mailing list',
     'non chiamatemi',
     'piu cataloghi',
+    'non telefonatemi',
+    'telefonatemi piu',
+    // A newsletter named with receiving or leaving it: thanks for a newsletter asks nothing.
+    'dalla vostra newsletter',
+    'dalla newsletter',
+    'ricevere ... newsletter',
+    'inviarmi ... newsletter',
+    'piu newsletter',
+    'non desidero ricevere',
+    'ricevere piu pubblicita',
   ]),
   rule('opt_out', 'nl', [
     'niet verkopen',
@@ -444,6 +489,12 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'verzendlijst',
     'van uw ... lijst',
     'geen ... catalogi',
+    // "Verkoop mijn gegevens niet": the imperative puts the negation last.
+    'verkoop mijn',
+    'verkoop ... niet',
+    'catalogi',
+    'folders',
+    'reclame per post',
   ]),
 
   // Objection: the wording of an objection (Art. 21 GDPR), to direct marketing or any processing, and the withdrawal of consent.
@@ -495,6 +546,20 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'forbid',
     'do not authorise',
     'do not authorize',
+    // Profiles built of the writer: an objection to profiling in everyday words.
+    'build a profile',
+    'create a profile',
+    'profile of me',
+    'used to profile',
+    // "I never agreed to you using…": consent denied after the fact.
+    'never agreed to',
+    'did not agree to',
+    'never consented',
+    'did not consent',
+    'not happy that you use',
+    'not happy with you using',
+    'which adverts',
+    'which ads i see',
   ]),
   rule('objection', 'de', [
     'widerspruch*',
@@ -535,6 +600,18 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'werbung genutzt',
     'werbung verwendet',
     'untersage*',
+    'nutzerprofil*',
+    'profil ... erstell*',
+    'profil von mir',
+    'profil uber mich',
+    'profil ueber mich',
+    // "…dass meine Daten für Ihre Analysen genutzt werden" (after "ich will nicht").
+    'dass meine daten ... genutzt',
+    'dass meine daten ... verwendet',
+    'fur ihre ... genutzt',
+    'fuer ihre ... genutzt',
+    'fur ihre ... verwendet',
+    'fuer ihre ... verwendet',
   ]),
   rule('objection', 'fr', [
     'opposition',
@@ -561,6 +638,11 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'donnees ... a des fins de marketing',
     'vous interdis',
     "n'autorise pas",
+    // "Je ne veux pas que mes données soient utilisées pour…": the everyday objection (not "soient vendues": a sale is an opt-out).
+    'soient utilise* pour',
+    'soient utilise* a',
+    'soient exploitees',
+    'profil de moi',
   ]),
   rule('objection', 'es', [
     'oposicion',
@@ -589,6 +671,12 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'datos para enviarme',
     'prohibo',
     'no autorizo',
+    'elaborar un perfil',
+    'crear un perfil',
+    'sean usad* para',
+    'sean utilizad* para',
+    'se usen para',
+    'utilizando mis datos',
   ]),
   rule('objection', 'pt', [
     'oposicao',
@@ -619,6 +707,11 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'dados ... para fins de marketing',
     'dados para me enviar',
     'proibo',
+    // "Não quero que os meus dados sejam usados para…": the everyday objection (not "vendidos": a sale is an opt-out).
+    'sejam usad* para',
+    'sejam utilizad* para',
+    'criar um perfil',
+    'tracar um perfil',
   ]),
   rule('objection', 'it', [
     'opposizione',
@@ -648,6 +741,13 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'usiate i miei dati',
     'vieto',
     'non autorizzo',
+    // "Non voglio che i miei dati vengano usati per…": the everyday objection (not "venduti": a sale is an opt-out).
+    'vengano usat* per',
+    'vengano utilizzat* per',
+    'profilarmi',
+    'profilare',
+    'usare i miei dati per',
+    'utilizzare i miei dati per',
   ]),
   rule('objection', 'nl', [
     'bezwaar',
@@ -676,6 +776,11 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'gegevens ... voor reclamedoeleinden',
     'gebruik van mijn gegevens voor',
     'verbied*',
+    // "Ik wil niet dat mijn gegevens worden gebruikt om…": the everyday objection (not "verkocht": a sale is an opt-out).
+    'worden gebruikt om',
+    'worden gebruikt voor',
+    'profiel van mij',
+    'profiel op te stellen',
   ]),
 
   rule('restriction', 'en', [
@@ -717,6 +822,10 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'keep my data but',
     'until my complaint',
     'until the regulator',
+    // "Keep it for now and stop using it": kept, not used, not erased.
+    'keep it for now',
+    'keep them for now',
+    'keep my data for now',
   ]),
   rule('restriction', 'de', [
     'einschrankung der verarbeitung',
@@ -744,6 +853,9 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'speichern sie ... aber',
     'nutzen sie sie ... nicht',
     'bis zur entscheidung',
+    // "Schränken Sie die Verarbeitung … ein": the imperative splits the verb.
+    'schranken sie',
+    'schraenken sie',
   ]),
   rule('restriction', 'fr', [
     'limitation du traitement',
@@ -859,6 +971,9 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'bewaar mijn gegevens',
     'gebruik ze niet',
     'totdat',
+    // "Op te schorten", "schort … op": the separable verb of opschorten.
+    'op te schorten',
+    'schort ... op',
   ]),
 
   rule('portability', 'en', [
@@ -1119,6 +1234,9 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'the correct one is',
     'the right number',
     'the correct number',
+    // "Your records still show my old number": the record is out of date.
+    'still show* my old',
+    'my old ... number',
   ]),
   rule('rectification', 'de', [
     'berichtig*',
@@ -1362,6 +1480,10 @@ export const REQUEST_TYPE_RULES: readonly RequestTypeRule[] = [
     'de juiste',
     'klopt niet meer',
     'niet meer actueel',
+    'is veranderd',
+    'is gewijzigd',
+    'ik woon nu',
+    'pas ... aan',
   ]),
 
   rule('deletion', 'en', [
