@@ -631,6 +631,22 @@ export function webhookScenarios(getSystem: () => TestSystem, mail: () => TestMa
       expect(created.payload).toMatchObject({ requestType: null, triageReason: 'unsupported_language' });
     });
 
+    it('leaves a letter it reads with little confidence to triage, with its best guess, until an operator names the type', async () => {
+      const detail = await capture('Your privacy page', 'Hello, I read about the right to erasure and the right of access. What would either mean for my account?');
+      expect(detail).toMatchObject({ requestType: null, requestTypeInferred: true, locale: 'en', triage: { reason: 'low_confidence', suggestedType: 'deletion' } });
+      expect(detail.triage.confidence).toBeLessThan(0.3);
+      expect(await inTriage(detail.id)).toBe(true);
+      const operator = admin.as(KEYS.operatorA.token);
+      const res = await operator.post(`/requests/${detail.id}/corrections`, { requestType: 'access', reason: 'On the phone the customer asked what we hold about them.' });
+      expect(res.status).toBe(202);
+      expect(res.body).toMatchObject({ requestType: 'access', previousDueAt: detail.dueAt });
+      expect(await admin.get(`/requests/${detail.id}`)).toMatchObject({ body: { requestType: 'access', triage: null, dueAt: res.body.dueAt } });
+      expect(await inTriage(detail.id)).toBe(false);
+      const clock = (await admin.get(`/requests/${detail.id}/clock/explain`)).body;
+      expect(clock.corrections).toEqual([expect.objectContaining({ from: expect.objectContaining({ requestType: null }), to: expect.objectContaining({ requestType: 'access' }) })]);
+      expect(clock.steps.join('\n')).toContain('request type (triage) → access');
+    });
+
     it('ignores a support question that names no right, as a message that is not a request', async () => {
       const before = await queueTotal();
       const res = await deliver(

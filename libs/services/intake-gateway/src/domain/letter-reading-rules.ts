@@ -371,10 +371,12 @@ export const ASK_CUES: Cues = {
  *   list (an opt-out), it erases nothing;
  * - `no_objection`: "I have no objection to…", "ich habe nichts dagegen":
  *   the words of objecting, negated, give leave (an objection's phrases are
- *   not negatable by the general cues, their own wording being negative).
+ *   not negatable by the general cues, their own wording being negative);
+ * - `decision`: "I do not agree with your decision" answers a decision (an
+ *   appeal, a complaint about a refusal), it objects to no processing.
  */
 export interface BoilerplateRule {
-  id: 'transfer' | 'rights_list' | 'profiling' | 'deadline' | 'identity_document' | 'verification' | 'mailing_list' | 'no_objection';
+  id: 'transfer' | 'rights_list' | 'profiling' | 'deadline' | 'identity_document' | 'verification' | 'mailing_list' | 'no_objection' | 'decision';
   suppresses: readonly RequestType[];
   citationsOnly: boolean;
   cues: Cues;
@@ -493,6 +495,20 @@ export const BOILERPLATE_RULES: readonly BoilerplateRule[] = [
       pt: ['nenhuma objecao', 'nao me oponho'],
       it: ['nessuna obiezione', 'non mi oppongo', 'nulla in contrario', 'niente in contrario'],
       nl: ['geen bezwaar', 'niets op tegen'],
+    },
+  },
+  {
+    id: 'decision',
+    suppresses: ['objection'],
+    citationsOnly: false,
+    cues: {
+      en: ['your decision', 'this decision', 'your refusal', 'your answer', 'your reply'],
+      de: ['ihrer entscheidung', 'ihre entscheidung', 'dieser entscheidung', 'ihrer ablehnung', 'ihrer antwort'],
+      fr: ['votre decision', 'cette decision', 'votre refus', 'votre reponse'],
+      es: ['su decision', 'vuestra decision', 'esta decision', 'su negativa', 'su respuesta'],
+      pt: ['vossa decisao', 'sua decisao', 'esta decisao', 'vossa recusa', 'sua recusa', 'vossa resposta', 'sua resposta'],
+      it: ['vostra decisione', 'sua decisione', 'questa decisione', 'vostro rifiuto', 'vostra risposta'],
+      nl: ['uw besluit', 'uw beslissing', 'dit besluit', 'deze beslissing', 'uw weigering', 'uw antwoord'],
     },
   },
 ];

@@ -312,3 +312,19 @@ describe('splitSentences', () => {
     expect(performance.now() - start).toBeLessThan(5_000);
   });
 });
+
+describe('an answer to a decision', () => {
+  it.each([
+    'Ich bin mit Ihrer Entscheidung nicht einverstanden.',
+    "Je ne suis pas d'accord avec votre décision.",
+    'No estoy de acuerdo con su decisión.',
+    'Não concordo com a vossa decisão.',
+    "Non sono d'accordo con la vostra decisione.",
+  ])('"%s" objects to no processing', (text) => {
+    expect(read(text)).toMatchObject({ requestType: null, requestedRights: [] });
+  });
+
+  it('leaves an objection to automated decision-making an objection', () => {
+    expect(read('I object to the decision-making by your algorithm about my loan.').requestType).toBe('objection');
+  });
+});
