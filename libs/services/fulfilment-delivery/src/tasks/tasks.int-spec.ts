@@ -77,6 +77,9 @@ describe.each([
       res.writeHead(detail ? 200 : 404, { 'content-type': 'application/json' });
       res.end(JSON.stringify(detail ?? { type: 'about:blank', title: 'Resource not found', status: 404, code: 'SVC-BE-1002', name: 'RESOURCE_NOT_FOUND' }));
     });
+    // Idle connections stay open for the whole file: Node closes them after 5 s by default, and a fan-out that reuses
+    // one just as it closes fails its read and waits for its retry, past the test's drain (a slow, busy machine).
+    lifecycle.keepAliveTimeout = 600_000;
     await new Promise<void>((resolve) => lifecycle.listen(0, '127.0.0.1', resolve));
     let config: HostConfig;
     if (driver === 'postgres') {
