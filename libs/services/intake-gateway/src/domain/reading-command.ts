@@ -4,9 +4,6 @@ import type { LetterReading } from './letter-reading';
 /** What a reading settles of the command lifecycle-clock records. */
 export type ReadCommandFields = Pick<NewRequestCommand, 'requestType' | 'requestTypeInferred' | 'requestedRights' | 'reading' | 'locale' | 'requestor' | 'authority'>;
 
-/** The authority an agent's letter needs and has not shown yet: evidence asked for (docs/intake.md#agents). */
-const AUTHORITY_ASKED = { evidenceArtifacts: [], status: 'pending' } as const;
-
 /**
  * The command's members a letter's reading settles (docs/intake.md#triage):
  * - the type: the client's when it named one, else the reading's; none when the reading leaves it to an operator
@@ -14,7 +11,7 @@ const AUTHORITY_ASKED = { evidenceArtifacts: [], status: 'pending' } as const;
  * - every right the letter asks for, and the reading's confidence and detected language, also beside a named type;
  * - the requester's language, where intake reads it;
  * - for a letter an authorised agent wrote, when the caller named no requestor nor authority: the requestor's type,
- *   and the authority evidence asked for.
+ *   and the authority evidence asked for (`pending`, docs/intake.md#agents).
  */
 export function commandReading(reading: LetterReading, namedType: RequestType | undefined, mayNameRequestor: boolean): ReadCommandFields {
   const inferred = namedType === undefined;
@@ -30,6 +27,6 @@ export function commandReading(reading: LetterReading, namedType: RequestType | 
       detectedLanguage: reading.language,
     },
     locale: reading.locale,
-    ...(agent ? { requestor: { type: 'authorized_agent' as const }, authority: { ...AUTHORITY_ASKED, evidenceArtifacts: [] } } : {}),
+    ...(agent ? { requestor: { type: 'authorized_agent' as const }, authority: { evidenceArtifacts: [], status: 'pending' as const } } : {}),
   };
 }

@@ -222,7 +222,7 @@ export function likelyLanguage(rawText: string): RuleLanguage | null {
 }
 
 /** How many words of each language's LANGUAGE_HINTS the text contains. */
-export function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {
+function languageHintCounts(text: string): ReadonlyMap<RuleLanguage, number> {
   const words = text.split(/[^\p{L}']+/u);
   return new Map([...HINTS].map(([language, hints]) => [language, words.filter((w) => hints.has(w)).length]));
 }

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { actionOfRequestType, type DataSystemView, type Principal, type RequestDetail } from '@dsar/contracts';
+import { actionOfRequestType, type DataSystemView, type Principal, type RequestDetail, type RequestType } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
@@ -143,7 +143,8 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
    */
   async fanOut(detail: RequestDetail): Promise<DataSystemTaskEntity[]> {
     // Nothing is asked of a data system without knowing which right (the job waits for the type; a direct call is refused).
-    const action = actionOfRequestType(requireRequestType(detail, 'the fan-out to its data systems'));
+    const typed = { ...detail, requestType: requireRequestType(detail, 'the fan-out to its data systems') };
+    const action = actionOfRequestType(typed.requestType);
     return this.uow.run(async (tx) => {
       // The fan-out row is the request's lock against its closure (see `cancel`).
       const lock: Array<{ state: string }> = await tx.query(`SELECT state FROM ${this.table} WHERE request_id = $1 FOR UPDATE`, [detail.id]);
@@ -155,7 +156,7 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
       const inserted: DataSystemTaskEntity[] = [];
       // One order of inserts for every caller: a second fan-out waits on the first one's first row, then inserts nothing.
       for (const system of systems) {
-        const task = this.newTask(detail, system, action, identitiesFor(identities, system.identityTypes), legalDueAt, now);
+        const task = this.newTask(typed, system, action, identitiesFor(identities, system.identityTypes), legalDueAt, now);
         const rows: unknown[] = await tx
           .createQueryBuilder()
           .insert()
@@ -173,7 +174,7 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
       const revived = all.filter((t) => t.action === action && t.state === 'cancelled' && t.stateReason === 'request_closed' && bySystem.has(t.systemKey));
       for (const task of revived) {
         const system = bySystem.get(task.systemKey) as DataSystemView;
-        Object.assign(task, this.newTask(detail, system, action, identitiesFor(identities, system.identityTypes), legalDueAt, now), { id: task.id, createdAt: task.createdAt });
+        Object.assign(task, this.newTask(typed, system, action, identitiesFor(identities, system.identityTypes), legalDueAt, now), { id: task.id, createdAt: task.createdAt });
       }
       const fresh = [...inserted, ...revived];
       if (fresh.length === 0) {
@@ -209,14 +210,21 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
-  private newTask(detail: RequestDetail, system: DataSystemView, action: DataSystemTaskEntity['action'], identities: DataSystemTaskEntity['identities'], legalDueAt: Date, now: Date) {
+  private newTask(
+    detail: RequestDetail & { requestType: RequestType },
+    system: DataSystemView,
+    action: DataSystemTaskEntity['action'],
+    identities: DataSystemTaskEntity['identities'],
+    legalDueAt: Date,
+    now: Date,
+  ) {
     const task = new DataSystemTaskEntity();
     Object.assign(task, {
       id: randomUUID(),
       tenantId: detail.tenantId,
       workspaceId: detail.workspaceId,
       requestId: detail.id,
-      requestType: requireRequestType(detail, 'a task for its data system'),
+      requestType: detail.requestType,
       systemKey: system.key,
       systemVersion: system.version,
       action,
