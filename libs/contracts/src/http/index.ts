@@ -1,4 +1,5 @@
 export * from './identity';
+export * from './identity-kinds';
 export * from './requests';
 export * from './policies';
 export * from './policy-admin';

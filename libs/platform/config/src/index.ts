@@ -5,4 +5,5 @@ export * from './service-ports';
 export * from './data-dir-secret';
 export * from './internal-auth';
 export * from './request-reference-key';
+export * from './identity-index-key';
 export * from './secret-file';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { dataDirSecret } from './data-dir-secret';
+import { KEY_HOW_TO, KEY_LIST_MIN_LENGTH, keyListProblem, keyListTexts } from './key-list';
 import { secretFileField } from './secret-file';
 
 /**
@@ -14,38 +15,18 @@ import { secretFileField } from './secret-file';
  */
 
 /** The shortest key accepted, in bytes (the HMAC-SHA256 output size). */
-export const REQUEST_REFERENCE_KEY_MIN_LENGTH = 32;
-
-const HOW_TO = 'make one with: openssl rand -base64 32';
-
-/** The keys of the setting's text: separated by commas or line breaks, blank entries skipped. */
-function keyTexts(text: string): string[] {
-  return text
-    .split(/[,\r\n]/)
-    .map((entry) => entry.trim())
-    .filter((entry) => entry !== '');
-}
-
-/** What is wrong with the setting's text, naming keys by position (never by value). */
-function keysProblem(text: string): string | undefined {
-  const keys = keyTexts(text);
-  if (keys.length === 0) return `must hold a key of at least ${REQUEST_REFERENCE_KEY_MIN_LENGTH} bytes; ${HOW_TO}`;
-  const short = keys.flatMap((key, i) => (Buffer.byteLength(key, 'utf8') < REQUEST_REFERENCE_KEY_MIN_LENGTH ? [i + 1] : []));
-  if (short.length === 0) return undefined;
-  const which = keys.length === 1 ? 'the key is' : `key ${short.join(', ')} of ${keys.length} ${short.length === 1 ? 'is' : 'are'}`;
-  return `${which} shorter than ${REQUEST_REFERENCE_KEY_MIN_LENGTH} bytes; ${HOW_TO}`;
-}
+export const REQUEST_REFERENCE_KEY_MIN_LENGTH = KEY_LIST_MIN_LENGTH;
 
 /** Environment fields of the key, to spread into the config schema of a process that makes or checks references. */
 export const requestReferenceKeyFields = {
   REQUEST_REFERENCE_KEY: z
     .string()
     .superRefine((text, ctx) => {
-      const problem = keysProblem(text);
+      const problem = keyListProblem(text);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
     })
     .optional(),
-  REQUEST_REFERENCE_KEY_FILE: secretFileField(keysProblem),
+  REQUEST_REFERENCE_KEY_FILE: secretFileField(keyListProblem),
 };
 
 export interface RequestReferenceKeyConfig {
@@ -62,7 +43,7 @@ export function requireRequestReferenceKey(value: RequestReferenceKeyConfig, ctx
     ctx.addIssue({
       code: 'custom',
       path: ['REQUEST_REFERENCE_KEY'],
-      message: `required (or REQUEST_REFERENCE_KEY_FILE): the key that tags the request references of the emails to data subjects, the same in the notifier and intake-gateway; ${HOW_TO}`,
+      message: `required (or REQUEST_REFERENCE_KEY_FILE): the key that tags the request references of the emails to data subjects, the same in the notifier and intake-gateway; ${KEY_HOW_TO}`,
     });
   }
 }
@@ -70,7 +51,7 @@ export function requireRequestReferenceKey(value: RequestReferenceKeyConfig, ctx
 /** The configured keys, the current one first, from the variable or its file; empty when neither is set. */
 export function requestReferenceKeysFrom(config: RequestReferenceKeyConfig): string[] {
   const text = config.REQUEST_REFERENCE_KEY ?? (config.REQUEST_REFERENCE_KEY_FILE ? readFileSync(config.REQUEST_REFERENCE_KEY_FILE, 'utf8') : undefined);
-  return text === undefined ? [] : keyTexts(text);
+  return text === undefined ? [] : keyListTexts(text);
 }
 
 export const DEV_REQUEST_REFERENCE_KEY_FILE = 'request-reference-key';
@@ -85,7 +66,7 @@ export async function ensureDevRequestReferenceKey(dataDir: string): Promise<{ k
     DEV_REQUEST_REFERENCE_KEY_FILE,
     () => randomBytes(32).toString('base64url'),
     (text, file) => {
-      const problem = keysProblem(text);
+      const problem = keyListProblem(text);
       if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
       return text.trim();
     },
