@@ -1,8 +1,22 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, DEFAULT_SERVICE_PORTS, everyProblem, httpFields, internalAuthFields, requireServiceSettings } from '@dsar/platform/config';
+import {
+  busFields,
+  commonFields,
+  databaseFields,
+  DEFAULT_SERVICE_PORTS,
+  everyProblem,
+  httpFields,
+  identityIndexKeyFields,
+  internalAuthFields,
+  requireIdentityIndexKey,
+  requireServiceSettings,
+} from '@dsar/platform/config';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 
-/** Settings of the lifecycle-clock process (its database and bus, and the deadline monitor); see the configuration table in the README. */
+/**
+ * Settings of the lifecycle-clock process (its database and bus, the deadline monitor, and the key of the identity
+ * index that finds a tenant's requests by a person's identity); see the configuration table in the README.
+ */
 export const configSchema = z
   .object({
     ...commonFields,
@@ -11,6 +25,10 @@ export const configSchema = z
     ...databaseFields,
     ...busFields,
     ...lifecycleFields,
+    ...identityIndexKeyFields,
     ...internalAuthFields,
   })
-  .superRefine(requireServiceSettings, everyProblem);
+  .superRefine((value, ctx) => {
+    requireServiceSettings(value, ctx);
+    requireIdentityIndexKey(value, ctx);
+  }, everyProblem);

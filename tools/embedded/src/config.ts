@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { busFields, commonFields, databaseFields, everyProblem, httpFields, internalAuthFields, requestReferenceKeyFields, requireDriverSettings } from '@dsar/platform/config';
+import { busFields, commonFields, databaseFields, everyProblem, httpFields, identityIndexKeyFields, internalAuthFields, requestReferenceKeyFields, requireDriverSettings } from '@dsar/platform/config';
 import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
@@ -21,8 +21,9 @@ export const EMBEDDED_LOG_FORMAT = 'pretty';
  * a development admin key (DATA_DIR/dev-token) and a development reviewer key
  * (DATA_DIR/reviewer-token, an operator), without an audit signing
  * key a development one (DATA_DIR/audit-signing-key.pem), without an
- * internal auth key one in DATA_DIR/internal-auth-key, and without a request
- * reference key one in DATA_DIR/request-reference-key.
+ * internal auth key one in DATA_DIR/internal-auth-key, without a request
+ * reference key one in DATA_DIR/request-reference-key, and without an identity
+ * index key one in DATA_DIR/identity-index-key.
  */
 export const embeddedConfigSchema = z
   .object({
@@ -50,6 +51,7 @@ export const embeddedConfigSchema = z
     ...auditFields,
     ...internalAuthFields,
     ...requestReferenceKeyFields,
+    ...identityIndexKeyFields,
   })
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);

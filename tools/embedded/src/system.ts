@@ -1,7 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import type { EventCatalog } from '@dsar/contracts';
 import { type AuthSettings, DEV_TOKEN_FILE, ensureDevToken, ensureReviewerToken, leftoverDevTokenFile, REVIEWER_TOKEN_FILE } from '@dsar/platform/auth';
-import { ensureDevInternalAuthKey, ensureDevRequestReferenceKey, internalAuthKeyFrom, requestReferenceKeysFrom } from '@dsar/platform/config';
+import {
+  ensureDevIdentityIndexKey,
+  ensureDevInternalAuthKey,
+  ensureDevRequestReferenceKey,
+  type IdentityIndexKeyConfig,
+  identityIndexKeysFrom,
+  internalAuthKeyFrom,
+  requestReferenceKeysFrom,
+} from '@dsar/platform/config';
 import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
@@ -18,7 +26,7 @@ import {
   fulfilmentSettingsProviders,
 } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
-import { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
+import { deadlineMonitorSettingsFrom, identityIndexSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
 import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
 import { type PolicyAdminConfig, policyAdminSettingsProvider, policyRegistryService, policyRegistryServiceWith } from '@dsar/services/policy-registry';
 import { retentionSettingsFrom } from '@dsar/platform/retention';
@@ -46,10 +54,13 @@ export const DOMAIN_SERVICES: ServiceDefinition[] = [
  * intervals are given (the runner's config gives them); without a configured
  * signing key, checkpoints are signed with a key kept in DATA_DIR, without
  * a storage master key, evidence files and fulfilment artifacts are encrypted
- * with one kept there too, and without a request reference key, the notifier
- * tags references and intake checks them with one kept there as well.
+ * with one kept there too, without a request reference key, the notifier
+ * tags references and intake checks them with one kept there as well, and
+ * without an identity index key, lifecycle-clock indexes identities under one
+ * kept there.
  */
 export type SystemConfig = HostConfig &
+  IdentityIndexKeyConfig &
   Partial<Omit<GatewayConfig, 'HTTP_BODY_LIMIT'>> &
   Partial<LifecycleConfig> &
   Partial<AuditConfig> &
@@ -73,10 +84,10 @@ export interface SystemOptions {
 
 /** The domain services configured for this run. */
 async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]> {
-  const config = await withReferenceKey(given);
+  const config = await withIdentityIndexKey(await withReferenceKey(given));
   const storage = await withOneStorageKey(config);
   const configured = [
-    lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config), retentionSettingsFrom(config)),
+    lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config), retentionSettingsFrom(config), identityIndexSettingsFrom(config)),
     // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
     verificationServiceWith(verificationSettingsFrom(config), StorageModule.forRoot({ config: storage, devMasterKey: true })),
     // Fulfilment artifacts too, under the same key.
@@ -114,6 +125,16 @@ async function withReferenceKey(config: SystemConfig): Promise<SystemConfig> {
   if (requestReferenceKeysFrom(config).length > 0) return config;
   const { key } = await ensureDevRequestReferenceKey(config.DATA_DIR);
   return { ...config, REQUEST_REFERENCE_KEY: key, REQUEST_REFERENCE_KEY_FILE: undefined };
+}
+
+/**
+ * The identity index key of lifecycle-clock: the configured keys, else the development key of DATA_DIR, read (or
+ * made) once, so that the index rows written before a restart still match a search after it.
+ */
+async function withIdentityIndexKey(config: SystemConfig): Promise<SystemConfig> {
+  if (identityIndexKeysFrom(config).length > 0) return config;
+  const { key } = await ensureDevIdentityIndexKey(config.DATA_DIR);
+  return { ...config, IDENTITY_INDEX_KEY: key, IDENTITY_INDEX_KEY_FILE: undefined };
 }
 
 /** Checkpoints on the configured key, or on the development key kept in DATA_DIR. */

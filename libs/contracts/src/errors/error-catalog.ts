@@ -226,6 +226,10 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1412', status: 422, title: 'Correction conflicts with the clock', retryable: false,
     meaning: 'The corrected request type or jurisdiction falls under rules that refuse the clock\'s history (an extension or clock mode its pack does not allow); `violation` names the rule. Nothing was recorded.',
   },
+  DUPLICATE_NOT_MARKED: {
+    code: 'SVC-BE-1413', status: 409, title: 'Duplicate not marked', retryable: false,
+    meaning: 'The request is not waiting for a duplicate decision: intake did not mark it as a duplicate, or an operator has already decided (a concurrent decision is one); `duplicate` is the request\'s duplicate mark, or null. Nothing was recorded.',
+  },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
     meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',

@@ -3,6 +3,7 @@ import { timestamp } from '../http/fields';
 import type { EventTypeDefinition } from './event-catalog';
 import { APPEAL_DECISIONS } from '../http/appeals';
 import { CLOSURE_REASONS, LIFECYCLE_ACTIONS, REFUSAL_REASONS } from '../http/lifecycle';
+import { DUPLICATE_RESOLUTIONS, IDENTITY_KINDS } from '../http/identity-kinds';
 import { AUTHORITY_STATUSES, INTAKE_CHANNELS, REQUEST_STATUSES, REQUEST_TYPES, REQUESTOR_TYPES } from '../http/requests';
 import { requestSubject } from './request-events';
 import { Topics } from './topics';
@@ -108,6 +109,34 @@ export const requestCorrectedV1 = z.object({
 });
 export type RequestCorrectedV1 = z.infer<typeof requestCorrectedV1>;
 
+/**
+ * Intake found an open request of the same person (a shared identity of the blind index), type and jurisdiction,
+ * received within the window: the new request is marked as its duplicate, for an operator to decide. No identity
+ * and no digest of one: the kinds that matched, and how many requests carry these identities.
+ */
+export const duplicateMarkedV1 = z.object({
+  ...requestSubject,
+  /** The request it repeats: the earliest open one of its group, verified ones first. */
+  duplicateOf: z.uuid(),
+  matchedKinds: z.array(z.enum(IDENTITY_KINDS)).min(1),
+  /** The window of the check, in days. */
+  windowDays: z.number().int().positive(),
+  /** How many requests of the tenant (this one included) carry any of its identities, received in the window up to it. */
+  sameIdentityRequests: z.number().int().positive(),
+  markedAt: instant,
+});
+export type DuplicateMarkedV1 = z.infer<typeof duplicateMarkedV1>;
+
+/** An operator decided a duplicate mark: `confirmed` (the request is refused as a duplicate, in the same step) or `separated`. */
+export const duplicateResolvedV1 = z.object({
+  ...transition,
+  duplicateOf: z.uuid(),
+  resolution: z.enum(DUPLICATE_RESOLUTIONS),
+  /** Why, in the operator's words (kept as a salted hash on the audit chain). */
+  reason: z.string().min(1),
+});
+export type DuplicateResolvedV1 = z.infer<typeof duplicateResolvedV1>;
+
 export const authoritySubmittedV1 = z.object({
   ...transition,
   authorityStatus: z.enum(AUTHORITY_STATUSES),
@@ -172,6 +201,8 @@ export const LifecycleEventTypes = {
   reopened: 'dsar.request.reopened.v1',
   requestorReplaced: 'dsar.request.requestor_replaced.v1',
   corrected: 'dsar.request.corrected.v1',
+  duplicateMarked: 'dsar.request.duplicate_marked.v1',
+  duplicateResolved: 'dsar.request.duplicate_resolved.v1',
   authoritySubmitted: 'dsar.request.authority_submitted.v1',
   authorityApproved: 'dsar.request.authority_approved.v1',
   authorityRejected: 'dsar.request.authority_rejected.v1',
@@ -199,6 +230,19 @@ export const lifecycleEventDefinitions: EventTypeDefinition[] = [
       LifecycleEventTypes.corrected,
       requestCorrectedV1,
       'An operator corrected the request type or jurisdiction intake misread, with a reason; the clock was recomputed from the same receipt on the corrected facts (and the pack version in force on the day of receipt for the corrected jurisdiction).',
+    ),
+    personalData: ['reason'],
+  },
+  define(
+    LifecycleEventTypes.duplicateMarked,
+    duplicateMarkedV1,
+    'Intake marked the request as a duplicate of an open request of the same person (a shared identity), type and jurisdiction received within the window (docs/identity.md#duplicates); it stays open for an operator to decide.',
+  ),
+  {
+    ...define(
+      LifecycleEventTypes.duplicateResolved,
+      duplicateResolvedV1,
+      'An operator decided a duplicate mark, with a reason: `confirmed` (the request is refused as a duplicate in the same step, dsar.request.refused.v1) or `separated` (a request of its own).',
     ),
     personalData: ['reason'],
   },

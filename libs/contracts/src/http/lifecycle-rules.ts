@@ -17,6 +17,8 @@ export interface LifecycleState {
   readonly authorityStatus: string | null;
   /** Whether an appeal waits for its decision (one at a time). */
   readonly appealOpen: boolean;
+  /** Whether intake marked the request as a duplicate and no operator has decided yet; absent: not marked. */
+  readonly duplicateMarked?: boolean;
 }
 
 export interface LifecycleRule {
@@ -48,6 +50,8 @@ export const LIFECYCLE_RULES: Readonly<Record<LifecycleAction, LifecycleRule>> =
   replace_requestor: { from: [...OPEN, ...CLOSED] },
   // The type or jurisdiction intake misread, while the request is open: a decided request's outcome stands.
   correct_request: { from: OPEN },
+  // Deciding a duplicate mark, while it waits for it (docs/identity.md#duplicates); `confirmed` leads to `refused`.
+  resolve_duplicate: { from: OPEN, when: (s) => s.duplicateMarked === true },
   submit_authority: { from: OPEN },
   approve_authority: { from: OPEN, when: authoritySubmitted },
   reject_authority: { from: OPEN, when: authoritySubmitted },
@@ -69,8 +73,9 @@ export function allowedActions(state: LifecycleState): LifecycleAction[] {
 }
 
 /** The state of a request as lifecycle-clock answers it (`RequestDetail`), for a service that has only that. */
-export function lifecycleStateOfDetail(detail: Pick<RequestDetail, 'status' | 'acknowledgedAt' | 'authority' | 'appeals'>): LifecycleState {
+export function lifecycleStateOfDetail(detail: Pick<RequestDetail, 'status' | 'acknowledgedAt' | 'authority' | 'appeals'> & Partial<Pick<RequestDetail, 'duplicate'>>): LifecycleState {
   return {
+    duplicateMarked: detail.duplicate?.state === 'marked',
     status: detail.status,
     acknowledged: detail.acknowledgedAt !== null,
     authorityStatus: detail.authority?.status ?? null,

@@ -4,6 +4,7 @@ import { PUBLIC_EVENT_TYPE_PATTERN } from '../events/event-catalog';
 import { emailAddress, intParam, text, timestamp } from './fields';
 import { appealView } from './appeals';
 import { CLOCK_MODES, REQUEST_TYPES } from './request-kinds';
+import { DUPLICATE_STATES, IDENTITY_KINDS, IDENTITY_VALUE_MAX_LENGTH } from './identity-kinds';
 import { SHORT_REFERENCE_PATTERN } from './request-reference';
 
 export { CLOCK_MODES, type ClockMode, REQUEST_TYPES, type RequestType } from './request-kinds';
@@ -77,6 +78,11 @@ export const requestor = z
     type: z.enum(REQUESTOR_TYPES),
     name: text(256).optional(),
     email: emailAddress().optional(),
+    phone: text(64)
+      .optional()
+      .describe(
+        "The requestor's phone number, in international form (`+49 30 1234567`) or in the national form of the request's jurisdiction; the identity index keeps it in E.164 (docs/identity.md)",
+      ),
     relation: text(256).optional().describe('How the requestor relates to the data subject when not the subject'),
   })
   .meta({ id: 'Requestor' });
@@ -175,6 +181,24 @@ export const requestTriage = z
   .meta({ id: 'RequestTriage' });
 export type RequestTriage = z.infer<typeof requestTriage>;
 
+/** A request marked as a duplicate at intake, and what an operator decided of it. */
+export const requestDuplicate = z
+  .object({
+    of: z.uuid().describe('The request it repeats: the earliest open one of its group (verified requests first). After `separated`, the one it was marked against'),
+    state: z.enum(DUPLICATE_STATES).describe('`marked`: waiting for an operator (`POST /requests/{id}/duplicate-resolution`); `confirmed`: refused as a duplicate; `separated`: a request of its own'),
+    markedAt: timestamp,
+    matchedKinds: z.array(z.enum(IDENTITY_KINDS)).describe('The kinds of identity it shares with that request'),
+  })
+  .meta({ id: 'RequestDuplicate' });
+
+/** How many requests carry the same identities: a campaign from one identity shows here. */
+export const identityActivity = z
+  .object({
+    requests: z.number().int().describe("How many of the tenant's requests (this one included) carry any of this request's identities and were received in the window up to this one's receipt"),
+    windowDays: z.number().int().describe('The window, in days (IDENTITY_DUPLICATE_WINDOW_DAYS; 30 by default)'),
+  })
+  .meta({ id: 'IdentityActivity' });
+
 export const requestDetail = z
   .object({
     id: z.uuid(),
@@ -209,6 +233,10 @@ export const requestDetail = z
     acknowledgementDueAt: timestamp.nullable().describe('When the pack requires the acknowledgement by; null where it requires none'),
     statusReason: z.string().nullable().describe('Why the request is refused or closed (docs/lifecycle.md lists the reasons)'),
     statusChangedAt: timestamp.describe('When the request entered its current status'),
+    duplicate: requestDuplicate
+      .nullable()
+      .describe('Set when intake marked the request as a duplicate of an open request of the same person, type and jurisdiction (docs/identity.md#duplicates); kept once resolved'),
+    identityActivity: identityActivity,
     createdAt: timestamp,
     updatedAt: timestamp,
   })
@@ -219,7 +247,7 @@ export const QUEUE_SORT_FIELDS = ['receivedAt', 'dueAt', 'status', 'updatedAt'] 
 export const QUEUE_LIMIT = { default: 25, max: 200 } as const;
 /**
  * With a filter the request counters do not keep (`atRiskDays`, the type, jurisdiction, channel, receipt dates,
- * reference, `waitingOnSystems` or `triage`), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
+ * reference, `waitingOnSystems`, `triage`, `identity` or `duplicate`), the queue counts up to this many matching requests exactly; beyond, its `total` is an estimate
  * (`totalExact: false`). With `atRiskDays` alone, also when at most this many open requests in scope are not at risk.
  * ADR 0029, docs/api/README.md#paging-the-queue.
  */
@@ -296,6 +324,27 @@ export const queueQuery = z
       .transform((v) => v === 'true')
       .optional()
       .describe('`true`: only requests in triage (no request type yet, for an operator to name with a correction); `false`: only those with a type'),
+    identity: text(IDENTITY_VALUE_MAX_LENGTH)
+      .optional()
+      .describe(
+        'Only the requests that carry this identity, matched exactly after normalisation (an email in any case, a phone number in any usual form): through the blind index, never across tenants, never fuzzy (docs/identity.md). Of the kind `identityKind`',
+      ),
+    identityKind: z
+      .enum(IDENTITY_KINDS)
+      .optional()
+      .describe(
+        "The kind of `identity`: `email` (default), `phone` (international form, or national in the `jurisdiction` filter's country) or `account` (an account id given as `account_id` evidence)",
+      ),
+    duplicate: z
+      .enum(['true', 'false'])
+      .transform((v) => v === 'true')
+      .optional()
+      .describe('`true`: only requests marked as a duplicate of another (waiting for an operator, or confirmed); `false`: only those that are not'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.identityKind !== undefined && query.identity === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['identityKind'], message: 'is the kind of `identity`: give `identity` too' });
+    }
   })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
@@ -307,6 +356,7 @@ export const queueItem = z
     status: z.enum(REQUEST_STATUSES),
     requestType: z.enum(REQUEST_TYPES).nullable().describe('null while the request is in triage'),
     triage: z.boolean().describe('In triage: no request type yet'),
+    duplicateOf: z.uuid().nullable().describe('The request it was marked a duplicate of (waiting for an operator, or confirmed); null otherwise'),
     jurisdiction: z.string(),
     channel: z.enum(INTAKE_CHANNELS),
     receivedAt: timestamp,
@@ -333,11 +383,13 @@ export const queuePage = z
     reference: z.string().optional(),
     waitingOnSystems: z.boolean().optional(),
     triage: z.boolean().optional(),
+    identityKind: z.enum(IDENTITY_KINDS).optional().describe('Echoed when the page is a search by identity (the identity itself is not echoed)'),
+    duplicate: z.boolean().optional(),
     total: z.number().int().describe('Requests matching the filters, across all pages; an estimate when `totalExact` is false'),
     totalExact: z
       .boolean()
       .describe(
-        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`, \`waitingOnSystems\`, \`triage\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
+        `False only when more than ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} requests match a filter the request counters do not keep (\`atRiskDays\`, \`requestType\`, \`jurisdiction\`, \`channel\`, \`receivedFrom\`, \`receivedTo\`, \`reference\`, \`waitingOnSystems\`, \`triage\`, \`identity\`, \`duplicate\`): \`total\` is then an estimate. With \`atRiskDays\` alone it stays exact while either the requests at risk or the other open ones in scope number ${QUEUE_AT_RISK_EXACT_BOUND.toLocaleString('en-US')} or fewer`,
       ),
   })
   .meta({ id: 'QueuePage' });

@@ -11,6 +11,7 @@ import {
   closureCommand,
   correctionCommand,
   correctionResult,
+  duplicateResolutionCommand,
   type ErrorName,
   extensionCommand,
   lifecycleResult,
@@ -169,6 +170,14 @@ export const LIFECYCLE_ROUTES: readonly GatewayRoute[] = [
     response: { status: 202, schema: correctionResult, description: 'The corrected facts and the recomputed deadline.' },
     errors: [...LIFECYCLE_ERRORS, 'CORRECTION_CHANGES_NOTHING', 'CORRECTION_CONFLICTS_WITH_CLOCK', 'JURISDICTION_UNSUPPORTED'],
   },
+  lifecycleRoute(
+    '/duplicate-resolution',
+    'resolveDuplicate',
+    'Decide a duplicate mark',
+    'For a request intake marked as a duplicate (`duplicate.state: marked`; `GET /requests?duplicate=true` lists them): `confirmed` refuses it with reason `duplicate` in the same step, and the person is told by the refusal notice, which by default names the request it repeats; `separated` keeps it as a request of its own. The `reason` is required and kept (a salted hash on the audit chain). Emits `dsar.request.duplicate_resolved.v1` (and, when confirmed, `dsar.request.refused.v1`). A request not waiting for a decision (never marked, or already decided, also by a concurrent call) is a 409 `SVC-BE-1413`; a closed request a 409 `SVC-BE-1401`. Model: docs/identity.md#duplicates.',
+    duplicateResolutionCommand,
+    ['DUPLICATE_NOT_MARKED'],
+  ),
   lifecycleRoute(
     '/authority/submit',
     'submitAuthority',

@@ -41,7 +41,7 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     operationId: 'listRequests',
     summary: 'The request queue',
     description:
-      "Pages through the caller's requests with filters (status, `atRiskDays`, request type, jurisdiction, channel, receipt range, reference; all of them apply together) and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (a large result of a filter the request counters do not keep, docs/api/README.md#paging-the-queue).",
+      "Pages through the caller's requests with filters (status, `atRiskDays`, request type, jurisdiction, channel, receipt range, reference, triage, `waitingOnSystems`, `duplicate`, and `identity`: the person's email address, phone number or account id, matched exactly through the blind index, docs/identity.md; all of them apply together) and sorting; the answer echoes the effective values and the total, exact unless `totalExact` says otherwise (a large result of a filter the request counters do not keep, docs/api/README.md#paging-the-queue).",
     tag: 'Requests',
     query: queueQuery,
     response: { status: 200, schema: queuePage, description: 'A page of the queue.' },

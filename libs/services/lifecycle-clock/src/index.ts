@@ -16,10 +16,12 @@ import { QueueFilters1763700000180 } from './infrastructure/migrations/176370000
 import { RequestCorrections1763700000190 } from './infrastructure/migrations/1763700000190-request-corrections';
 import { RequestSystemTasks1763700000195 } from './infrastructure/migrations/1763700000195-request-system-tasks';
 import { RequestTriage1763700000200 } from './infrastructure/migrations/1763700000200-request-triage';
+import { RequestIdentities1763700000210 } from './infrastructure/migrations/1763700000210-request-identities';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
-import { deadlineMonitorSettingsFrom } from './lifecycle-settings';
+import type { IdentityIndexSettings } from './application/request-identities';
+import { deadlineMonitorSettingsFrom, identityIndexSettingsFrom } from './lifecycle-settings';
 
 export { LifecycleClockModule } from './lifecycle-clock.module';
 export { RequestRegistry } from './application/request-registry';
@@ -27,13 +29,22 @@ export { RequestClock } from './application/request-clock';
 export { RequestLifecycle } from './application/request-lifecycle';
 export { DeadlineMonitor, type DeadlineMonitorSettings } from './application/deadline-monitor';
 export { RequestEntity } from './infrastructure/request.entity';
-export { deadlineMonitorSettingsFrom, type LifecycleConfig, lifecycleFields } from './lifecycle-settings';
+export { deadlineMonitorSettingsFrom, identityIndexSettingsFrom, type LifecycleConfig, lifecycleFields } from './lifecycle-settings';
+export { RequestIdentities, type IdentityIndexSettings } from './application/request-identities';
+export { IdentityBlindIndex } from './domain/identity/blind-index';
 
-/** lifecycle-clock with its deadline monitor and retention sweep on the given settings (the app and the embedded runner pass their configuration). */
-export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, retention: RetentionSettings = retentionSettingsFrom({})): ServiceDefinition {
+/**
+ * lifecycle-clock with its deadline monitor, retention sweep and identity index on the given settings (the app and the
+ * embedded runner pass their configuration).
+ */
+export function lifecycleClockServiceWith(
+  monitor: DeadlineMonitorSettings,
+  retention: RetentionSettings = retentionSettingsFrom({}),
+  identity: IdentityIndexSettings = identityIndexSettingsFrom({}),
+): ServiceDefinition {
   return {
     name: 'lifecycle-clock',
-    module: LifecycleClockModule.withMonitor(monitor, retention),
+    module: LifecycleClockModule.withMonitor(monitor, retention, identity),
     persistence: true,
     entities: [RequestEntity, ClockEventEntity, RequestTransitionEntity, AppealEntity, DeadlineAlertEntity, RetentionRuleEntity],
     migrations: [
@@ -50,6 +61,7 @@ export function lifecycleClockServiceWith(monitor: DeadlineMonitorSettings, rete
       RequestCorrections1763700000190,
       RequestSystemTasks1763700000195,
       RequestTriage1763700000200,
+      RequestIdentities1763700000210,
     ],
   };
 }

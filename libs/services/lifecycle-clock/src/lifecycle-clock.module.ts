@@ -11,26 +11,35 @@ import { PolicyUpgrades } from './application/policy-upgrades';
 import { RequestAppeals } from './application/request-appeals';
 import { RequestClock } from './application/request-clock';
 import { RequestLifecycle } from './application/request-lifecycle';
+import { IDENTITY_INDEX_SETTINGS, type IdentityIndexSettings, RequestIdentities } from './application/request-identities';
 import { RequestQueue } from './application/request-queue';
 import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
 import { RequestSystemTasks } from './application/request-system-tasks';
+import { IdentityBlindIndex } from './domain/identity/blind-index';
 import { TaskEventsHandler } from './events/task-events.handler';
 
 @Module({
   // The policy-usage route comes before the requests controller, so `policy-usage` is never read as a request id.
   controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler, TaskEventsHandler],
-  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks],
-  exports: [RequestRegistry, RequestClock, RequestLifecycle],
+  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks, RequestIdentities],
+  exports: [RequestRegistry, RequestClock, RequestLifecycle, RequestIdentities],
 })
 export class LifecycleClockModule {
-  /** The module with its deadline monitor and its retention sweep (`request_record`), on the given settings. */
-  static withMonitor(settings: DeadlineMonitorSettings, retention: RetentionSettings): DynamicModule {
+  /** The module with its deadline monitor, its retention sweep (`request_record`) and its identity index, on the given settings. */
+  static withMonitor(settings: DeadlineMonitorSettings, retention: RetentionSettings, identity: IdentityIndexSettings): DynamicModule {
     const parts = retentionParts([RequestRecordPurger], retention);
     return {
       module: LifecycleClockModule,
       controllers: parts.controllers,
-      providers: [{ provide: DEADLINE_MONITOR_SETTINGS, useValue: settings }, DeadlineMonitor, ...parts.providers],
+      providers: [
+        { provide: DEADLINE_MONITOR_SETTINGS, useValue: settings },
+        { provide: IDENTITY_INDEX_SETTINGS, useValue: identity },
+        // The keys' derived keys are made once, at start.
+        { provide: IdentityBlindIndex, useFactory: () => new IdentityBlindIndex(identity.keys) },
+        DeadlineMonitor,
+        ...parts.providers,
+      ],
       exports: [DeadlineMonitor],
     };
   }

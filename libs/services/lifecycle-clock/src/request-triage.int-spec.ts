@@ -13,6 +13,9 @@ import { RequestQueue } from './application/request-queue';
 import { RequestRegistry } from './application/request-registry';
 import { lifecycleClockService } from './index';
 
+/** The detail's identity activity, which these tests do not look at: the request alone in the default window. */
+const ONE_REQUEST = { requests: 1, windowDays: 30 };
+
 /**
  * Triage inside lifecycle-clock, on both drivers: a request intake could not read a type for is recorded without one,
  * on its pack's default rule, and listed by the queue's `triage` filter; every step stays open to it (what needs the
@@ -97,7 +100,7 @@ describe.each([
     expect(dueOf('opt_out')).toBe('2026-12-10T07:59:59.999Z');
     expect(row.dueAt.toISOString()).toBe(dueOf(null));
 
-    const detail = detailOf(await registry.require(scope, row.id), []);
+    const detail = detailOf(await registry.require(scope, row.id), [], ONE_REQUEST);
     expect(detail).toMatchObject({
       requestType: null,
       requestTypeInferred: true,
@@ -117,7 +120,7 @@ describe.each([
 
     // A request with a type is not in triage, and says so.
     const other = await registry.create(scope, typed(), now);
-    expect(detailOf(await registry.require(scope, other.id), [])).toMatchObject({ requestType: 'opt_out', triage: null, requestedRights: [], typeConfidence: null });
+    expect(detailOf(await registry.require(scope, other.id), [], ONE_REQUEST)).toMatchObject({ requestType: 'opt_out', triage: null, requestedRights: [], typeConfidence: null });
     expect(other.dueAt.toISOString()).toBe(dueOf('opt_out'));
     expect((await eventsOf('dsar.request.created.v1', other.id))[0]).toMatchObject({ requestType: 'opt_out', requestedRights: ['opt_out'], triageReason: null });
   });
@@ -190,13 +193,13 @@ describe.each([
     // A jurisdiction alone leaves the request in triage, on the default rule of its new pack.
     const moved = await lifecycle.correct(operator, id, { jurisdiction: 'us-va', reason: 'The requester lives in Virginia.' }, now);
     expect(moved).toMatchObject({ requestType: null, jurisdiction: 'US-VA' });
-    expect(detailOf(await registry.require(scope, id), []).triage).toMatchObject({ reason: 'low_confidence' });
+    expect(detailOf(await registry.require(scope, id), [], ONE_REQUEST).triage).toMatchObject({ reason: 'low_confidence' });
     await lifecycle.correct(operator, id, { jurisdiction: 'US-CA', reason: 'Back to California: the address was a holiday home.' }, now);
 
     const result = await lifecycle.correct(operator, id, { requestType: 'opt_out', reason: 'The letter asks us to stop selling their data.' }, now);
     expect(result).toMatchObject({ requestType: 'opt_out', jurisdiction: 'US-CA', previousDueAt: dueOf(null), dueAt: dueOf('opt_out') });
 
-    const detail = detailOf(await registry.require(scope, id), []);
+    const detail = detailOf(await registry.require(scope, id), [], ONE_REQUEST);
     expect(detail).toMatchObject({ requestType: 'opt_out', triage: null, dueAt: dueOf('opt_out'), typeConfidence: 0.42 });
 
     const explained = await legalClock.explain(scope, id, now);

@@ -32,6 +32,8 @@ export function requestInProgress(tenantId: string, over: Partial<RequestDetail>
     acknowledgementDueAt: null,
     statusReason: null,
     statusChangedAt: now,
+    duplicate: null,
+    identityActivity: { requests: 1, windowDays: 30 },
     createdAt: now,
     updatedAt: now,
     ...over,

@@ -8,6 +8,7 @@ import {
   clarificationRequestCommand,
   closureCommand,
   correctionCommand,
+  duplicateResolutionCommand,
   type Principal,
   refusalCommand,
   requestorCommand,
@@ -74,6 +75,13 @@ export class LifecycleController {
   @Idempotent()
   correct(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
     return this.lifecycle.correct(principal, id, parseInput(correctionCommand, body));
+  }
+
+  @Post('duplicate-resolution')
+  @HttpCode(202)
+  @Idempotent()
+  resolveDuplicate(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.lifecycle.resolveDuplicate(principal, id, parseInput(duplicateResolutionCommand, body));
   }
 
   @Post('authority/submit')

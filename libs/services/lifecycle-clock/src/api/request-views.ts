@@ -1,5 +1,6 @@
 import { type AppealView, OPEN_STATUSES, type QueuePage, type QueueQuery, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
+import { duplicateMarkOf } from '../domain/duplicate-mark';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import type { RequestTransitionEntity } from '../infrastructure/request-transition.entity';
 
@@ -8,8 +9,8 @@ export const DEFAULT_REQUESTOR: RequestDetail['requestor'] = { type: 'subject' }
 
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
-/** The request as `GET /requests/:id` shows it. */
-export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDetail {
+/** The request as `GET /requests/:id` shows it; `identityActivity` from RequestIdentities.activityOf. */
+export function detailOf(row: RequestEntity, appeals: AppealView[], identityActivity: RequestDetail['identityActivity']): RequestDetail {
   return {
     id: row.id,
     tenantId: row.tenantId,
@@ -37,6 +38,8 @@ export function detailOf(row: RequestEntity, appeals: AppealView[]): RequestDeta
     acknowledgementDueAt: row.acknowledgementDueAt?.toISOString() ?? null,
     statusReason: row.statusReason,
     statusChangedAt: row.statusChangedAt.toISOString(),
+    duplicate: duplicateMarkOf(row),
+    identityActivity,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -66,6 +69,7 @@ export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit'
       status: row.status as RequestStatus,
       requestType: row.requestType as RequestDetail['requestType'],
       triage: row.requestType === null,
+      duplicateOf: row.duplicateState === 'marked' || row.duplicateState === 'confirmed' ? row.duplicateOf : null,
       jurisdiction: row.jurisdiction,
       channel: row.channel as RequestDetail['intakeSource']['channel'],
       receivedAt: row.receivedAt.toISOString(),
@@ -87,6 +91,8 @@ export function queuePageOf(slice: QueueSlice, filters: Omit<QueueQuery, 'limit'
     ...(filters.reference !== undefined ? { reference: filters.reference } : {}),
     ...(filters.waitingOnSystems !== undefined ? { waitingOnSystems: filters.waitingOnSystems } : {}),
     ...(filters.triage !== undefined ? { triage: filters.triage } : {}),
+    ...(filters.identity !== undefined ? { identityKind: filters.identityKind ?? 'email' } : {}),
+    ...(filters.duplicate !== undefined ? { duplicate: filters.duplicate } : {}),
     total: slice.total,
     totalExact: slice.totalExact,
   };

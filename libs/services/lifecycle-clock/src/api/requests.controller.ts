@@ -6,9 +6,11 @@ import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
 import { RequestAppeals } from '../application/request-appeals';
+import { RequestIdentities } from '../application/request-identities';
 import { RequestLifecycle } from '../application/request-lifecycle';
 import { RequestQueue } from '../application/request-queue';
 import { RequestRegistry } from '../application/request-registry';
+import type { RequestEntity } from '../infrastructure/request.entity';
 import { detailOf, queuePageOf, transitionRecordOf } from './request-views';
 
 /** lifecycle-clock's internal API for the request aggregate (the gateway exposes it under /api/v1). */
@@ -20,6 +22,7 @@ export class RequestsController {
     private readonly appeals: RequestAppeals,
     private readonly lifecycle: RequestLifecycle,
     private readonly clock: Clock,
+    private readonly identities: RequestIdentities,
   ) {}
 
   /** Creates a request from a normalized intake (intake-gateway calls this). */
@@ -48,7 +51,7 @@ export class RequestsController {
   async byReference(@CurrentPrincipal() principal: Principal, @Param('reference') reference: string) {
     const row = await this.registry.findByReference(scopeOf(principal), reference);
     if (!row) throw new ProblemError('RESOURCE_NOT_FOUND', `No request has the reference ${reference}.`);
-    return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
+    return this.detailOf(row);
   }
 
   /** By the request's id or its short reference (`DSAR-1A2B3C4D`): a reference answers what the id does, directly (docs/lifecycle.md#finding-a-request). */
@@ -56,7 +59,13 @@ export class RequestsController {
   async detail(@CurrentPrincipal() principal: Principal, @Param('idOrReference') idOrReference: string, @Res({ passthrough: true }) res: Response) {
     const row = await this.registry.requireByIdOrReference(scopeOf(principal), idOrReference);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
-    return detailOf(row, await this.appeals.viewsOf(this.registry.manager, row.id));
+    return this.detailOf(row);
+  }
+
+  private async detailOf(row: RequestEntity) {
+    const manager = this.registry.manager;
+    const [appeals, activity] = await Promise.all([this.appeals.viewsOf(manager, row.id), this.identities.activityOf(manager, row)]);
+    return detailOf(row, appeals, activity);
   }
 
   /**

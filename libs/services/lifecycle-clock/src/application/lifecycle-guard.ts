@@ -1,11 +1,18 @@
 import type { LifecycleAction, RequestStatus } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { allowedActions, isAllowed, type LifecycleState } from '../domain/lifecycle/state-machine';
+import { duplicateMarkOf } from '../domain/duplicate-mark';
 import type { RequestEntity } from '../infrastructure/request.entity';
 
 /** What the state machine needs to know about a stored request. */
 export function lifecycleStateOf(row: RequestEntity): LifecycleState {
-  return { status: row.status as RequestStatus, acknowledged: row.acknowledgedAt !== null, authorityStatus: row.authority?.status ?? null, appealOpen: row.openAppealId !== null };
+  return {
+    status: row.status as RequestStatus,
+    acknowledged: row.acknowledgedAt !== null,
+    authorityStatus: row.authority?.status ?? null,
+    appealOpen: row.openAppealId !== null,
+    duplicateMarked: row.duplicateState === 'marked',
+  };
 }
 
 /**
@@ -24,6 +31,12 @@ export function requireAllowed(row: RequestEntity, action: LifecycleAction): voi
   }
   if (action === 'appeal' && isAllowed({ ...state, appealOpen: false }, action)) {
     throw new ProblemError('APPEAL_ALREADY_OPEN', `Request ${row.id} has an appeal waiting for its decision (${row.openAppealId}).`, undefined, { appealId: row.openAppealId });
+  }
+  // A mark already decided (a confirmed one also refused the request) or never made says so, whatever the status.
+  if (action === 'resolve_duplicate' && !state.duplicateMarked) {
+    const duplicate = duplicateMarkOf(row);
+    const why = duplicate === null ? 'intake did not mark it as a duplicate' : `its duplicate mark was already decided (${duplicate.state})`;
+    throw new ProblemError('DUPLICATE_NOT_MARKED', `Request ${row.id} is not waiting for a duplicate decision: ${why}.`, undefined, { duplicate });
   }
   const allowed = allowedActions(state);
   const why = action === 'acknowledge' && state.acknowledged ? ` (it was acknowledged at ${row.acknowledgedAt?.toISOString()})` : '';

@@ -12,6 +12,9 @@ import {
   type CorrectionCommand,
   type CorrectionResult,
   bindingIn,
+  type DuplicateResolutionCommand,
+  type DuplicateResolvedV1,
+  requestReference,
   DEFAULT_REFUSAL_REASON,
   isUuid,
   type LifecycleAction,
@@ -41,6 +44,7 @@ import { RequestTransitionEntity, type TransitionDetails } from '../infrastructu
 import { lifecycleStateOf, requireAllowed } from './lifecycle-guard';
 import { eventTime, RequestClock } from './request-clock';
 import { PolicyCopy } from './policy-copy';
+import { RequestIdentities } from './request-identities';
 import { RequestRegistry } from './request-registry';
 
 /** What one step produces beside the status change: its event and what to keep of the command. */
@@ -84,6 +88,7 @@ export class RequestLifecycle {
     private readonly legalClock: RequestClock,
     private readonly clock: Clock,
     private readonly policies: PolicyCopy,
+    private readonly identities: RequestIdentities,
   ) {}
 
   acknowledge(principal: Principal, id: string, command: AcknowledgementCommand, now?: Date): Promise<LifecycleResult> {
@@ -183,9 +188,11 @@ export class RequestLifecycle {
   }
 
   replaceRequestor(principal: Principal, id: string, command: RequestorCommand, now?: Date): Promise<LifecycleResult> {
-    return this.step(principal, id, 'replace_requestor', now, async ({ row }) => {
+    return this.step(principal, id, 'replace_requestor', now, async ({ tx, row }) => {
       const previousRequestorType = row.requestor?.type ?? null;
       row.requestor = command;
+      // The identity index follows the request's contact details; the duplicate mark stays as intake set it.
+      await this.identities.write(tx, row);
       return { type: LifecycleEventTypes.requestorReplaced, facts: { requestorType: command.type, previousRequestorType, emailKnown: emailKnownOf(row) } };
     });
   }
@@ -240,9 +247,51 @@ export class RequestLifecycle {
     return { ...result, ...corrected };
   }
 
+  /**
+   * An operator's decision on a request intake marked as a duplicate (docs/identity.md#duplicates). `separated`: the
+   * request is one of its own and is worked on as any other. `confirmed`: it is refused with reason `duplicate` in the
+   * same step, and the person is told with the refusal notice, which by default names the request it repeats (the
+   * notice the packs require when no action is taken). A request not waiting for a decision is a 409
+   * `DUPLICATE_NOT_MARKED`; of two concurrent decisions the second finds the first's and gets it. Verification never
+   * decides a mark: only this step does.
+   */
+  resolveDuplicate(principal: Principal, id: string, command: DuplicateResolutionCommand, now?: Date): Promise<LifecycleResult> {
+    return this.step(principal, id, 'resolve_duplicate', now, async ({ tx, row }) => {
+      const duplicateOf = row.duplicateOf;
+      if (!duplicateOf) throw new Error(`request ${row.id} is marked as a duplicate of no request`);
+      const resolved: StepOutcome = {
+        type: LifecycleEventTypes.duplicateResolved,
+        facts: { duplicateOf, resolution: command.resolution, reason: command.reason } satisfies Partial<DuplicateResolvedV1>,
+        details: { resolution: command.resolution, duplicateOf, reason: command.reason },
+      };
+      if (command.resolution === 'separated') {
+        row.duplicateState = 'separated';
+        return resolved;
+      }
+      row.duplicateState = 'confirmed';
+      const reason: RefusalReason = 'duplicate';
+      row.statusReason = reason;
+      const pack = await this.legalClock.packOf(tx, row);
+      const message = command.message ?? defaultRefusalNotice(reason, { ...refusalNoticeContext(row, pack), repeatsReference: requestReference(duplicateOf) });
+      return {
+        ...resolved,
+        to: 'refused',
+        followUps: [
+          {
+            type: LifecycleEventTypes.refused,
+            facts: { reason, appealAvailable: pack.appeal != null },
+            details: { reason, message, defaultMessage: command.message === undefined, rationale: command.reason },
+          },
+        ],
+      };
+    });
+  }
+
   submitAuthority(principal: Principal, id: string, command: AuthoritySubmitCommand, now?: Date): Promise<LifecycleResult> {
-    return this.step(principal, id, 'submit_authority', now, async ({ row }) => {
+    return this.step(principal, id, 'submit_authority', now, async ({ tx, row }) => {
       row.authority = command;
+      // Account ids given as evidence (`account_id`) are identities of the request.
+      await this.identities.write(tx, row);
       return { type: LifecycleEventTypes.authoritySubmitted, facts: { authorityStatus: command.status, evidenceCount: command.evidenceArtifacts.length } };
     });
   }

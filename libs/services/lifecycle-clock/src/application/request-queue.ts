@@ -5,6 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { RequestEntity } from '../infrastructure/request.entity';
+import { RequestIdentities } from './request-identities';
 
 const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: 'r.status', updatedAt: 'r.updated_at' } as const;
 
@@ -54,6 +55,7 @@ export class RequestQueue {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly identities: RequestIdentities,
   ) {}
 
   /**
@@ -66,7 +68,12 @@ export class RequestQueue {
     const sortBy = query.sortBy ?? 'receivedAt';
     const sortOrder = query.sortOrder ?? 'desc';
     const direction = sortOrder === 'asc' ? 'ASC' : 'DESC';
-    const filter = filterOf(scope, query, now, this.table('request_system_tasks'));
+    // A search by identity looks up its digests (one per configured key); a value that is no identity of its kind is a 400.
+    const identityDigests =
+      query.identity === undefined
+        ? undefined
+        : this.identities.searchDigests(scope.tenantId, query.identityKind ?? 'email', query.identity, query.jurisdiction?.length === 1 ? query.jurisdiction[0] : undefined);
+    const filter = filterOf(scope, query, now, { systemTasks: this.table('request_system_tasks'), identities: this.table('request_identities') }, identityDigests);
     // Inside a unit of work both reads go through its transaction; PGlite has one connection.
     const inTransaction = this.uow.activeManager !== undefined;
     const manager = this.uow.manager;
@@ -151,7 +158,7 @@ export class RequestQueue {
   }
 }
 
-function filterOf(scope: TenantScope, query: QueueQuery, now: Date, systemTasks: string): QueueFilter {
+function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { systemTasks: string; identities: string }, identityDigests?: string[]): QueueFilter {
   const keys = ['r.tenant_id = :tenantId'];
   const params: ObjectLiteral = { tenantId: scope.tenantId };
   if (scope.workspaceId) {
@@ -194,11 +201,22 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, systemTasks:
   }
   if (query.waitingOnSystems !== undefined) {
     // lifecycle-clock's copy of the request's tasks (RequestSystemTasks), probed through its index of the open required ones.
-    rows.push(`${query.waitingOnSystems ? '' : 'NOT '}EXISTS (SELECT 1 FROM ${systemTasks} t WHERE t.request_id = r.id AND t.open AND t.required)`);
+    rows.push(`${query.waitingOnSystems ? '' : 'NOT '}EXISTS (SELECT 1 FROM ${tables.systemTasks} t WHERE t.request_id = r.id AND t.open AND t.required)`);
   }
   if (query.triage !== undefined) {
     // In triage: no type yet (RequestTriage); `requests_queue_type` holds the null types too, by tenant and receipt.
     rows.push(query.triage ? 'r.request_type IS NULL' : 'r.request_type IS NOT NULL');
+  }
+  if (query.duplicate !== undefined) {
+    // Marked and waiting, or confirmed: `requests_queue_duplicate` holds them by tenant and receipt.
+    rows.push(query.duplicate ? "r.duplicate_state IN ('marked', 'confirmed')" : "r.duplicate_state IS DISTINCT FROM 'marked' AND r.duplicate_state IS DISTINCT FROM 'confirmed'");
+  }
+  if (identityDigests !== undefined) {
+    // The blind index (RequestIdentities), by the tenant and the digests: an index lookup, whatever the tenant's size.
+    rows.push(
+      `r.id IN (SELECT i.request_id FROM ${tables.identities} i WHERE i.tenant_id = :tenantId AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(CAST(:identityDigests AS text[])) AS h)))`,
+    );
+    params.identityDigests = identityDigests;
   }
   // The count of the requests `rows` leaves out is known only for the at-risk filter alone.
   return { keys, rows, params, ...(later && rows.length === 1 ? { later } : {}) };

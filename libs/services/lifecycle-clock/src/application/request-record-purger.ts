@@ -11,7 +11,8 @@ type Candidate = { key: string; workspace_id: string | null; status_changed_at: 
  * its closure, the moment it entered `fulfilled`, `refused` or `closed`, and
  * is never purged while open or with an appeal open. Purging deletes the
  * request with its clock events, workflow steps (and the words in them),
- * appeals, deadline alerts and its copy of the request's data-system tasks. Its audit chain is another class.
+ * appeals, deadline alerts, its copy of the request's data-system tasks and its rows of the identity index (nothing
+ * is left that links the person to the tenant). Its audit chain is another class.
  */
 @Injectable()
 export class RequestRecordPurger implements RetentionClassPurger {
@@ -47,7 +48,7 @@ export class RequestRecordPurger implements RetentionClassPurger {
       [group.requestId, tenantId, [...CLOSED_STATUSES], cutoff],
     );
     if (!row) return null;
-    for (const dependent of ['request_system_tasks', 'request_deadline_alerts', 'request_appeals', 'request_transitions', 'request_clock_events']) {
+    for (const dependent of ['request_identities', 'request_system_tasks', 'request_deadline_alerts', 'request_appeals', 'request_transitions', 'request_clock_events']) {
       await tx.query(`DELETE FROM ${this.table(dependent)} WHERE request_id = $1`, [row.id]);
     }
     await tx.query(`DELETE FROM ${this.table('requests')} WHERE id = $1`, [row.id]);

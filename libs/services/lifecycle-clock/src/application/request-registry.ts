@@ -1,7 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Between, type EntityManager } from 'typeorm';
-import { idRangeOfReference, isUuid, type NewRequestCommand, RequestEventTypes, type RequestCreatedV1, type RequestType, SHORT_REFERENCE_PATTERN, type TriageReason } from '@dsar/contracts';
+import {
+  type DuplicateMarkedV1,
+  idRangeOfReference,
+  isUuid,
+  LifecycleEventTypes,
+  type NewRequestCommand,
+  RequestEventTypes,
+  type RequestCreatedV1,
+  type RequestType,
+  SHORT_REFERENCE_PATTERN,
+  type TriageReason,
+} from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
@@ -11,6 +22,7 @@ import { isInFuture } from '../domain/clock-skew';
 import { initialDeadlines, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
 import { RequestEntity } from '../infrastructure/request.entity';
 import { PolicyCopy } from './policy-copy';
+import { RequestIdentities } from './request-identities';
 
 /**
  * Records new requests: the aggregate row, its pinned policy and due time,
@@ -24,6 +36,7 @@ export class RequestRegistry {
     private readonly outbox: Outbox,
     private readonly clock: Clock,
     private readonly policies: PolicyCopy,
+    private readonly identities: RequestIdentities,
   ) {}
 
   async create(scope: TenantScope, command: NewRequestCommand, now = this.clock.now()): Promise<RequestEntity> {
@@ -67,7 +80,14 @@ export class RequestRegistry {
         locale: command.locale ?? null,
         requestor: command.requestor ?? null,
         authority: command.authority ?? null,
+        duplicateOf: null,
+        duplicateState: null,
+        duplicateMarkedAt: null,
+        duplicateMatchedKinds: null,
       });
+      // The blind index first: the duplicate check counts the request's own rows among those that share its identities.
+      const written = await this.identities.write(tx, row);
+      const mark = await this.identities.markIfDuplicate(tx, row, written, now);
       const data: RequestCreatedV1 = {
         requestId: row.id,
         tenantId: row.tenantId,
@@ -90,6 +110,14 @@ export class RequestRegistry {
       };
       const event = await this.outbox.record(tx, { type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data });
       row.lastEventId = event.id;
+      if (mark) {
+        row.duplicateOf = mark.duplicateOf;
+        row.duplicateState = 'marked';
+        row.duplicateMarkedAt = new Date(mark.markedAt);
+        row.duplicateMatchedKinds = mark.matchedKinds;
+        const marked: DuplicateMarkedV1 = { requestId: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, ...mark };
+        row.lastEventId = (await this.outbox.record(tx, { type: LifecycleEventTypes.duplicateMarked, subject: row.id, tenantId: row.tenantId, data: marked })).id;
+      }
       // A plain INSERT: `save` would first SELECT the row to learn whether it exists, which a new id never does.
       await tx.insert(RequestEntity, row);
       return row;

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn, VersionColumn } from 'typeorm';
-import type { IntakePayload, RequestedRight } from '@dsar/contracts';
+import type { DuplicateState, IdentityKind, IntakePayload, RequestedRight } from '@dsar/contracts';
 
 /**
  * The request aggregate's row. lifecycle-clock alone writes it; the version
@@ -117,6 +117,24 @@ export class RequestEntity {
   /** The appeal waiting for its decision, if any: a request has one open appeal at a time. */
   @Column('uuid', { name: 'open_appeal_id', nullable: true })
   openAppealId: string | null;
+
+  /**
+   * The request this one repeats, as intake marked it (docs/identity.md#duplicates), whatever an operator decided:
+   * `duplicateState` says whether the mark waits (`marked`), stands (`confirmed`) or was lifted (`separated`). null
+   * when never marked.
+   */
+  @Column('uuid', { name: 'duplicate_of', nullable: true })
+  duplicateOf: string | null;
+
+  @Column('text', { name: 'duplicate_state', nullable: true })
+  duplicateState: DuplicateState | null;
+
+  @Column('timestamptz', { name: 'duplicate_marked_at', nullable: true })
+  duplicateMarkedAt: Date | null;
+
+  /** The kinds of identity it shared with the request it was marked against. */
+  @Column('jsonb', { name: 'duplicate_matched_kinds', nullable: true })
+  duplicateMatchedKinds: IdentityKind[] | null;
 
   /** The newest domain event of this request: readers of derived views wait until they have seen it. */
   @Column('uuid', { name: 'last_event_id', nullable: true })

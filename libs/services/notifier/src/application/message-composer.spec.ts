@@ -33,6 +33,8 @@ const detail = {
   acknowledgementDueAt: null,
   statusReason: null,
   statusChangedAt: '2026-03-01T09:00:00.000Z',
+  duplicate: null,
+  identityActivity: { requests: 1, windowDays: 30 },
   createdAt: '2026-03-01T09:00:00.000Z',
   updatedAt: '2026-03-01T09:00:00.000Z',
 } as RequestDetail;
@@ -127,5 +129,27 @@ describe('a request in triage (no type yet)', () => {
     if (!composed.ok || !composed.email) throw new Error('expected an email');
     expect(`${composed.email.subject}\n${composed.email.text}`).toContain('Data protection request');
     expect(composed.email.text).not.toMatch(/\bnull\b|undefined/);
+  });
+});
+
+describe('the alert of a duplicate mark', () => {
+  const primary = '5c6d7e8f-9a0b-4c1d-8e2f-3a4b5c6d7e8f';
+  const unread = { request: async () => Promise.reject(new Error('not to be read')) } as unknown as LifecycleClient;
+  const composer = new MessageComposer(unread, notifierSettingsFrom({ NOTIFIER_OPERATOR_EMAILS: ['ops@tenant-a.example'] }));
+  const marked: NotificationEntity = {
+    ...notification('operators'),
+    kind: 'duplicate_marked',
+    facts: { duplicateOf: primary, matchedKinds: ['account'], windowDays: 7, sameIdentityRequests: 2, markedAt: '2026-03-01T09:00:05.000Z' },
+  };
+
+  it("is written from the event's facts without reading the request: both short references, what matched, the count and the path", async () => {
+    const composed = await composer.compose(marked, 'email', 'send-9');
+    if (!composed.ok || !composed.email) throw new Error('expected an email');
+    expect(composed.email.subject).toBe('[DSAR] Marked as a duplicate: DSAR-1A2B3C4D of DSAR-5C6D7E8F');
+    expect(composed.email.text).toContain(`Duplicate of: DSAR-5C6D7E8F (${primary})`);
+    expect(composed.email.text).toContain('Matched on: account ID');
+    expect(composed.email.text).toContain('Requests with these identities: 2 in 7 days');
+    expect(composed.email.text).toContain(`POST /api/v1/requests/${REQUEST_ID}/duplicate-resolution`);
+    expect(quotedReferences(`${composed.email.subject}\n${composed.email.text}`)).toEqual([{ idPrefix: '1a2b3c4d' }, { idPrefix: '5c6d7e8f' }]);
   });
 });

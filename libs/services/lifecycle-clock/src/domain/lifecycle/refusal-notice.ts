@@ -19,6 +19,8 @@ export interface RefusalNoticeContext {
   readonly supervisoryAuthority?: string;
   /** Whether the pack gives an appeal to the controller. */
   readonly appealAvailable: boolean;
+  /** A duplicate's refusal: the reference (`DSAR-1A2B3C4D`) of the request it repeats, which the notice names. */
+  readonly repeatsReference?: string;
 }
 
 /**
@@ -28,7 +30,13 @@ export interface RefusalNoticeContext {
  * counterparts require. The controller's internal rationale never appears in it.
  */
 export function defaultRefusalNotice(reason: RefusalReason, context: RefusalNoticeContext): string {
-  const why = reason === 'other' ? 'We will not act on your request.' : `We will not act on your request because ${REASON_TEXT[reason]}.`;
+  const because =
+    reason === 'other'
+      ? undefined
+      : reason === 'duplicate' && context.repeatsReference
+        ? `it repeats your request ${context.repeatsReference}, which we are handling or have answered`
+        : REASON_TEXT[reason];
+  const why = because === undefined ? 'We will not act on your request.' : `We will not act on your request because ${because}.`;
   const authority = context.supervisoryAuthority ?? `the data protection supervisory authority responsible for ${context.jurisdictionName}`;
   const complaint = `You have the right to lodge a complaint with ${authority} and to seek a judicial remedy.`;
   const appeal = context.appealAvailable ? ' You may also appeal this decision to us.' : '';

@@ -1,0 +1,240 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { type DuplicateMarkedV1, type IdentityKind, OPEN_STATUSES, type RequestDetail } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
+import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { IdentityBlindIndex } from '../domain/identity/blind-index';
+import { identitiesOf } from '../domain/identity/identities-of';
+import { IDENTITY_RULES_VERSION, normaliseIdentity } from '../domain/identity/identity-normalisation';
+import { RequestEntity } from '../infrastructure/request.entity';
+
+/** The identity index's settings: the keys (the current one first) and the window of the duplicate check. */
+export interface IdentityIndexSettings {
+  /** IDENTITY_INDEX_KEY: the key texts, the current one first; older ones are searched until a reindex has moved every row. */
+  keys: string[];
+  /** IDENTITY_DUPLICATE_WINDOW_DAYS: how far apart two receipts may be for the later request to be marked; 0 marks none. */
+  duplicateWindowDays: number;
+}
+
+export const IDENTITY_INDEX_SETTINGS = Symbol('IDENTITY_INDEX_SETTINGS');
+
+/** The window identity activity is counted in when duplicate marking is off (IDENTITY_DUPLICATE_WINDOW_DAYS=0). */
+const ACTIVITY_WINDOW_WHEN_UNMARKED = 30;
+const DAY_MS = 86_400_000;
+
+/** What the step that marks a request writes on it and in its event. */
+export type DuplicateMark = Omit<DuplicateMarkedV1, 'requestId' | 'tenantId' | 'workspaceId'>;
+
+/** A request with a shared identity, as the duplicate check weighs it. */
+interface Candidate {
+  id: string;
+  primary: string;
+  kinds: IdentityKind[];
+}
+
+interface Primary {
+  id: string;
+  intake_received_at: Date;
+  verified: boolean;
+}
+
+/**
+ * The blind index of the identities requests carry (docs/identity.md), which lifecycle-clock owns: it writes a
+ * request's rows when the request is recorded and when its identities change, turns a searched identity into the
+ * digests to look up, marks a new request that repeats an open one of the same person, and counts how many requests
+ * carry a request's identities. It never keeps an identity in clear; the request row keeps what the request must.
+ */
+@Injectable()
+export class RequestIdentities {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly index: IdentityBlindIndex,
+    @Inject(IDENTITY_INDEX_SETTINGS) private readonly settings: IdentityIndexSettings,
+  ) {}
+
+  private table(name: string): string {
+    return qualifiedTable(this.uow.dataSource, name);
+  }
+
+  /** The days of the window the activity of an identity is counted in. */
+  get activityWindowDays(): number {
+    return this.settings.duplicateWindowDays || ACTIVITY_WINDOW_WHEN_UNMARKED;
+  }
+
+  /**
+   * Writes the request's rows under the current key and rules, replacing every row it had (under any key), in the
+   * caller's transaction. Returns the digests written, in hex.
+   */
+  async write(tx: EntityManager, row: RequestEntity): Promise<Array<{ kind: IdentityKind; hex: string }>> {
+    const entries = identitiesOf(row).map(({ kind, value }) => ({ kind, hex: this.index.digest(row.tenantId, kind, value).toString('hex') }));
+    await tx.query(`DELETE FROM ${this.table('request_identities')} WHERE request_id = $1`, [row.id]);
+    if (entries.length === 0) return entries;
+    await tx.query(
+      `INSERT INTO ${this.table('request_identities')} (request_id, tenant_id, kind, key_id, rules_version, digest)
+       SELECT $1, $2, e.kind, $3, $4, decode(e.hex, 'hex') FROM unnest($5::text[], $6::text[]) AS e(kind, hex)
+       ON CONFLICT DO NOTHING`,
+      [row.id, row.tenantId, this.index.currentKeyId, IDENTITY_RULES_VERSION, entries.map((e) => e.kind), entries.map((e) => e.hex)],
+    );
+    return entries;
+  }
+
+  /**
+   * The digests, in hex, to look a searched identity up by: one per configured key, so that requests indexed under a
+   * key being rotated out are found until the reindex has moved them. A value that is not an identity of the kind is
+   * a 400 naming `identity`. `jurisdiction` gives a national phone number its country.
+   */
+  searchDigests(tenantId: string, kind: IdentityKind, value: string, jurisdiction?: string): string[] {
+    const normalised = normaliseIdentity(kind, value, jurisdiction);
+    if (normalised === null) {
+      throw new ProblemError('REQUEST_VALIDATION_FAILED', `The identity is not ${kind === 'email' ? 'an email address' : kind === 'phone' ? 'a phone number' : 'an account id'}.`, [
+        { field: 'identity', message: identityProblem(kind) },
+      ]);
+    }
+    return this.index.digestsUnderEveryKey(tenantId, kind, normalised).map((d) => d.digest.toString('hex'));
+  }
+
+  /**
+   * Marks a request just recorded (its row and index rows written in `tx`) as a duplicate of an open request of the
+   * same tenant, type and jurisdiction that shares an identity, received within the window; null when none (or the
+   * request has no type or no identity, or marking is off). Two requests of one person recorded at once end in one
+   * group: the check holds a transaction lock on each of the new request's digests, so the later of two waits for the
+   * earlier to commit and then sees it.
+   */
+  async markIfDuplicate(tx: EntityManager, row: RequestEntity, written: Array<{ kind: IdentityKind; hex: string }>, now: Date): Promise<DuplicateMark | null> {
+    const windowDays = this.settings.duplicateWindowDays;
+    if (windowDays === 0 || row.requestType === null || written.length === 0) return null;
+    // In one order in every transaction, so that two requests sharing several identities cannot deadlock.
+    for (const hex of [...new Set(written.map((w) => w.hex))].sort()) {
+      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`identity:${row.tenantId}:${hex}`]);
+    }
+    const digests = this.everyKeyDigests(row);
+    const window = windowDays * DAY_MS;
+    const receipt = row.intakeReceivedAt.getTime();
+    const candidates: Candidate[] = (
+      await tx.query(
+        `SELECT r.id, CASE WHEN r.duplicate_state IN ('marked', 'confirmed') THEN r.duplicate_of ELSE r.id END AS primary, array_agg(DISTINCT i.kind) AS kinds
+           FROM ${this.table('request_identities')} i JOIN ${this.table('requests')} r ON r.id = i.request_id
+          WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h))
+            AND r.tenant_id = $1 AND r.id <> $3 AND r.status = ANY($4) AND r.request_type = $5 AND r.jurisdiction = $6
+            AND r.intake_received_at BETWEEN $7 AND $8
+          GROUP BY r.id`,
+        [row.tenantId, digests, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
+      )
+    ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
+    if (candidates.length === 0) return null;
+    const primaries: Primary[] = await tx.query(
+      `SELECT r.id, r.intake_received_at,
+              EXISTS (SELECT 1 FROM ${this.table('request_transitions')} t WHERE t.request_id = r.id AND t.action = 'approve_verification') AS verified
+         FROM ${this.table('requests')} r WHERE r.id = ANY($1::uuid[]) AND r.tenant_id = $2 AND r.status = ANY($3)`,
+      [[...new Set(candidates.map((c) => c.primary))], row.tenantId, [...OPEN_STATUSES]],
+    );
+    const chosen = primaries.sort(byPreference)[0];
+    if (!chosen) return null;
+    const kinds = new Set(candidates.filter((c) => c.primary === chosen.id).flatMap((c) => c.kinds));
+    return {
+      duplicateOf: chosen.id,
+      matchedKinds: [...kinds].sort(),
+      windowDays,
+      sameIdentityRequests: await this.sameIdentityRequests(tx, row, windowDays),
+      markedAt: now.toISOString(),
+    };
+  }
+
+  /** How many requests carry the request's identities, as the detail shows it. */
+  async activityOf(manager: EntityManager, row: RequestEntity): Promise<RequestDetail['identityActivity']> {
+    const windowDays = this.activityWindowDays;
+    return { requests: await this.sameIdentityRequests(manager, row, windowDays), windowDays };
+  }
+
+  /**
+   * The requests of the tenant (this one included) that carry any of the request's indexed identities, received in
+   * the `windowDays` up to its receipt: a campaign from one identity shows as a high count.
+   */
+  private async sameIdentityRequests(manager: EntityManager, row: RequestEntity, windowDays: number): Promise<number> {
+    const [counted]: Array<{ n: string }> = await manager.query(
+      `SELECT count(DISTINCT o.request_id) AS n
+         FROM ${this.table('request_identities')} mine
+         JOIN ${this.table('request_identities')} o ON o.tenant_id = mine.tenant_id AND o.digest = mine.digest
+         JOIN ${this.table('requests')} r ON r.id = o.request_id
+        WHERE mine.request_id = $1 AND o.request_id <> $1 AND r.intake_received_at BETWEEN $2 AND $3`,
+      [row.id, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
+    );
+    return Number(counted.n) + 1;
+  }
+
+  /** The request's identities' digests under every configured key, in hex: the rows of other requests may be under any. */
+  private everyKeyDigests(row: RequestEntity): string[] {
+    return identitiesOf(row).flatMap(({ kind, value }) => this.index.digestsUnderEveryKey(row.tenantId, kind, value).map((d) => d.digest.toString('hex')));
+  }
+
+  /**
+   * One batch of the reindex (`npm run identity:reindex`): the requests after `after` in id order, each of whose rows
+   * are not all under the current key and rules is written again (its other rows deleted), in one transaction.
+   * Returns the last id seen (null when there were none) and how many requests were rewritten.
+   */
+  async reindexBatch(after: string | null, size: number): Promise<{ last: string | null; seen: number; rewritten: number }> {
+    return this.uow.run(async (tx) => {
+      const rows = await tx
+        .createQueryBuilder(RequestEntity, 'r')
+        .where(after === null ? '1 = 1' : 'r.id > :after', { after })
+        .orderBy('r.id', 'ASC')
+        .limit(size)
+        .setLock('pessimistic_write')
+        .getMany();
+      if (rows.length === 0) return { last: null, seen: 0, rewritten: 0 };
+      const indexed: Array<{ request_id: string; n: string; stale: string }> = await tx.query(
+        `SELECT request_id, count(*) AS n, count(*) FILTER (WHERE key_id <> $2 OR rules_version <> $3) AS stale
+           FROM ${this.table('request_identities')} WHERE request_id = ANY($1::uuid[]) GROUP BY request_id`,
+        [rows.map((r) => r.id), this.index.currentKeyId, IDENTITY_RULES_VERSION],
+      );
+      const byRequest = new Map(indexed.map((i) => [i.request_id, { rows: Number(i.n), stale: Number(i.stale) }]));
+      let rewritten = 0;
+      for (const row of rows) {
+        const current = byRequest.get(row.id) ?? { rows: 0, stale: 0 };
+        // Rows under an older key or rules, or none for a request that carries identities (recorded before the index).
+        const due = current.stale > 0 || (current.rows === 0 && identitiesOf(row).length > 0);
+        if (!due) continue;
+        await this.write(tx, row);
+        rewritten++;
+      }
+      return { last: rows[rows.length - 1].id, seen: rows.length, rewritten };
+    });
+  }
+
+  /** Whether any row is under a key other than the current one, or under older rules: a reindex has work to do. */
+  async staleRows(): Promise<number> {
+    const [{ n }]: Array<{ n: string }> = await this.uow.dataSource.query(`SELECT count(*) AS n FROM ${this.table('request_identities')} WHERE key_id <> $1 OR rules_version <> $2`, [
+      this.index.currentKeyId,
+      IDENTITY_RULES_VERSION,
+    ]);
+    return Number(n);
+  }
+}
+
+/** Verified requests first, then the earliest received, then the smallest id: one primary for any order of arrival. */
+function byPreference(a: Primary, b: Primary): number {
+  if (a.verified !== b.verified) return a.verified ? -1 : 1;
+  const at = new Date(a.intake_received_at).getTime() - new Date(b.intake_received_at).getTime();
+  if (at !== 0) return at;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** A text[] as the driver returns it: an array (pg), or its literal (`{email,phone}`) where the type is not parsed. */
+function arrayOf(value: IdentityKind[] | string): IdentityKind[] {
+  if (Array.isArray(value)) return value;
+  return value
+    .replace(/^\{|\}$/g, '')
+    .split(',')
+    .filter(Boolean) as IdentityKind[];
+}
+
+function identityProblem(kind: IdentityKind): string {
+  switch (kind) {
+    case 'email':
+      return 'must be an email address (one @, a domain with a dot, no spaces); an email is matched in any case';
+    case 'phone':
+      return "must be a phone number in international form (+ and the country code), or in the national form of the `jurisdiction` filter's country";
+    default:
+      return 'must be an account id of 1 to 512 characters';
+  }
+}
