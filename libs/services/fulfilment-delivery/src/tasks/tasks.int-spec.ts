@@ -161,6 +161,32 @@ describe.each([
     expect(await fanoutState()).toBe('done');
   }, 30_000);
 
+  it('holds the fan-out of a request marked as a duplicate until an operator separates it', async () => {
+    const duplicate = request({ duplicate: { of: randomUUID(), state: 'marked', markedAt: new Date().toISOString(), matchedKinds: ['email'] } });
+    known.set(duplicate.id, duplicate);
+    const handler = service.app.get(RequestTasksHandler);
+    const move = { requestId: duplicate.id, tenantId: tenant, workspaceId: null, actor: 'key:operator', fromStatus: 'received', status: 'in_progress' };
+    await handler.onMove({ type: 'dsar.request.acknowledged.v1', data: move } as unknown as Parameters<RequestTasksHandler['onMove']>[0]);
+    await fanout.drain();
+    expect(await tasksOf(duplicate.id)).toEqual(new Map());
+    const fanoutState = async () => ((await ds.query(`SELECT state FROM ${qualifiedTable(ds, 'data_system_fanout')} WHERE request_id = $1`, [duplicate.id])) as Array<{ state: string }>)[0]?.state;
+    expect(await fanoutState()).toBe('done');
+
+    const decided = (resolution: string) =>
+      ({ type: 'dsar.request.duplicate_resolved.v1', data: { ...move, fromStatus: 'in_progress', resolution, duplicateOf: duplicate.duplicate?.of, reason: 'checked' } }) as unknown as Parameters<
+        RequestTasksHandler['onDuplicateResolved']
+      >[0];
+    // A confirmation refuses the request in the same step: nothing to ask.
+    await handler.onDuplicateResolved(decided('confirmed'));
+    expect(await fanoutState()).toBe('done');
+    // Separated: a request of its own, fanned out now.
+    known.set(duplicate.id, { ...duplicate, duplicate: { ...duplicate.duplicate!, state: 'separated' } });
+    await handler.onDuplicateResolved(decided('separated'));
+    expect(await fanoutState()).toBe('pending');
+    await fanout.drain();
+    expect([...(await tasksOf(duplicate.id)).keys()].sort()).toEqual(['billing', 'crm', 'warehouse']);
+  }, 30_000);
+
   it('gives a task to one of two workers claiming it at once, then takes only its token', async () => {
     const detail = request();
     await fanout.fanOut(detail);

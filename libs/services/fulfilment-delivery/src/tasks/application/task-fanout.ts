@@ -97,8 +97,8 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * A fan-out that ended without tasks because the request had no type yet (triage) is asked again, in the caller's
-   * transaction (the correction event's). Only a fan-out that was asked and ended is: one never asked (the request
+   * A fan-out that ended without tasks because the request had no type yet (triage) or was marked as a duplicate is
+   * asked again, in the caller's transaction (the correction's or the separation's event). Only a fan-out that was asked and ended is: one never asked (the request
    * has not moved into in_progress, or only without the verification FANOUT_REQUIRES_VERIFICATION wants) waits for
    * its move, and a cancelled one (the request closed) stays cancelled.
    */
@@ -320,6 +320,12 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
       if (detail.requestType === null) {
         // In triage: nothing is asked of a data system without knowing which right. The correction that names the
         // type asks for the fan-out again (RequestTasksHandler), so this one ends here.
+        await this.uow.run((tx) => this.done(tx, row.requestId));
+        return;
+      }
+      if (detail.duplicate?.state === 'marked') {
+        // Marked as a duplicate at intake: its systems are asked once, by the request it repeats, unless an operator
+        // separates the two; the separation asks for the fan-out again (RequestTasksHandler), so this one ends here.
         await this.uow.run((tx) => this.done(tx, row.requestId));
         return;
       }

@@ -1,6 +1,6 @@
 import { Controller, Inject } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { type CloudEventEnvelope, LifecycleEventTypes, type RequestCorrectedV1, type RequestStatus } from '@dsar/contracts';
+import { type CloudEventEnvelope, type DuplicateResolvedV1, LifecycleEventTypes, type RequestCorrectedV1, type RequestStatus } from '@dsar/contracts';
 import { UnitOfWork } from '@dsar/platform/persistence';
 import { DATA_SYSTEM_SETTINGS, type DataSystemSettings } from '../../data-systems/data-system-settings';
 import { TaskFanout } from '../application/task-fanout';
@@ -35,7 +35,8 @@ const MOVES = [
  * Keeps a request's data-system tasks in step with its workflow: a move into `in_progress` (acknowledged without
  * verification, verified, a clarification received, reopened…) asks for its fan-out, made by the fan-out job
  * once this event's transaction commits; a refusal or a closure cancels its open tasks (and a fan-out not made yet).
- * A request in triage (no type yet) fans out once a correction names its type, if it is in progress by then.
+ * A request in triage (no type yet) fans out once a correction names its type, and one marked as a duplicate once an
+ * operator separates it from the request it repeats, if it is in progress by then.
  */
 @Controller()
 export class RequestTasksHandler {
@@ -62,6 +63,14 @@ export class RequestTasksHandler {
     // Only the type named for a request in triage starts anything (a later correction changes no task, docs/data-systems.md).
     if (correction.previousRequestType !== null || correction.requestType === null || correction.status !== 'in_progress') return;
     await this.uow.run((tx) => this.fanout.askAgain(tx, correction.requestId));
+  }
+
+  @EventPattern(LifecycleEventTypes.duplicateResolved)
+  async onDuplicateResolved(@Payload() event: CloudEventEnvelope): Promise<void> {
+    const decision = event.data as unknown as DuplicateResolvedV1;
+    // A confirmed duplicate is refused in the same step (its refusal cancels what there is); a separated one is worked on.
+    if (decision.resolution !== 'separated' || decision.status !== 'in_progress') return;
+    await this.uow.run((tx) => this.fanout.askAgain(tx, decision.requestId));
   }
 
   /** Whether the move makes the request workable: into in_progress, or only by its verification (FANOUT_REQUIRES_VERIFICATION). */
