@@ -464,6 +464,27 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     expect(keyless.stderr).toMatch(/requestReference\.existingSecret: name an existing Secret holding REQUEST_REFERENCE_KEY/);
   });
 
+  it('gives lifecycle-clock, and no other service, IDENTITY_INDEX_KEY of identityIndex.existingSecret; refuses to render without it', async () => {
+    const objects = await base();
+    for (const service of SERVICES) {
+      const deployment = deploymentOf(objects, service);
+      if (!deployment) throw new Error(`no Deployment of ${service}`);
+      const { origin } = containerEnvironment(mainContainer(deployment, service), podTemplateOf(deployment).spec, objects);
+      const expected = service === 'lifecycle-clock' ? 'secret dsar-identity-index/IDENTITY_INDEX_KEY' : undefined;
+      expect({ service, IDENTITY_INDEX_KEY: origin.IDENTITY_INDEX_KEY }).toEqual({ service, IDENTITY_INDEX_KEY: expected });
+    }
+    const keyless = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['identityIndex.existingSecret='] }));
+    expect(keyless.code).not.toBe(0);
+    expect(keyless.stderr).toMatch(/identityIndex\.existingSecret: name an existing Secret holding IDENTITY_INDEX_KEY/);
+    // A key of the service's own env stands in for the Secret.
+    const own = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['identityIndex.existingSecret=', 'services.lifecycle-clock.env.IDENTITY_INDEX_KEY_FILE=/var/run/identity/key'] }));
+    expect({ code: own.code, stderr: own.stderr }).toEqual({ code: 0, stderr: expect.not.stringMatching(/identityIndex/) });
+    // With externalSecrets.enabled, its Secret is among those the chart asks the operator for.
+    const external = SCENARIOS.find((f) => scenarioName(f) === 'external-secrets');
+    if (!external) throw new Error('charts/dsar/ci has no external-secrets scenario');
+    expect(ofKind(await objectsOf(external), 'ExternalSecret').map((o) => o.metadata.name)).toContain('prod-dsar-identity-index');
+  });
+
   it('gives verification and fulfilment-delivery, and no other service, the previous master keys of storage.previousMasterKeys', async () => {
     const secret = 'dsar-storage-master-key';
     const objects = await renderOnce(

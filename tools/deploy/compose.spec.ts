@@ -21,6 +21,7 @@ beforeAll(async () => {
 const USER_SETTINGS: Record<string, string> = {
   INTERNAL_AUTH_KEY: secretPlaceholder('INTERNAL_AUTH_KEY'),
   REQUEST_REFERENCE_KEY: secretPlaceholder('REQUEST_REFERENCE_KEY'),
+  IDENTITY_INDEX_KEY: secretPlaceholder('IDENTITY_INDEX_KEY'),
   DSAR_API_KEYS: secretPlaceholder('DSAR_API_KEYS'),
   STORAGE_MASTER_KEY: secretPlaceholder('STORAGE_MASTER_KEY'),
 };
@@ -98,6 +99,13 @@ describe('deploy/compose/compose.yaml', () => {
         expect({ service, dependsOn: compose.services[service].depends_on }).toMatchObject({ service, dependsOn: { [upstream]: { condition: 'service_started' } } });
       }
     }
+  });
+
+  it('gives the identity index key to lifecycle-clock only, as the user exports it, and starts nothing without it', () => {
+    const holders = SERVICES.filter((s) => 'IDENTITY_INDEX_KEY' in (compose.services[s].environment ?? {}));
+    expect(holders).toEqual(['lifecycle-clock']);
+    expect(configOf('lifecycle-clock').IDENTITY_INDEX_KEY).toBe(USER_SETTINGS.IDENTITY_INDEX_KEY);
+    expect(String(compose.services['lifecycle-clock'].environment?.IDENTITY_INDEX_KEY)).toMatch(/^\$\{IDENTITY_INDEX_KEY:\?set IDENTITY_INDEX_KEY/);
   });
 
   it('starts the domain services only after the migrations and topics are in place', () => {

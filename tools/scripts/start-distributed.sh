@@ -22,6 +22,10 @@
 # emails to data subjects; without either, they share the development key of
 # $DATA_DIR/request-reference-key.
 #
+# lifecycle-clock needs IDENTITY_INDEX_KEY (or IDENTITY_INDEX_KEY_FILE), the key
+# of its identity index (docs/identity.md); without either, it takes the
+# development key of $DATA_DIR/identity-index-key.
+#
 # verification keeps evidence files in STORAGE_DIR (default here
 # $DATA_DIR/verification/storage), and fulfilment-delivery its artifacts
 # (default $DATA_DIR/fulfilment-delivery/storage), encrypted with
@@ -114,6 +118,18 @@ if [ -z "${REQUEST_REFERENCE_KEY:-}" ] && [ -z "${REQUEST_REFERENCE_KEY_FILE:-}"
   intake_env+=("REQUEST_REFERENCE_KEY_FILE=$reference_key_file")
 fi
 
+# lifecycle-clock keeps its identity index under one key (docs/identity.md). Without one configured, it takes the
+# development key of $DATA_DIR/identity-index-key (the one `npm start` uses; made on first use), passed as a file.
+lifecycle_env=()
+if [ -z "${IDENTITY_INDEX_KEY:-}" ] && [ -z "${IDENTITY_INDEX_KEY_FILE:-}" ]; then
+  identity_key_file="$data_dir/identity-index-key"
+  if [ ! -s "$identity_key_file" ]; then
+    (umask 077 && node -e "process.stdout.write(require('crypto').randomBytes(32).toString('base64url') + '\n')" >"$identity_key_file.$$" && mv -n "$identity_key_file.$$" "$identity_key_file")
+    rm -f "$identity_key_file.$$"
+  fi
+  lifecycle_env+=("IDENTITY_INDEX_KEY_FILE=$identity_key_file")
+fi
+
 # Variables of the policy-registry process only: the services its retention report asks, on their default ports.
 policy_registry_env=(
   "LIFECYCLE_CLOCK_URL=http://127.0.0.1:3002"
@@ -144,6 +160,7 @@ for s in "${services[@]}"; do
   if [ "$s" = fulfilment-delivery ]; then extra=("${fulfilment_env[@]}"); fi
   if [ "$s" = notifier ]; then extra=("${notifier_env[@]}"); fi
   if [ "$s" = intake-gateway ]; then extra=("${intake_env[@]}"); fi
+  if [ "$s" = lifecycle-clock ]; then extra=("${lifecycle_env[@]}"); fi
   if [ "$s" = policy-registry ]; then extra=("${policy_registry_env[@]}"); fi
   env PORT="$port" "${extra[@]}" node tools/scripts/run-ts.cjs "apps/$s/src/main.ts" >"$logs/$s.log" 2>&1 &
   pids+=("$!")

@@ -148,6 +148,21 @@ without its Secret (or the variable in the service's own env).
 {{- end }}
 
 {{/*
+Checks the identity index key: lifecycle-clock refuses to start without
+IDENTITY_INDEX_KEY, so the chart refuses to render it without its Secret (or
+the variable in the service's own env).
+*/}}
+{{- define "dsar.validateIdentityIndex" -}}
+{{- $identity := .Values.identityIndex | default dict }}
+{{- if hasKey (.Values.services | default dict) "lifecycle-clock" }}
+{{- $own := (index .Values.services "lifecycle-clock" | default dict).env | default dict }}
+{{- if not (or $identity.existingSecret (hasKey $own "IDENTITY_INDEX_KEY") (hasKey $own "IDENTITY_INDEX_KEY_FILE")) }}
+{{- fail "identityIndex.existingSecret: name an existing Secret holding IDENTITY_INDEX_KEY (at least 32 random bytes, e.g. kubectl create secret generic dsar-identity-index --from-literal=IDENTITY_INDEX_KEY=\"$(openssl rand -base64 32)\"). lifecycle-clock keeps the keyed digests by which a tenant's requests are found by a person's identity with it; see docs/identity.md." }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
 The in-release services a service calls over HTTP, as a JSON list: the
 api-gateway calls every other service; policy-registry calls the five services
 that own a retention class (dsar.retentionOwners), whose next sweeps its
@@ -548,6 +563,15 @@ Call with (dict "root" $ "name" "<service>").
     secretKeyRef:
       name: {{ $reference.existingSecret | quote }}
       key: {{ $reference.key | default "REQUEST_REFERENCE_KEY" | quote }}
+{{- end }}
+{{- $identity := $root.Values.identityIndex | default dict }}
+{{- if and (eq .name "lifecycle-clock") $identity.existingSecret (not (hasKey $own "IDENTITY_INDEX_KEY")) (not (hasKey $own "IDENTITY_INDEX_KEY_FILE")) }}
+{{- /* The key of the identity index, which finds a tenant's requests by a person's identity (docs/identity.md); lifecycle-clock's alone. */}}
+- name: IDENTITY_INDEX_KEY
+  valueFrom:
+    secretKeyRef:
+      name: {{ $identity.existingSecret | quote }}
+      key: {{ $identity.key | default "IDENTITY_INDEX_KEY" | quote }}
 {{- end }}
 {{- $webhooks := $root.Values.webhooks | default dict }}
 {{- if and (eq .name "intake-gateway") $webhooks.existingSecret }}

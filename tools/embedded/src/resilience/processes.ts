@@ -121,6 +121,8 @@ export class DistributedProcesses {
       INTERNAL_AUTH_KEY: randomBytes(32).toString('base64'),
       // Read by the notifier and intake-gateway only (the others ignore it).
       REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
+      // Read by lifecycle-clock only (the others ignore it).
+      IDENTITY_INDEX_KEY: randomBytes(32).toString('base64'),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...urls,
