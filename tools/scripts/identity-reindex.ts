@@ -76,8 +76,9 @@ async function main(): Promise<number> {
       seen += done.seen;
       rewritten += done.rewritten;
     }
+    const orphans = await identities.dropOrphans();
     const left = await identities.staleRows();
-    process.stdout.write(`requests: ${seen}\nrewritten: ${rewritten}\nrows under other keys or rules: ${left}\n`);
+    process.stdout.write(`requests: ${seen}\nrewritten: ${rewritten}\nrows of no request dropped: ${orphans}\nrows under other keys or rules: ${left}\n`);
     if (left === 0 && index.keyIds.length > 1) process.stdout.write('every row is under the current key: the other keys may be removed from IDENTITY_INDEX_KEY\n');
     return 0;
   } finally {

@@ -301,6 +301,14 @@ describe.each([
     expect([...keyIds]).toEqual([new IdentityBlindIndex([NEXT_KEY]).currentKeyId]);
     // A second run has nothing to do.
     expect((await rotated.reindexBatch(null, 5000)).rewritten).toBe(0);
+    // A row of no request (none should be: a purge deletes both) would keep the old key in use: the reindex drops it.
+    await ds.query(`INSERT INTO ${qualifiedTable(ds, 'request_identities')} VALUES ($1, $2, 'email', 'gone', 1, decode(repeat('ab', 32), 'hex'))`, [
+      '00000000-0000-4000-8000-00000000dead',
+      scope.tenantId,
+    ]);
+    expect(await rotated.staleRows()).toBe(1);
+    expect(await rotated.dropOrphans()).toBe(1);
+    expect(await rotated.staleRows()).toBe(0);
     // Put the service's own key back for the other tests.
     const service_ = service.app.get(RequestIdentities);
     for (let next: string | null = null; ;) {

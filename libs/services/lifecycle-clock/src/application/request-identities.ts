@@ -201,6 +201,16 @@ export class RequestIdentities {
     });
   }
 
+  /** Deletes index rows whose request no longer exists (none should: a purge deletes both); returns how many. */
+  async dropOrphans(): Promise<number> {
+    const rows: unknown[] = await this.uow.dataSource.query(
+      `WITH dropped AS (
+         DELETE FROM ${this.table('request_identities')} i WHERE NOT EXISTS (SELECT 1 FROM ${this.table('requests')} r WHERE r.id = i.request_id) RETURNING 1)
+       SELECT 1 FROM dropped`,
+    );
+    return rows.length;
+  }
+
   /** Whether any row is under a key other than the current one, or under older rules: a reindex has work to do. */
   async staleRows(): Promise<number> {
     const [{ n }]: Array<{ n: string }> = await this.uow.dataSource.query(`SELECT count(*) AS n FROM ${this.table('request_identities')} WHERE key_id <> $1 OR rules_version <> $2`, [
