@@ -33,6 +33,7 @@ export const OPERATOR_NOTIFICATION_KINDS = [
   'daily_digest',
   'notification_failed',
   'task_escalated',
+  'duplicate_marked',
 ] as const;
 
 /**

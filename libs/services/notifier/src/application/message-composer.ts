@@ -180,6 +180,12 @@ interface NotificationFacts {
   error?: string;
   /** The data-system task of task_assigned, task_overdue and task_escalated (its dates as ISO strings). */
   task?: { id: string; systemKey: string; displayName?: string; action: string; mode?: string; dueAt?: string; legalDueAt?: string; timeoutAt?: string; state?: string };
+  /** duplicate_marked: the request it repeats, the kinds of identity that matched (codes), and the activity in the window. */
+  duplicateOf?: string;
+  matchedKinds?: string[];
+  windowDays?: number;
+  sameIdentityRequests?: number;
+  markedAt?: string;
 }
 
 /** The template context the facts give: identifiers, codes and dates. */
@@ -224,6 +230,17 @@ export function factsContext(n: Pick<NotificationEntity, 'id' | 'requestId' | 'f
             legalDueAt: dateOf(f.task.legalDueAt),
             timeoutAt: dateOf(f.task.timeoutAt),
             state: f.task.state,
+          }
+        : undefined,
+    duplicate:
+      f.duplicateOf !== undefined
+        ? {
+            of: f.duplicateOf,
+            ofReference: requestReference(f.duplicateOf),
+            matchedKinds: f.matchedKinds ?? [],
+            windowDays: f.windowDays,
+            sameIdentityRequests: f.sameIdentityRequests,
+            markedAt: dateOf(f.markedAt),
           }
         : undefined,
   };

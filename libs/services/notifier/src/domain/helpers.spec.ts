@@ -33,6 +33,12 @@ describe('template helpers', () => {
     );
   });
 
+  it('join the kinds of identity a duplicate matched on as all of them, once each', () => {
+    expect(render('{{identityKinds k}}', { k: ['email', 'phone', 'email'] }, 'en')).toBe('email address and phone number');
+    expect(render('{{identityKinds k}}', { k: ['phone', 'account', 'email'] }, 'de')).toBe('Telefonnummer, Konto-ID und E-Mail-Adresse');
+    expect(render('{{identityKinds k}}', { k: 'email' }, 'fr')).toBe('');
+  });
+
   it('count an extension in months where it was given in months', () => {
     expect(render('{{extensionLength e}}', { e: { additionalDays: 61, additionalMonths: 2 } }, 'de')).toBe('2 Monate');
     expect(render('{{extensionLength e}}', { e: { additionalDays: 45, additionalMonths: null } }, 'pt')).toBe('45 dias');

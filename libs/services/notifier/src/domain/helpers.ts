@@ -38,6 +38,12 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     const names = [...new Set(list.filter((m): m is string => typeof m === 'string' && m !== ''))].map((m) => label(data, 'verificationMethods', m));
     return names.length ? listFormat(data.locale).format(names) : '';
   }),
+  /** The kinds of identity a duplicate matched on, all of them: "email address and phone number". */
+  identityKinds: withData((data, list) => {
+    if (!Array.isArray(list)) return '';
+    const names = [...new Set(list.filter((k): k is string => typeof k === 'string' && k !== ''))].map((k) => label(data, 'identityKinds', k));
+    return names.length ? listFormat(data.locale, 'conjunction').format(names) : '';
+  }),
   days: withData((data, n) => formatUnit(n, 'day', data)),
   months: withData((data, n) => formatUnit(n, 'month', data)),
   /** An extension's length as the law has it counted: in months where the pack extends in months, else in days. */
@@ -129,9 +135,9 @@ function formatUnit(value: unknown, unit: 'day' | 'month', data: RenderData): st
   return cached(`${unit}|${data.locale}`, () => new Intl.NumberFormat(data.locale, { style: 'unit', unit, unitDisplay: 'long' })).format(value);
 }
 
-function listFormat(locale: Locale): Intl.ListFormat {
-  // Disjunction: the person may use any one of the methods, not all of them.
-  return cached(`list|${locale}`, () => new Intl.ListFormat(locale, { style: 'long', type: 'disjunction' }));
+/** Verification methods are a disjunction (the person may use any one of them); the identities a duplicate matched on, a conjunction. */
+function listFormat(locale: Locale, type: 'disjunction' | 'conjunction' = 'disjunction'): Intl.ListFormat {
+  return cached(`list|${type}|${locale}`, () => new Intl.ListFormat(locale, { style: 'long', type }));
 }
 
 /** Whether Intl knows a time zone; renders refuse an unknown one rather than silently using another. */

@@ -29,6 +29,8 @@ export interface Labels {
   deadlineKinds: Readonly<Record<string, string>>;
   /** What a data system is asked to do for a task (DATA_SYSTEM_ACTIONS). */
   taskActions: Readonly<Record<string, string>>;
+  /** The kinds of identity a duplicate matched on (IDENTITY_KINDS): noun phrases, joined into "X and Y" by the `identityKinds` helper. */
+  identityKinds: Readonly<Record<string, string>>;
 }
 
 const en: Labels = {
@@ -84,6 +86,7 @@ const en: Labels = {
     objection: 'Objection to processing',
     opt_out: 'Opt-out',
   },
+  identityKinds: { email: 'email address', phone: 'phone number', account: 'account ID' },
 };
 
 const de: Labels = {
@@ -139,6 +142,7 @@ const de: Labels = {
     objection: 'Widerspruch gegen die Verarbeitung',
     opt_out: 'Opt-out',
   },
+  identityKinds: { email: 'E-Mail-Adresse', phone: 'Telefonnummer', account: 'Konto-ID' },
 };
 
 const fr: Labels = {
@@ -194,6 +198,7 @@ const fr: Labels = {
     objection: 'Opposition au traitement',
     opt_out: 'Opt-out',
   },
+  identityKinds: { email: 'adresse e-mail', phone: 'numéro de téléphone', account: 'identifiant de compte' },
 };
 
 const es: Labels = {
@@ -249,6 +254,7 @@ const es: Labels = {
     objection: 'Oposición al tratamiento',
     opt_out: 'Exclusión (opt-out)',
   },
+  identityKinds: { email: 'dirección de correo electrónico', phone: 'número de teléfono', account: 'identificador de cuenta' },
 };
 
 const pt: Labels = {
@@ -304,6 +310,7 @@ const pt: Labels = {
     objection: 'Oposição ao tratamento',
     opt_out: 'Opt-out',
   },
+  identityKinds: { email: 'endereço de e-mail', phone: 'número de telefone', account: 'ID da conta' },
 };
 
 export const LABELS: Readonly<Record<Locale, Labels>> = { en, de, fr, es, pt };

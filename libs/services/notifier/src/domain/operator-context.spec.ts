@@ -17,6 +17,17 @@ describe('operator context', () => {
     expect(JSON.stringify(context)).not.toContain('Erika');
   });
 
+  it('keeps of a duplicate mark the references, the kinds of identity that matched and the counts, never an identity', () => {
+    const markedAt = new Date('2026-05-04T08:00:00Z');
+    const context = operatorContext({
+      requestId: 'r2',
+      reference: 'DSAR-R2',
+      duplicate: { of: 'r1', ofReference: 'DSAR-R1', matchedKinds: ['account', 'ravi.k@example.net', 'phone'], windowDays: 14, sameIdentityRequests: 2, markedAt },
+    });
+    expect(context.duplicate).toEqual({ of: 'r1', ofReference: 'DSAR-R1', matchedKinds: ['account', 'phone'], windowDays: 14, sameIdentityRequests: 2, markedAt });
+    expect(JSON.stringify(context)).not.toContain('ravi');
+  });
+
   it('masks destinations enough to tell them apart, not to use them', () => {
     expect(maskDestination('jane.doe@example.com')).toBe('j***@e***.com');
     expect(maskDestination('+49 170 1234567')).toBe('***567');

@@ -1,3 +1,4 @@
+import { IDENTITY_KINDS, type IdentityKind } from '@dsar/contracts';
 import type { RequestSummary, TemplateContext } from './template-context';
 
 /**
@@ -43,6 +44,15 @@ export function operatorContext(context: TemplateContext): TemplateContext {
       timeoutAt: c.task.timeoutAt,
       state: c.task.state,
     },
+    duplicate: c.duplicate && {
+      of: c.duplicate.of,
+      ofReference: c.duplicate.ofReference,
+      // Codes of the contract only: whatever else the facts held is not shown.
+      matchedKinds: c.duplicate.matchedKinds.filter(isIdentityKind),
+      windowDays: c.duplicate.windowDays,
+      sameIdentityRequests: c.duplicate.sameIdentityRequests,
+      markedAt: c.duplicate.markedAt,
+    },
     failure: c.failure && {
       kind: c.failure.kind,
       channel: c.failure.channel,
@@ -50,6 +60,10 @@ export function operatorContext(context: TemplateContext): TemplateContext {
       error: maskText(c.failure.error),
     },
   };
+}
+
+function isIdentityKind(value: unknown): value is IdentityKind {
+  return (IDENTITY_KINDS as readonly unknown[]).includes(value);
 }
 
 function summaries(list: readonly RequestSummary[] | undefined): RequestSummary[] {

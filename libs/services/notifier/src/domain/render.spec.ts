@@ -35,6 +35,14 @@ const full: TemplateContext = {
   },
   parked: { topic: 'dsar.request.v1', eventType: 'dsar.request.created.v1', reason: 'payload does not match the schema', consumer: 'notifier', subject: requestId },
   failure: { kind: 'request_refused', channel: 'email', destination: 'erika@example.com', error: '550 5.1.1 mailbox unavailable' },
+  duplicate: {
+    of: '9e8d7c6b-5a49-4382-b1a0-f9e8d7c6b5a4',
+    ofReference: 'DSAR-9E8D7C6B',
+    matchedKinds: ['email', 'account'],
+    windowDays: 30,
+    sameIdentityRequests: 3,
+    markedAt: new Date('2026-03-02T09:16:00Z'),
+  },
 };
 
 const options = { timeZone: 'Europe/Berlin' };
@@ -239,6 +247,61 @@ describe('renderNotification', () => {
       const { text } = renderNotification('notification_failed', 'en', full, options);
       expect(text).toContain('Destination: e***@e***.com');
       expect(text).toContain('Notification: request_refused');
+    });
+
+    it('tells of a duplicate mark: both references, what matched, the activity in the window, and where to decide', () => {
+      const { subject, text, html } = renderNotification('duplicate_marked', 'en', full, options);
+      expect(subject).toBe('[DSAR] Marked as a duplicate: DSAR-1A2B3C4D of DSAR-9E8D7C6B');
+      expect(text).toContain('Request DSAR-1A2B3C4D was marked on receipt as a duplicate of request DSAR-9E8D7C6B');
+      expect(text).toContain('Duplicate of: DSAR-9E8D7C6B (9e8d7c6b-5a49-4382-b1a0-f9e8d7c6b5a4)');
+      expect(text).toContain('Matched on: email address and account ID');
+      expect(text).toContain('Requests with these identities: 3 in 30 days');
+      expect(text).toContain('Marked: March 2, 2026 at 10:16 AM GMT+1');
+      expect(text).toContain(`POST /api/v1/requests/${requestId}/duplicate-resolution`);
+      expect(html).toContain(`POST /api/v1/requests/${requestId}/duplicate-resolution`);
+      expect(html).toContain('DSAR-9E8D7C6B');
+    });
+
+    it.each([
+      ['en', 'email address and account ID'],
+      ['de', 'E-Mail-Adresse und Konto-ID'],
+      ['fr', 'adresse e-mail et identifiant de compte'],
+      // Spanish writes "e" for "y" before an "i" sound: Intl's list format knows.
+      ['es', 'dirección de correo electrónico e identificador de cuenta'],
+      ['pt', 'endereço de e-mail e ID da conta'],
+    ])('writes a duplicate mark in %s with the references, the matched kinds (%s), the count and the path', (locale, kinds) => {
+      const { subject, text, html } = renderNotification('duplicate_marked', locale, full, options);
+      expect(subject).toContain('DSAR-9E8D7C6B');
+      for (const part of [text, html]) {
+        expect(part).toContain(kinds);
+        expect(part).toContain(reference);
+        expect(part).toContain('DSAR-9E8D7C6B');
+        expect(part).toContain('9e8d7c6b-5a49-4382-b1a0-f9e8d7c6b5a4');
+        expect(part).toContain(`/api/v1/requests/${requestId}/duplicate-resolution`);
+        expect(part).toMatch(/\b3\b/);
+        expect(part).toMatch(/\b30\b/);
+      }
+    });
+
+    it('writes a duplicate mark whose facts are missing without the lines they would fill', () => {
+      const { subject, text } = renderNotification('duplicate_marked', 'en', minimal, options);
+      expect(subject).toBe(`[DSAR] Marked as a duplicate: ${reference}`);
+      expect(text).not.toContain('Duplicate of:');
+      expect(text).not.toContain('Matched on:');
+      expect(text).not.toContain('Requests with these identities:');
+      expect(text).toContain(`POST /api/v1/requests/${requestId}/duplicate-resolution`);
+    });
+
+    it('shows only the kinds of identity a duplicate matched on, never a value that reached the facts', () => {
+      const leaked = { ...full, duplicate: { ...full.duplicate!, matchedKinds: ['phone', 'erika@example.com', '+49 170 1234567'] } };
+      for (const locale of LOCALES) {
+        const message = renderNotification('duplicate_marked', locale, leaked, options);
+        for (const part of [message.subject, message.text, message.html]) {
+          expect(part).not.toContain('erika@');
+          expect(part).not.toContain('1234567');
+        }
+      }
+      expect(renderNotification('duplicate_marked', 'de', leaked, options).text).toContain('Übereinstimmung bei: Telefonnummer\n');
     });
 
     it('shows what was parked', () => {

@@ -47,6 +47,22 @@ export interface TemplateContext {
    * token or the identities it carries.
    */
   task?: TaskSummary;
+  /**
+   * Intake marked the request as a duplicate (duplicate_marked): `of` is the request it repeats and `ofReference` that
+   * request's short reference; `matchedKinds` the kinds of identity it shares with it (codes, never the identities);
+   * `sameIdentityRequests` how many requests of the tenant, this one included, carry any of its identities within
+   * the last `windowDays` days up to its receipt.
+   */
+  duplicate?: DuplicateSummary;
+}
+
+export interface DuplicateSummary {
+  of: string;
+  ofReference: string;
+  matchedKinds: string[];
+  windowDays?: number;
+  sameIdentityRequests?: number;
+  markedAt?: Date;
 }
 
 export interface TaskSummary {

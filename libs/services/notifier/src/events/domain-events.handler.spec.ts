@@ -1,4 +1,4 @@
-import { domainEventCatalog, TaskEventTypes } from '@dsar/contracts';
+import { domainEventCatalog, LifecycleEventTypes, TaskEventTypes } from '@dsar/contracts';
 import { mappingsOf, NOTIFYING_EVENTS } from './domain-events.handler';
 
 const requestId = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
@@ -94,5 +94,27 @@ describe('the notifications of task events', () => {
     for (const type of [TaskEventTypes.claimed, TaskEventTypes.answered, TaskEventTypes.requeued, TaskEventTypes.blocked, TaskEventTypes.stopped]) {
       expect(NOTIFYING_EVENTS[type]).toBeUndefined();
     }
+  });
+});
+
+describe('the notification of a duplicate mark', () => {
+  const primary = '3d4e5f60-7182-4a93-b4c5-d6e7f8091a2b';
+  const marked = parsed(LifecycleEventTypes.duplicateMarked, {
+    requestId,
+    tenantId: 'tenant-a',
+    workspaceId: null,
+    duplicateOf: primary,
+    matchedKinds: ['email', 'phone'],
+    windowDays: 30,
+    sameIdentityRequests: 4,
+    markedAt: '2026-06-10T07:45:00.000Z',
+  });
+
+  it('alerts operators, keeping the request it repeats, the kinds that matched, the counts and when', () => {
+    const [alert, ...others] = mappingsOf(LifecycleEventTypes.duplicateMarked, marked);
+    expect(others).toEqual([]);
+    expect(alert).toMatchObject({ kind: 'duplicate_marked', audience: 'operators' });
+    expect(alert.recipient).toBeUndefined();
+    expect(alert.facts(marked)).toEqual({ duplicateOf: primary, matchedKinds: ['email', 'phone'], windowDays: 30, sameIdentityRequests: 4, markedAt: '2026-06-10T07:45:00.000Z' });
   });
 });

@@ -7,6 +7,7 @@ import {
   type DeadlineApproachingV1,
   type DeadlineBreachedV1,
   type DeadlineExtendedV1,
+  type DuplicateMarkedV1,
   type InboundMessageCapturedV1,
   IntakeEventTypes,
   DeliveryEventTypes,
@@ -102,6 +103,13 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping | readonly Mappin
     facts: (d) => pick(d as InboundMessageCapturedV1, ['appealId', 'appealDueAt', 'appealUnconfirmed']),
   },
   [VerificationEventTypes.expired]: { kind: 'verification_expired', audience: 'operators', facts: (d) => pick(d as VerificationExpiredV1, ['requestedAt', 'expiresAt']) },
+  // Intake marked the request as a duplicate of an open one (docs/identity.md#duplicates): an operator decides. The
+  // event names the kinds of identity that matched, never the identities.
+  [LifecycleEventTypes.duplicateMarked]: {
+    kind: 'duplicate_marked',
+    audience: 'operators',
+    facts: (d) => pick(d as DuplicateMarkedV1, ['duplicateOf', 'matchedKinds', 'windowDays', 'sameIdentityRequests', 'markedAt']),
+  },
   // A task of a manual system queued for a claim (new, started after the systems it comes after, or retried by an
   // operator): its owner is the one who does the work (docs/data-systems.md#manual-systems). A claim that lapsed is
   // requeued (another event type), and tells nobody.

@@ -92,6 +92,12 @@ export const SYSTEM_NAME = '{{or task.displayName task.systemKey}}';
 export const CLAIM_COMMAND = 'dsar tasks claim {{task.id}} --worker your-name';
 export const ANSWER_COMMAND = 'dsar tasks answer {{task.id}} --outcome complete';
 
+/**
+ * Where an operator decides a request marked as a duplicate (docs/identity.md#duplicates), the same in every language:
+ * the body names `resolution` (`confirmed` or `separated`) and the `reason`.
+ */
+export const DUPLICATE_RESOLUTION = 'POST /api/v1/requests/{{requestId}}/duplicate-resolution';
+
 function message(frame: Frame, subject: string, body: Block[], footer: string): MessageTemplates {
   return {
     subject,

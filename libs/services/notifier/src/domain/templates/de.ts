@@ -17,6 +17,7 @@ import {
   SYSTEM_NAME,
   CLAIM_COMMAND,
   ANSWER_COMMAND,
+  DUPLICATE_RESOLUTION,
   when,
 } from './compose';
 
@@ -290,5 +291,25 @@ export const de: Record<NotificationKind, MessageTemplates> = {
       fact('Zeitüberschreitung am', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
     ),
     p('Bitte haken Sie bei der verantwortlichen Stelle nach oder erledigen Sie die Aufgabe am Antrag: erneut versuchen, mit Begründung überspringen oder von Hand mit Nachweis abschließen.'),
+  ]),
+  duplicate_marked: operatorMessage(frame, '[DSAR] Als Duplikat markiert: {{reference}}{{#if duplicate.ofReference}} zu {{duplicate.ofReference}}{{/if}}', [
+    when(
+      'duplicate.ofReference',
+      p(
+        'Der Antrag {{reference}} wurde beim Eingang als Duplikat des Antrags {{duplicate.ofReference}} markiert: Er hat eine Identität mit einem offenen Antrag derselben Art und Rechtsordnung gemeinsam, der im Zeitraum der Prüfung eingegangen ist.',
+      ),
+      p('Der Antrag {{reference}} wurde beim Eingang als Duplikat markiert: Er hat eine Identität mit einem offenen Antrag derselben Art und Rechtsordnung gemeinsam.'),
+    ),
+    facts(
+      fact('Referenz', '{{reference}}'),
+      fact('Antrags-ID', '{{requestId}}'),
+      fact('Duplikat von', '{{duplicate.ofReference}} ({{duplicate.of}})', 'duplicate.of'),
+      fact('Übereinstimmung bei', '{{identityKinds duplicate.matchedKinds}}', 'duplicate.matchedKinds.length'),
+      fact('Anträge mit diesen Identitäten', '{{duplicate.sameIdentityRequests}}{{#if duplicate.windowDays}} (Zeitraum: {{days duplicate.windowDays}}){{/if}}', 'duplicate.sameIdentityRequests'),
+      fact('Markiert am', '{{datetime duplicate.markedAt}}', 'duplicate.markedAt'),
+    ),
+    p(
+      `Der Antrag bleibt offen, bis Sie mit Begründung entscheiden: bestätigen (er wird als Duplikat abgelehnt, und die Person erfährt die Referenz des früheren Antrags) oder trennen (er wird als eigener Antrag bearbeitet):\n${DUPLICATE_RESOLUTION}`,
+    ),
   ]),
 };

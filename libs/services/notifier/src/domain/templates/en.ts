@@ -17,6 +17,7 @@ import {
   SYSTEM_NAME,
   CLAIM_COMMAND,
   ANSWER_COMMAND,
+  DUPLICATE_RESOLUTION,
   when,
 } from './compose';
 
@@ -274,5 +275,25 @@ export const en: Record<NotificationKind, MessageTemplates> = {
       fact('Times out', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
     ),
     p("Please chase the system's owner, or settle the task on the request: retry it, skip it with a reason, or complete it by hand with the evidence."),
+  ]),
+  duplicate_marked: operatorMessage(frame, '[DSAR] Marked as a duplicate: {{reference}}{{#if duplicate.ofReference}} of {{duplicate.ofReference}}{{/if}}', [
+    when(
+      'duplicate.ofReference',
+      p(
+        'Request {{reference}} was marked on receipt as a duplicate of request {{duplicate.ofReference}}: it shares an identity with an open request of the same type and jurisdiction, received within the window of the check.',
+      ),
+      p('Request {{reference}} was marked on receipt as a duplicate: it shares an identity with an open request of the same type and jurisdiction.'),
+    ),
+    facts(
+      fact('Reference', '{{reference}}'),
+      fact('Request ID', '{{requestId}}'),
+      fact('Duplicate of', '{{duplicate.ofReference}} ({{duplicate.of}})', 'duplicate.of'),
+      fact('Matched on', '{{identityKinds duplicate.matchedKinds}}', 'duplicate.matchedKinds.length'),
+      fact('Requests with these identities', '{{duplicate.sameIdentityRequests}}{{#if duplicate.windowDays}} in {{days duplicate.windowDays}}{{/if}}', 'duplicate.sameIdentityRequests'),
+      fact('Marked', '{{datetime duplicate.markedAt}}', 'duplicate.markedAt'),
+    ),
+    p(
+      `The request stays open until you decide, with a reason: confirm it (it is refused as a duplicate, and the person is told the reference of the earlier request) or separate it (it is handled as a request of its own):\n${DUPLICATE_RESOLUTION}`,
+    ),
   ]),
 };

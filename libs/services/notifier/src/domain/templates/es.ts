@@ -17,6 +17,7 @@ import {
   SYSTEM_NAME,
   CLAIM_COMMAND,
   ANSWER_COMMAND,
+  DUPLICATE_RESOLUTION,
   when,
 } from './compose';
 
@@ -286,5 +287,25 @@ export const es: Record<NotificationKind, MessageTemplates> = {
       fact('Caduca el', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
     ),
     p('Contacte con el responsable del sistema o resuelva la tarea en la solicitud: reintentarla, omitirla indicando el motivo o completarla a mano con la evidencia.'),
+  ]),
+  duplicate_marked: operatorMessage(frame, '[DSAR] Marcada como duplicada: {{reference}}{{#if duplicate.ofReference}} de {{duplicate.ofReference}}{{/if}}', [
+    when(
+      'duplicate.ofReference',
+      p(
+        'La solicitud {{reference}} se marcó al recibirse como duplicada de la solicitud {{duplicate.ofReference}}: comparte una identidad con una solicitud abierta del mismo tipo y jurisdicción, recibida dentro del periodo de la comprobación.',
+      ),
+      p('La solicitud {{reference}} se marcó al recibirse como duplicada: comparte una identidad con una solicitud abierta del mismo tipo y jurisdicción.'),
+    ),
+    facts(
+      fact('Referencia', '{{reference}}'),
+      fact('ID de la solicitud', '{{requestId}}'),
+      fact('Duplicada de', '{{duplicate.ofReference}} ({{duplicate.of}})', 'duplicate.of'),
+      fact('Coincidencia en', '{{identityKinds duplicate.matchedKinds}}', 'duplicate.matchedKinds.length'),
+      fact('Solicitudes con estas identidades', '{{duplicate.sameIdentityRequests}}{{#if duplicate.windowDays}} en {{days duplicate.windowDays}}{{/if}}', 'duplicate.sameIdentityRequests'),
+      fact('Marcada el', '{{datetime duplicate.markedAt}}', 'duplicate.markedAt'),
+    ),
+    p(
+      `La solicitud sigue abierta hasta que usted decida, indicando el motivo: confirmarla (se deniega por duplicada y se comunica a la persona la referencia de la solicitud anterior) o separarla (se tramita como una solicitud propia):\n${DUPLICATE_RESOLUTION}`,
+    ),
   ]),
 };

@@ -17,6 +17,7 @@ import {
   SYSTEM_NAME,
   CLAIM_COMMAND,
   ANSWER_COMMAND,
+  DUPLICATE_RESOLUTION,
   when,
 } from './compose';
 
@@ -299,5 +300,25 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
       fact('Expire le', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
     ),
     p(`Relancez le responsable du système, ou réglez la tâche sur la demande${C} la relancer, l'ignorer en donnant un motif, ou la clore à la main avec la preuve.`),
+  ]),
+  duplicate_marked: operatorMessage(frame, `[DSAR] Marquée comme doublon${C} {{reference}}{{#if duplicate.ofReference}} de {{duplicate.ofReference}}{{/if}}`, [
+    when(
+      'duplicate.ofReference',
+      p(
+        `La demande {{reference}} a été marquée à sa réception comme doublon de la demande {{duplicate.ofReference}}${C} elle a une identité en commun avec une demande ouverte du même type et de la même juridiction, reçue dans la période du contrôle.`,
+      ),
+      p(`La demande {{reference}} a été marquée à sa réception comme doublon${C} elle a une identité en commun avec une demande ouverte du même type et de la même juridiction.`),
+    ),
+    facts(
+      fact('Référence', '{{reference}}'),
+      fact('Identifiant', '{{requestId}}'),
+      fact('Doublon de', '{{duplicate.ofReference}} ({{duplicate.of}})', 'duplicate.of'),
+      fact('Correspondance sur', '{{identityKinds duplicate.matchedKinds}}', 'duplicate.matchedKinds.length'),
+      fact('Demandes avec ces identités', '{{duplicate.sameIdentityRequests}}{{#if duplicate.windowDays}} en {{days duplicate.windowDays}}{{/if}}', 'duplicate.sameIdentityRequests'),
+      fact('Marquée le', '{{datetime duplicate.markedAt}}', 'duplicate.markedAt'),
+    ),
+    p(
+      `La demande reste ouverte jusqu'à votre décision, motivée${C} la confirmer (elle est refusée comme doublon et la personne reçoit la référence de la demande antérieure) ou la séparer (elle est traitée comme une demande distincte)${C}\n${DUPLICATE_RESOLUTION}`,
+    ),
   ]),
 };

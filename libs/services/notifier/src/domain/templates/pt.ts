@@ -17,6 +17,7 @@ import {
   SYSTEM_NAME,
   CLAIM_COMMAND,
   ANSWER_COMMAND,
+  DUPLICATE_RESOLUTION,
   when,
 } from './compose';
 
@@ -280,5 +281,25 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
       fact('Expira em', '{{datetime task.timeoutAt}}', 'task.timeoutAt'),
     ),
     p('Cobre o responsável pelo sistema ou resolva a tarefa na solicitação: tente de novo, pule-a com um motivo ou conclua-a manualmente com a evidência.'),
+  ]),
+  duplicate_marked: operatorMessage(frame, '[DSAR] Marcada como duplicada: {{reference}}{{#if duplicate.ofReference}} de {{duplicate.ofReference}}{{/if}}', [
+    when(
+      'duplicate.ofReference',
+      p(
+        'A solicitação {{reference}} foi marcada no recebimento como duplicada da solicitação {{duplicate.ofReference}}: ela compartilha uma identidade com uma solicitação aberta do mesmo tipo e jurisdição, recebida dentro do período da verificação.',
+      ),
+      p('A solicitação {{reference}} foi marcada no recebimento como duplicada: ela compartilha uma identidade com uma solicitação aberta do mesmo tipo e jurisdição.'),
+    ),
+    facts(
+      fact('Referência', '{{reference}}'),
+      fact('ID da solicitação', '{{requestId}}'),
+      fact('Duplicada de', '{{duplicate.ofReference}} ({{duplicate.of}})', 'duplicate.of'),
+      fact('Coincidência em', '{{identityKinds duplicate.matchedKinds}}', 'duplicate.matchedKinds.length'),
+      fact('Solicitações com estas identidades', '{{duplicate.sameIdentityRequests}}{{#if duplicate.windowDays}} em {{days duplicate.windowDays}}{{/if}}', 'duplicate.sameIdentityRequests'),
+      fact('Marcada em', '{{datetime duplicate.markedAt}}', 'duplicate.markedAt'),
+    ),
+    p(
+      `A solicitação continua aberta até que você decida, informando o motivo: confirmá-la (ela é recusada como duplicada e a pessoa recebe a referência da solicitação anterior) ou separá-la (ela é tratada como uma solicitação própria):\n${DUPLICATE_RESOLUTION}`,
+    ),
   ]),
 };
