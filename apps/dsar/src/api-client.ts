@@ -63,6 +63,9 @@ export interface Saved {
 const CHUNK = 256 * 1024;
 const MAX_RETRY_AFTER_S = 30;
 const RETRYABLE_CODES = new Set(['SVC-BE-1107']); // IDEMPOTENCY_REQUEST_IN_PROGRESS: the first call is still running
+/** Query parameters whose values the CLI never prints: a person's email address, phone number or account id (`requests find`). */
+const PRIVATE_QUERY = new Set(['identity']);
+const REDACTED = '[REDACTED]';
 
 /** The body of one attempt: JSON text, or a file streamed from disk (or standard input). */
 type Body = { kind: 'none' } | { kind: 'text'; text: string } | { kind: 'file'; path: string; size: number | undefined };
@@ -85,7 +88,10 @@ export class ApiClient {
     try {
       return { status: res.status, headers: res.headers, body: JSON.parse(text) as unknown };
     } catch {
-      throw CliError.of('CLI-BAD-RESPONSE', `${call.endpoint.method} ${this.url(call)} answered ${res.status} with a body that is not JSON (${res.headers.get('content-type') ?? 'no content type'})`);
+      throw CliError.of(
+        'CLI-BAD-RESPONSE',
+        `${call.endpoint.method} ${this.url(call, true)} answered ${res.status} with a body that is not JSON (${res.headers.get('content-type') ?? 'no content type'})`,
+      );
     }
   }
 
@@ -134,15 +140,17 @@ export class ApiClient {
     return this.send(call);
   }
 
-  url(call: Pick<Call, 'endpoint' | 'params' | 'query'>): string {
+  /** The URL of a call; `shown`: as the CLI prints it (`--verbose`, error messages), a person's identity replaced by [REDACTED]. */
+  url(call: Pick<Call, 'endpoint' | 'params' | 'query'>, shown = false): string {
     const path = call.endpoint.path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
       const value = call.params?.[name];
       if (!value) throw usage(`missing <${name}>`);
       return encodeURIComponent(value);
     });
-    const query = new URLSearchParams();
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined && value !== '') query.set(name, String(value));
-    const search = query.toString();
+    const search = Object.entries(call.query ?? {})
+      .filter(([, value]) => value !== undefined && value !== '')
+      .map(([name, value]) => (shown && PRIVATE_QUERY.has(name) ? `${name}=${REDACTED}` : new URLSearchParams({ [name]: String(value) }).toString()))
+      .join('&');
     return `${this.settings.baseUrl}${path}${search ? `?${search}` : ''}`;
   }
 
@@ -152,6 +160,7 @@ export class ApiClient {
       throw CliError.of('CLI-NO-TOKEN', 'no API token: pass --token <token> or set DSAR_TOKEN (with `npm start`, the development key is in .data/dev-token: export DSAR_TOKEN=$(cat .data/dev-token))');
     }
     const url = this.url(call);
+    const shown = this.url(call, true);
     const { method } = call.endpoint;
     // A GET or DELETE is idempotent by itself: the gateway honours Idempotency-Key on POST and PUT only.
     const key = method === 'GET' || method === 'DELETE' ? undefined : (this.settings.idempotencyKey ?? (retries > 0 ? randomUUID() : undefined));
@@ -159,7 +168,7 @@ export class ApiClient {
     const headers = this.headers(call, token, key, body);
     const attempts = 1 + (body.kind === 'file' && body.path === '-' ? 0 : retries);
     for (let attempt = 1; ; attempt++) {
-      this.log(`> ${method} ${url}${key ? `  idempotency-key=${key}` : ''}${attempts > 1 ? `  (attempt ${attempt}/${attempts})` : ''}`);
+      this.log(`> ${method} ${shown}${key ? `  idempotency-key=${key}` : ''}${attempts > 1 ? `  (attempt ${attempt}/${attempts})` : ''}`);
       const started = performance.now();
       let res: Streamed | undefined;
       let failure: CliError;
@@ -167,7 +176,7 @@ export class ApiClient {
         res = await this.exchange(url, method, headers, body);
         this.log(`< ${res.status} in ${Math.round(performance.now() - started)} ms${logHeader(res, 'x-request-id')}${logHeader(res, 'idempotent-replayed')}`);
         if (res.status < 300) return res;
-        failure = await problemOf(res, `${method} ${url}`);
+        failure = await problemOf(res, `${method} ${shown}`);
       } catch (e) {
         if (e instanceof CliError) throw e;
         failure = networkError(e, this.settings.baseUrl);

@@ -38,6 +38,7 @@ export const ENDPOINTS = {
   closeRequest: post('/requests/:id/closures', 'optional-json'),
   replaceRequestor: { method: 'PUT', path: '/requests/:id/requestor', body: 'json' },
   correctRequest: post('/requests/:id/corrections'),
+  resolveDuplicate: post('/requests/:id/duplicate-resolution'),
   submitAuthority: post('/requests/:id/authority/submit'),
   approveAuthority: post('/requests/:id/authority/approve', 'optional-json'),
   rejectAuthority: post('/requests/:id/authority/reject', 'optional-json'),

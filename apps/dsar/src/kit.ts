@@ -57,6 +57,11 @@ export interface FieldFlag {
   choices?: readonly string[];
   /** The field must be in the body, from the flag or from `--data`; else a usage error. */
   required?: boolean;
+  /**
+   * A switch (a flag without a value of its own) that sets the field to this value: `--confirm` sends
+   * `resolution: confirmed`. The switches of one field exclude each other (a usage error names both).
+   */
+  value?: string;
 }
 
 /** A flag sent as one request header (a task token), also read from an environment variable so that it stays out of the shell's history. */
@@ -209,13 +214,21 @@ export class Kit {
     const cmd = parent.command(spec.name).description(spec.summary);
     const { endpoint } = spec;
     const hasJson = endpoint.body === 'json' || endpoint.body === 'optional-json';
-    const flags = [...(spec.body ?? []).map((f) => ({ ...f, inBody: true })), ...(spec.query ?? []).map((f) => ({ ...f, inBody: false }))].map((f) => {
-      const option = new Option(f.flags, f.description + (f.required ? ' (required, here or in --data)' : ''));
+    const given = [...(spec.body ?? []).map((f) => ({ ...f, inBody: true })), ...(spec.query ?? []).map((f) => ({ ...f, inBody: false }))];
+    const options = given.map((f) => {
+      const option = new Option(f.flags, f.description + (f.required && f.value === undefined ? ' (required, here or in --data)' : ''));
       if (f.parse) option.argParser(f.parse);
       if (f.choices) option.choices(f.choices);
-      cmd.addOption(option);
-      return { ...f, key: option.attributeName() };
+      if (f.value !== undefined) option.preset(f.value);
+      return option;
     });
+    given.forEach((f, i) => {
+      // The switches of one field exclude each other: commander refuses `--confirm --separate` before anything is sent.
+      const others = f.value === undefined ? [] : given.flatMap((g, j) => (j !== i && g.value !== undefined && g.field === f.field ? [options[j].attributeName()] : []));
+      if (others.length > 0) options[i].conflicts(others);
+      cmd.addOption(options[i]);
+    });
+    const flags = given.map((f, i) => ({ ...f, key: options[i].attributeName() }));
     const headerFlags = (spec.headers ?? []).map((h) => {
       const option = new Option(h.flags, h.description + (h.env ? ` (default: $${h.env})` : '') + (h.required ? ' (required)' : ''));
       if (h.env) option.env(h.env);
@@ -235,7 +248,11 @@ export class Kit {
         else query[f.field] = Array.isArray(value) ? value.join(',') : String(value);
       }
       spec.complete?.(body, opts);
-      for (const f of spec.body ?? []) if (f.required && getPath(body, f.field) === undefined) throw usage(`${f.flags.split(' ')[0]} is required (or give ${f.field} in --data)`);
+      for (const field of new Set((spec.body ?? []).filter((f) => f.required).map((f) => f.field))) {
+        // A field set by switches names each of them: `--confirm or --separate is required`.
+        const names = (spec.body ?? []).filter((f) => f.required && f.field === field).map((f) => f.flags.split(' ')[0]);
+        if (getPath(body, field) === undefined) throw usage(`${names.join(' or ')} is required (or give ${field} in --data)`);
+      }
       // A body the route may go without is left out when nothing was given for it.
       const json = endpoint.body === 'json' || Object.keys(body).length > 0 ? body : undefined;
       const headers: Record<string, string> = {};

@@ -447,6 +447,103 @@ function cliScenarios(getSystem: () => TestSystem): void {
     });
   });
 
+  describe('identity search and duplicates', () => {
+    // Tenant C: no other scenario of this file has requests there, so a person's requests and the marked ones are these.
+    const as = { token: KEYS.queueC.token };
+    const ids = (page: { items: Array<{ id: string }> }) => page.items.map((i) => i.id).sort();
+    // Received (and recorded) that many days ago: the queue's receipt range reads the recorded time.
+    const capture = (daysAgo: number, ...flags: string[]) =>
+      ok(
+        [
+          'requests',
+          'capture',
+          '--jurisdiction',
+          'DE',
+          '--type',
+          'access',
+          '--channel',
+          'email',
+          '--text',
+          'I would like a copy of the personal data you keep on me.',
+          '--received-at',
+          getSystem().clock.daysAgo(daysAgo),
+          '--recorded-at',
+          getSystem().clock.daysAgo(daysAgo),
+          ...flags,
+        ],
+        as,
+      );
+
+    it('find takes an email address in any spelling; the later request of the person is marked, listed with --duplicate', async () => {
+      const first = await capture(3, '--requestor-name', 'Ada Byron', '--requestor-email', 'ada@example.org');
+      const later = await capture(2, '--contact', 'ADA@example.ORG');
+      // Another person's request: neither found nor marked.
+      const other = await capture(2.5, '--requestor-email', 'grace@example.org');
+
+      const spelled = await ok(['requests', 'find', '--email', 'Ada@Example.org '], as);
+      const plain = await ok(['requests', 'find', '--email', 'ada@example.org'], as);
+      expect(ids(spelled)).toEqual([first.id, later.id].sort());
+      expect(ids(plain)).toEqual(ids(spelled));
+      expect(plain).toMatchObject({ identityKind: 'email', total: 2, totalExact: true });
+      const byId = new Map((plain.items as Array<{ id: string; duplicateOf: string | null }>).map((i) => [i.id, i.duplicateOf]));
+      expect({ first: byId.get(first.id), later: byId.get(later.id) }).toEqual({ first: null, later: first.id });
+      expect(ids(await ok(['requests', 'find', '--email', 'ada@example.org', '--duplicate'], as))).toEqual([later.id]);
+      expect(ids(await ok(['requests', 'find', '--email', 'grace@example.org', '--no-duplicate'], as))).toEqual([other.id]);
+
+      const range = ['--received-from', getSystem().clock.daysAgo(3.5), '--received-to', getSystem().clock.daysAgo(1.5)];
+      expect(await ok(['requests', 'list', ...range, '--duplicate'], as)).toMatchObject({ duplicate: true, total: 1, items: [{ id: later.id, duplicateOf: first.id }] });
+      expect(ids(await ok(['requests', 'list', ...range, '--no-duplicate'], as))).toEqual([first.id, other.id].sort());
+      expect(await ok(['requests', 'get', later.id], as)).toMatchObject({
+        duplicate: { of: first.id, state: 'marked', matchedKinds: ['email'] },
+        identityActivity: { requests: 2, windowDays: 30 },
+      });
+
+      // The table shows whom each request duplicates; the address is on the command line only, not in what the CLI prints.
+      const table = await dsar(['requests', 'find', '--email', 'Ada@Example.org', '--verbose', '-o', 'table'], as);
+      expect(table.code).toBe(0);
+      expect(table.stdout).toMatch(new RegExp(`\\n${later.id} +received +access .* ${first.id}\\n`));
+      expect(table.stderr).toContain('identity=[REDACTED]&identityKind=email');
+      expect(`${table.stdout}${table.stderr}`.toLowerCase()).not.toContain('ada@example.org');
+      // A value that is no email address is the server's 400, naming the parameter and not repeating the value.
+      const invalid = await fails(['requests', 'find', '--email', 'ada-at-example.org'], as);
+      expect({ code: invalid.code, error: invalid.error.code }).toEqual({ code: 2, error: 'SVC-BE-1102' });
+      expect(invalid.error.message).toContain('identity');
+      expect(invalid.run.stdout + invalid.run.stderr).not.toContain('ada-at-example.org');
+      expect((await dsar(['requests', 'find', '--status', 'received'], as)).code).toBe(1);
+    }, 120_000);
+
+    it('duplicate --separate keeps a marked request as its own, --confirm refuses it as a duplicate; a decided one answers 409', async () => {
+      const first = await capture(5, '--requestor-email', 'lin.wei@example.net');
+      const separate = await capture(4.5, '--contact', 'Lin.Wei@Example.net');
+      const confirm = await capture(4, '--requestor-email', 'LIN.WEI@example.net');
+      const marked = await ok(['requests', 'find', '--email', 'lin.wei@example.net', '--duplicate'], as);
+      expect(ids(marked)).toEqual([separate.id, confirm.id].sort());
+      expect(marked.items.map((i: { duplicateOf: string }) => i.duplicateOf)).toEqual([first.id, first.id]);
+
+      expect(await ok(['requests', 'duplicate', separate.id, '--separate', '--reason', 'Two accounts: this request is about the business one.'], as)).toMatchObject({
+        id: separate.id,
+        status: 'received',
+      });
+      expect(await ok(['requests', 'get', separate.id], as)).toMatchObject({ status: 'received', duplicate: { of: first.id, state: 'separated' } });
+      expect(await ok(['requests', 'duplicate', confirm.id, '--confirm', '--reason', 'The same request, sent again a day later.'], as)).toMatchObject({
+        id: confirm.id,
+        status: 'refused',
+      });
+      expect(await ok(['requests', 'get', confirm.id], as)).toMatchObject({ status: 'refused', statusReason: 'duplicate', duplicate: { of: first.id, state: 'confirmed' } });
+      // Confirmed is still a duplicate in the queue; separated is not.
+      expect(ids(await ok(['requests', 'find', '--email', 'lin.wei@example.net', '--duplicate'], as))).toEqual([confirm.id]);
+      expect(ids(await ok(['requests', 'find', '--email', 'lin.wei@example.net', '--no-duplicate'], as))).toEqual([first.id, separate.id].sort());
+
+      // A request not waiting for a decision: the problem as every refusal shows it, exit 2.
+      const again = await fails(['requests', 'duplicate', separate.id, '--confirm', '--reason', 'Changed my mind.'], as);
+      expect(again.run.json).toEqual({ ok: false, error: { code: 'SVC-BE-1413', message: expect.any(String), requestId: expect.any(String) }, meta: { command: 'requests duplicate' } });
+      expect(again.code).toBe(2);
+      const never = await fails(['requests', 'duplicate', first.id, '--separate', '--reason', 'Not a duplicate.', '-o', 'table'], as);
+      expect({ code: never.code, stderr: never.run.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^dsar requests duplicate: SVC-BE-1413: .+ \(request id [\w-]+\)\n$/) });
+      expect((await dsar(['requests', 'duplicate', first.id, '--confirm', '--separate', '--reason', 'Both.'], as)).code).toBe(1);
+    }, 120_000);
+  });
+
   describe('the workflow of a request', () => {
     it('acknowledge, clarify, extend, clock, requestor, authority, refuse, appeals, close', async () => {
       const { id } = await ok(['requests', 'create', ...intakeFlags()]);

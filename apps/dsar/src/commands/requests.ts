@@ -2,10 +2,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { JsonObject } from '../body';
 import { ENDPOINTS } from '../endpoints';
+import { usage } from '../errors';
 import { type Context, EXAMPLE_IDS, examples, type FieldFlag, intArg, type Kit, listArg } from '../kit';
 import { renderRows, type View } from '../output';
 
-const QUEUE_COLUMNS = ['id', 'status', 'requestType', 'triage', 'jurisdiction', 'channel', 'receivedAt', 'dueAt', 'overdue'];
+const QUEUE_COLUMNS = ['id', 'status', 'requestType', 'triage', 'jurisdiction', 'channel', 'receivedAt', 'dueAt', 'overdue', 'duplicateOf'];
 const QUEUE_VIEW: View = { list: 'items', columns: { items: QUEUE_COLUMNS } };
 /** The queue's largest page: `--all` reads in pages of this size. */
 const MAX_PAGE = 200;
@@ -100,9 +101,32 @@ const QUEUE_FILTERS: readonly FieldFlag[] = [
   // A switch rather than `<bool>`: the triage queue is what an operator asks for (`--no-triage` for the requests with a type).
   { flags: '--triage', description: 'only requests in triage: no request type yet, for an operator to name with `dsar requests correct`', field: 'triage' },
   { flags: '--no-triage', description: 'only requests with a request type', field: 'triage' },
+  // A switch like --triage: the requests intake marked as a duplicate, to confirm or separate with `dsar requests duplicate`.
+  { flags: '--duplicate', description: 'only requests marked as a duplicate of another (waiting for `dsar requests duplicate`, or confirmed)', field: 'duplicate' },
+  { flags: '--no-duplicate', description: 'only requests not marked as a duplicate (never marked, or separated)', field: 'duplicate' },
   { flags: '--sort-by <field>', description: 'receivedAt (default), dueAt, status or updatedAt', field: 'sortBy' },
   { flags: '--sort-order <order>', description: 'asc or desc (default)', field: 'sortOrder' },
 ];
+
+/** The contracts' IDENTITY_KINDS (cli.spec.ts keeps them equal), each with the flag of `requests find` that searches it. */
+export const IDENTITY_FLAGS = [
+  { kind: 'email', flags: '--email <address>', description: "the person's email address, in any case" },
+  { kind: 'phone', flags: '--phone <number>', description: "the person's phone number: international (+49 30 1234567), or national in the country of a single --jurisdiction" },
+  { kind: 'account', flags: '--account <id>', description: "the person's account id as given in account_id evidence, case included" },
+] as const;
+
+/**
+ * The identity `requests find` searches: the one of --email, --phone or --account given, as the query's `identity`
+ * and `identityKind`. The value goes as typed; the server normalises it (docs/identity.md).
+ */
+export function identityQuery(opts: Record<string, unknown>): { identity: string; identityKind: string } {
+  const given = IDENTITY_FLAGS.filter((f) => opts[f.kind] !== undefined);
+  const name = (f: (typeof IDENTITY_FLAGS)[number]) => f.flags.split(' ')[0];
+  if (given.length !== 1) throw usage(`give exactly one of --email, --phone or --account${given.length > 1 ? ` (not ${given.map(name).join(' and ')})` : ''}`);
+  const identity = String(opts[given[0].kind]);
+  if (identity.trim() === '') throw usage(`${name(given[0])} is empty`);
+  return { identity, identityKind: given[0].kind };
+}
 
 type Query = Record<string, string | number | undefined>;
 interface QueuePage extends JsonObject {
@@ -136,6 +160,23 @@ function queueOption(f: FieldFlag): Option {
   return option;
 }
 
+/** A command that reads the queue (`requests list`, `requests find`): its own options first, then one page or (--all) every page, with the queue's filters. */
+function queueCommand(parent: Command, name: string, description: string, own: readonly Option[] = []): Command {
+  const cmd = parent.command(name).description(description);
+  for (const option of own) cmd.addOption(option);
+  cmd
+    .option('--limit <n>', 'page size, 1 to 200 (default 25; with --all, 200)', intArg(1, MAX_PAGE))
+    .option('--offset <n>', 'requests to skip', intArg(0))
+    .option('--all', 'follow the pages to the end');
+  for (const f of QUEUE_FILTERS) cmd.addOption(queueOption(f));
+  return cmd;
+}
+
+async function readQueue(ctx: Context, query: Query, all: boolean): Promise<{ data: unknown; view: View }> {
+  const data = all ? await allPages(ctx, query) : (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query })).body;
+  return { data, view: QUEUE_VIEW };
+}
+
 function queueQuery(opts: Record<string, unknown>): Query {
   const list = (value: unknown) => (value as string[] | undefined)?.join(',');
   return {
@@ -149,6 +190,7 @@ function queueQuery(opts: Record<string, unknown>): Query {
     reference: opts.reference as string | undefined,
     waitingOnSystems: opts.waitingOnSystems as string | undefined,
     triage: typeof opts.triage === 'boolean' ? String(opts.triage) : undefined,
+    duplicate: typeof opts.duplicate === 'boolean' ? String(opts.duplicate) : undefined,
     sortBy: opts.sortBy as string | undefined,
     sortOrder: opts.sortOrder as string | undefined,
     limit: opts.limit as number | undefined,
@@ -190,7 +232,7 @@ async function watch(ctx: Context, opts: Record<string, unknown>): Promise<void>
 }
 
 export function requestsCommands(program: Command, kit: Kit): void {
-  const requests = program.command('requests').description('submit, capture, list, watch and read requests');
+  const requests = program.command('requests').description('submit, capture, list, find, watch and read requests; decide a duplicate');
 
   kit.api(requests, {
     name: 'create',
@@ -214,13 +256,7 @@ export function requestsCommands(program: Command, kit: Kit): void {
     examples: ['dsar requests capture --jurisdiction US-CA --type deletion --channel web_form --text "Delete my account"'],
   });
 
-  const list = requests
-    .command('list')
-    .description('the request queue, one page or (--all) every page (GET /requests)')
-    .option('--limit <n>', 'page size, 1 to 200 (default 25; with --all, 200)', intArg(1, MAX_PAGE))
-    .option('--offset <n>', 'requests to skip', intArg(0))
-    .option('--all', 'follow the pages to the end');
-  for (const f of QUEUE_FILTERS) list.addOption(queueOption(f));
+  const list = queueCommand(requests, 'list', 'the request queue, one page or (--all) every page (GET /requests)');
   examples(list, [
     'dsar requests list',
     'dsar requests list --status received,in_progress --sort-by dueAt --sort-order asc --all',
@@ -230,12 +266,23 @@ export function requestsCommands(program: Command, kit: Kit): void {
     'dsar requests list --reference DSAR-44CEC96B',
     'dsar requests list --waiting-on-systems true --sort-by dueAt --sort-order asc',
     'dsar requests list --triage --sort-by dueAt --sort-order asc',
+    'dsar requests list --duplicate --status received,in_progress',
   ]);
-  kit.act(list, [ENDPOINTS.listRequests], async (ctx, _args, opts) => {
-    const query = queueQuery(opts);
-    const data = opts.all ? await allPages(ctx, query) : (await ctx.api.call({ endpoint: ENDPOINTS.listRequests, query })).body;
-    return { data, view: QUEUE_VIEW };
-  });
+  kit.act(list, [ENDPOINTS.listRequests], (ctx, _args, opts) => readQueue(ctx, queueQuery(opts), Boolean(opts.all)));
+
+  const find = queueCommand(
+    requests,
+    'find',
+    "a person's requests, by the email address, phone number or account id they carry, matched exactly after normalisation through the blind index (GET /requests?identity=…); the filters of `requests list` apply too",
+    IDENTITY_FLAGS.map((f) => new Option(f.flags, `${f.description} (exactly one of --email, --phone and --account)`)),
+  );
+  examples(find, [
+    'dsar requests find --email jane@example.org',
+    'dsar requests find --phone "+49 30 1234567" --status received,in_progress --all',
+    'dsar requests find --phone "030 1234567" --jurisdiction DE',
+    'dsar requests find --account cust-20931 --duplicate',
+  ]);
+  kit.act(find, [ENDPOINTS.listRequests], (ctx, _args, opts) => readQueue(ctx, { ...queueQuery(opts), ...identityQuery(opts) }, Boolean(opts.all)));
 
   const watchCmd = requests
     .command('watch')
@@ -276,6 +323,28 @@ export function requestsCommands(program: Command, kit: Kit): void {
       `dsar requests correct ${EXAMPLE_IDS.request} --type access --reason "The email asks for a copy, not a deletion."`,
       `dsar requests correct ${EXAMPLE_IDS.request} --jurisdiction FR --reason "The requester lives in France."`,
       `dsar requests correct ${EXAMPLE_IDS.request} --type opt_out --reason "Triage: the letter asks us to stop selling their data."`,
+    ],
+  });
+  kit.api(requests, {
+    name: 'duplicate <id>',
+    summary:
+      'decide a request intake marked as a duplicate (`requests list --duplicate`): --confirm refuses it as a duplicate and tells the person, --separate keeps it as a request of its own (POST /requests/:id/duplicate-resolution)',
+    endpoint: ENDPOINTS.resolveDuplicate,
+    body: [
+      {
+        flags: '--confirm',
+        description: 'the same request as the one it repeats: refuse it with reason duplicate, the notice naming the earlier request (this or --separate)',
+        field: 'resolution',
+        value: 'confirmed',
+        required: true,
+      },
+      { flags: '--separate', description: 'a request of its own: the mark is lifted, nothing else changes (this or --confirm)', field: 'resolution', value: 'separated', required: true },
+      { flags: '--reason <text>', description: 'why (required; kept on the request, a salted hash on the audit chain)', field: 'reason', required: true },
+      { flags: '--message <text>', description: 'with --confirm: the notice as the person is told it; default one naming the earlier request and the right to complain', field: 'message' },
+    ],
+    examples: [
+      `dsar requests duplicate ${EXAMPLE_IDS.request} --confirm --reason "Sent twice by the same person on the same day."`,
+      `dsar requests duplicate ${EXAMPLE_IDS.request} --separate --reason "A second access request, for the former account."`,
     ],
   });
   kit.api(requests, {
