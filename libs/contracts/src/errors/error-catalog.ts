@@ -228,7 +228,7 @@ export const ErrorCatalog = define({
   },
   DUPLICATE_NOT_MARKED: {
     code: 'SVC-BE-1413', status: 409, title: 'Duplicate not marked', retryable: false,
-    meaning: 'The request is not waiting for a duplicate decision: intake did not mark it as a duplicate, or an operator has already decided (a concurrent decision is one); `duplicate` is the request\'s duplicate mark, or null. Nothing was recorded.',
+    meaning: 'The request is not waiting for a duplicate decision: intake did not mark it as a duplicate, or an operator has already decided (a concurrent decision is one; a confirmed duplicate is also refused), whatever its status; `duplicate` is the request\'s duplicate mark, or null. A request still marked but no longer open is a 409 `LIFECYCLE_TRANSITION_DISALLOWED` instead. Nothing was recorded.',
   },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,

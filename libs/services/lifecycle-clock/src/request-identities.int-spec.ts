@@ -267,6 +267,41 @@ describe.each([
     expect(earlier.id).not.toBe(verified.id);
   });
 
+  it('marks against a match whose first request was decided, within the workspace only, and when a correction names the type', async () => {
+    const scope = tenant();
+    const operator = operatorOf(scope);
+    const first = await registry.create(scope, access({ requestor: { type: 'subject', email: 'ines@example.org' } }), now);
+    const second = await registry.create(scope, access({ requestor: { type: 'subject', email: 'ines@example.org' } }), now);
+    expect((await registry.require(scope, second.id)).duplicateOf).toBe(first.id);
+    await lifecycle.refuse(operator, first.id, { reason: 'other' });
+    // The first of the group is no longer open: the open match stands for it.
+    const third = await registry.create(scope, access({ requestor: { type: 'subject', email: 'ines@example.org' } }), now);
+    expect((await registry.require(scope, third.id)).duplicateOf).toBe(second.id);
+
+    // Another workspace of the tenant is another group, and counts apart.
+    const brand: TenantScope = { tenantId: scope.tenantId, workspaceId: 'brand-b' };
+    const elsewhere = await registry.create(brand, access({ requestor: { type: 'subject', email: 'ines@example.org' } }), now);
+    expect((await registry.require(brand, elsewhere.id)).duplicateState).toBeNull();
+    expect(await service.app.get(RequestIdentities).activityOf(ds.manager, await registry.require(brand, elsewhere.id))).toEqual({ requests: 1, windowDays: 30 });
+
+    // A request in triage is not marked until a correction names its type, which checks it as intake would have.
+    const triaged = await registry.create(
+      scope,
+      access({
+        requestType: null,
+        requestTypeInferred: true,
+        reading: { confidence: 0.1, triageReason: 'low_confidence', suggestedType: 'access', detectedLanguage: 'en' },
+        intakeSource: { channel: 'email', rawText: 'About my details.', receivedAt, contact: 'ines@example.org' },
+      }),
+      now,
+    );
+    expect((await registry.require(scope, triaged.id)).duplicateState).toBeNull();
+    await lifecycle.correct(operator, triaged.id, { requestType: 'access', reason: 'The person asks for a copy.' });
+    expect(await registry.require(scope, triaged.id)).toMatchObject({ duplicateState: 'marked', duplicateOf: second.id });
+    const marks = (await eventsOf('dsar.request.duplicate_marked.v1', scope.tenantId)).filter((e) => e.requestId === triaged.id);
+    expect(marks).toEqual([expect.objectContaining({ duplicateOf: second.id, matchedKinds: ['email'] })]);
+  });
+
   it('follows a replaced requestor and account evidence submitted later', async () => {
     const scope = tenant();
     const operator = operatorOf(scope);

@@ -94,11 +94,12 @@ export class RequestIdentities {
   }
 
   /**
-   * Marks a request just recorded (its row and index rows written in `tx`) as a duplicate of an open request of the
-   * same tenant, type and jurisdiction that shares an identity, received within the window; null when none (or the
-   * request has no type or no identity, or marking is off). Two requests of one person recorded at once end in one
-   * group: the check holds a transaction lock on each of the new request's digests, so the later of two waits for the
-   * earlier to commit and then sees it.
+   * Marks a request just recorded or corrected (its row and index rows written in `tx`) as a duplicate of an open
+   * request of the same tenant and workspace, type and jurisdiction that shares an identity, received within the
+   * window; null when none (or the request has no type or no identity, or marking is off). The request it is marked
+   * against is the first of the group the match belongs to, or the match itself when that first one is no longer
+   * open. Two requests of one person recorded at once end in one group: the check holds a transaction lock on each of
+   * the request's digests, so the later of two waits for the earlier to commit and then sees it.
    */
   async markIfDuplicate(tx: EntityManager, row: RequestEntity, written: Array<{ kind: IdentityKind; hex: string }>, now: Date): Promise<DuplicateMark | null> {
     const windowDays = this.settings.duplicateWindowDays;
@@ -107,7 +108,6 @@ export class RequestIdentities {
     for (const hex of [...new Set(written.map((w) => w.hex))].sort()) {
       await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`identity:${row.tenantId}:${hex}`]);
     }
-    const digests = this.everyKeyDigests(row);
     const window = windowDays * DAY_MS;
     const receipt = row.intakeReceivedAt.getTime();
     const candidates: Candidate[] = (
@@ -115,22 +115,26 @@ export class RequestIdentities {
         `SELECT r.id, CASE WHEN r.duplicate_state IN ('marked', 'confirmed') THEN r.duplicate_of ELSE r.id END AS primary, array_agg(DISTINCT i.kind) AS kinds
            FROM ${this.table('request_identities')} i JOIN ${this.table('requests')} r ON r.id = i.request_id
           WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h))
-            AND r.tenant_id = $1 AND r.id <> $3 AND r.status = ANY($4) AND r.request_type = $5 AND r.jurisdiction = $6
-            AND r.intake_received_at BETWEEN $7 AND $8
+            AND r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $3::text AND r.id <> $4 AND r.status = ANY($5)
+            AND r.request_type = $6 AND r.jurisdiction = $7 AND r.intake_received_at BETWEEN $8 AND $9
           GROUP BY r.id`,
-        [row.tenantId, digests, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
+        [row.tenantId, this.everyKeyDigests(row), row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
-    const primaries: Primary[] = await tx.query(
+    const options: Primary[] = await tx.query(
       `SELECT r.id, r.intake_received_at,
               EXISTS (SELECT 1 FROM ${this.table('request_transitions')} t WHERE t.request_id = r.id AND t.action = 'approve_verification') AS verified
          FROM ${this.table('requests')} r WHERE r.id = ANY($1::uuid[]) AND r.tenant_id = $2 AND r.status = ANY($3)`,
-      [[...new Set(candidates.map((c) => c.primary))], row.tenantId, [...OPEN_STATUSES]],
+      [[...new Set(candidates.flatMap((c) => [c.primary, c.id]))], row.tenantId, [...OPEN_STATUSES]],
     );
-    const chosen = primaries.sort(byPreference)[0];
+    const open = new Set(options.map((o) => o.id));
+    // The first of each match's group while it is open; a match whose first one was decided stands for its group.
+    const standsFor = (c: Candidate) => (open.has(c.primary) ? c.primary : c.id);
+    const eligible = new Set(candidates.map(standsFor));
+    const chosen = options.filter((o) => eligible.has(o.id)).sort(byPreference)[0];
     if (!chosen) return null;
-    const kinds = new Set(candidates.filter((c) => c.primary === chosen.id).flatMap((c) => c.kinds));
+    const kinds = new Set(candidates.filter((c) => standsFor(c) === chosen.id).flatMap((c) => c.kinds));
     return {
       duplicateOf: chosen.id,
       matchedKinds: [...kinds].sort(),
@@ -147,17 +151,19 @@ export class RequestIdentities {
   }
 
   /**
-   * The requests of the tenant (this one included) that carry any of the request's indexed identities, received in
-   * the `windowDays` up to its receipt: a campaign from one identity shows as a high count.
+   * The requests of the tenant and workspace (this one included) that carry any of the request's identities, under
+   * any configured key, received in the `windowDays` up to its receipt: a campaign from one identity shows as a high
+   * count. A request without identities counts itself alone.
    */
   private async sameIdentityRequests(manager: EntityManager, row: RequestEntity, windowDays: number): Promise<number> {
+    const digests = this.everyKeyDigests(row);
+    if (digests.length === 0) return 1;
     const [counted]: Array<{ n: string }> = await manager.query(
-      `SELECT count(DISTINCT o.request_id) AS n
-         FROM ${this.table('request_identities')} mine
-         JOIN ${this.table('request_identities')} o ON o.tenant_id = mine.tenant_id AND o.digest = mine.digest
-         JOIN ${this.table('requests')} r ON r.id = o.request_id
-        WHERE mine.request_id = $1 AND o.request_id <> $1 AND r.intake_received_at BETWEEN $2 AND $3`,
-      [row.id, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
+      `SELECT count(DISTINCT i.request_id) AS n
+         FROM ${this.table('request_identities')} i JOIN ${this.table('requests')} r ON r.id = i.request_id
+        WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h)) AND i.request_id <> $3
+          AND r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $4::text AND r.intake_received_at BETWEEN $5 AND $6`,
+      [row.tenantId, digests, row.id, row.workspaceId, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
     );
     return Number(counted.n) + 1;
   }

@@ -226,7 +226,18 @@ export class RequestLifecycle {
         : null;
       const { from } = await this.legalClock.correctLocked(tx, row, { requestType, pinned }, { actor: principal.id, at: now, reason: command.reason });
       corrected = { requestType, jurisdiction: row.jurisdiction, policyPack: row.policyPack, policyVersion: row.policyVersion, previousDueAt: from.dueAt };
+      // The index follows the jurisdiction (a national phone number is read in its country), and the corrected facts
+      // may repeat another open request: checked as intake checks a new one, unless a mark was already made.
+      const written = await this.identities.write(tx, row);
+      const mark = row.duplicateState === null ? await this.identities.markIfDuplicate(tx, row, written, now) : null;
+      if (mark) {
+        row.duplicateOf = mark.duplicateOf;
+        row.duplicateState = 'marked';
+        row.duplicateMarkedAt = new Date(mark.markedAt);
+        row.duplicateMatchedKinds = mark.matchedKinds;
+      }
       return {
+        ...(mark ? { followUps: [{ type: LifecycleEventTypes.duplicateMarked, facts: { ...mark } }] } : {}),
         type: LifecycleEventTypes.corrected,
         facts: {
           jurisdiction: row.jurisdiction,
