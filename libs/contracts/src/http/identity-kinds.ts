@@ -19,3 +19,9 @@ export type DuplicateState = (typeof DUPLICATE_STATES)[number];
 
 /** The window of the duplicate check by default, in days (IDENTITY_DUPLICATE_WINDOW_DAYS). */
 export const DEFAULT_DUPLICATE_WINDOW_DAYS = 30;
+
+/**
+ * Query parameters whose value is a person's identity (the queue's search by identity): a problem's `instance` and a
+ * log line show them as `[REDACTED]`, so that an answer or a log never repeats the identity searched for.
+ */
+export const PERSONAL_QUERY_PARAMETERS: readonly string[] = ['identity'];

@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { type Observable, throwError } from 'rxjs';
-import { ErrorCatalog, type ErrorDefinition, errorByCode } from '@dsar/contracts';
+import { ErrorCatalog, type ErrorDefinition, errorByCode, PERSONAL_QUERY_PARAMETERS } from '@dsar/contracts';
 import { errorForLog, REQUEST_ID_HEADER, requestIdOf } from '@dsar/platform/observability';
 import { ProblemError } from './domain-error';
 import { isInfrastructureUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from './infrastructure-unavailable';
@@ -62,7 +62,7 @@ export class ProblemJsonFilter implements ExceptionFilter {
   }
 
   private toProblem(exception: unknown, req: Request, requestId?: string): { problem: ProblemDetails; headers: Record<string, string> } {
-    const instance = req.originalUrl ?? req.url;
+    const instance = instanceOf(req.originalUrl ?? req.url);
     if (exception instanceof ProblemError) {
       return {
         problem: problemFrom(exception.definition, {
@@ -131,4 +131,21 @@ export class ProblemJsonFilter implements ExceptionFilter {
       headers: {},
     };
   }
+}
+
+/**
+ * The request target as a problem's `instance`: the path and query, with the value of a parameter that holds a
+ * person's identity (PERSONAL_QUERY_PARAMETERS) replaced, so that the answer does not repeat it.
+ */
+export function instanceOf(target: string): string {
+  const q = target.indexOf('?');
+  if (q < 0) return target;
+  const pairs = target
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const name = pair.split('=')[0] ?? '';
+      return PERSONAL_QUERY_PARAMETERS.includes(name) ? `${name}=[REDACTED]` : pair;
+    });
+  return `${target.slice(0, q)}?${pairs.join('&')}`;
 }

@@ -369,4 +369,19 @@ describe.each([
     expect(left.n).toBe(0);
     expect(await byEmail(scope, 'gone@example.org')).toEqual([]);
   });
+
+  it('confirms a duplicate of a request purged since with a notice that names no request', async () => {
+    const scope = tenant();
+    const operator = operatorOf(scope);
+    const first = await registry.create(scope, access({ requestor: { type: 'subject', email: 'early@example.org' } }), now);
+    const later = await registry.create(scope, access({ requestor: { type: 'subject', email: 'early@example.org' } }), now);
+    await lifecycle.refuse(operator, first.id, { reason: 'other' });
+    const purger = service.app.get(RequestRecordPurger);
+    const cutoff = new Date(now.getTime() + 86_400_000);
+    const [group] = await purger.due(scope.tenantId, cutoff, 10);
+    await service.app.get(UnitOfWork).run((tx) => purger.purge(tx, scope.tenantId, group, cutoff));
+    await lifecycle.resolveDuplicate(operator, later.id, { resolution: 'confirmed', reason: 'Same letter' });
+    const transition = await lifecycle.transitionOf(scope, later.id, String((await registry.require(scope, later.id)).lastEventId));
+    expect(String(transition.details.message)).toMatch(/^We will not act on your request because it repeats a request of yours that we are handling or have answered\./);
+  });
 });

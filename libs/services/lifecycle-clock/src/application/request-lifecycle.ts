@@ -39,7 +39,7 @@ import { UnitOfWork } from '@dsar/platform/persistence';
 import { defaultRefusalNotice, type RefusalNoticeContext } from '../domain/lifecycle/refusal-notice';
 import { nextStatus } from '../domain/lifecycle/state-machine';
 import { requireJurisdiction } from '../domain/request-deadline';
-import type { RequestEntity } from '../infrastructure/request.entity';
+import { RequestEntity } from '../infrastructure/request.entity';
 import { RequestTransitionEntity, type TransitionDetails } from '../infrastructure/request-transition.entity';
 import { lifecycleStateOf, requireAllowed } from './lifecycle-guard';
 import { eventTime, RequestClock } from './request-clock';
@@ -283,7 +283,10 @@ export class RequestLifecycle {
       const reason: RefusalReason = 'duplicate';
       row.statusReason = reason;
       const pack = await this.legalClock.packOf(tx, row);
-      const message = command.message ?? defaultRefusalNotice(reason, { ...refusalNoticeContext(row, pack), repeatsReference: requestReference(duplicateOf) });
+      // The request it repeats may have been purged since (retention): the notice then names none.
+      const repeated = await tx.exists(RequestEntity, { where: { id: duplicateOf, tenantId: row.tenantId } });
+      const context = { ...refusalNoticeContext(row, pack), ...(repeated ? { repeatsReference: requestReference(duplicateOf) } : {}) };
+      const message = command.message ?? defaultRefusalNotice(reason, context);
       return {
         ...resolved,
         to: 'refused',
