@@ -504,9 +504,9 @@ function cliScenarios(getSystem: () => TestSystem): void {
       expect(table.stdout).toMatch(new RegExp(`\\n${later.id} +received +access .* ${first.id}\\n`));
       expect(table.stderr).toContain('identity=[REDACTED]&identityKind=email');
       expect(`${table.stdout}${table.stderr}`.toLowerCase()).not.toContain('ada@example.org');
-      // A value that is no email address is the server's 400, naming the parameter and not repeating the value.
+      // A value that is no email address is the server's 422, naming the parameter and not repeating the value.
       const invalid = await fails(['requests', 'find', '--email', 'ada-at-example.org'], as);
-      expect({ code: invalid.code, error: invalid.error.code }).toEqual({ code: 2, error: 'SVC-BE-1102' });
+      expect({ code: invalid.code, error: invalid.error.code }).toEqual({ code: 2, error: 'SVC-BE-1414' });
       expect(invalid.error.message).toContain('identity');
       expect(invalid.run.stdout + invalid.run.stderr).not.toContain('ada-at-example.org');
       expect((await dsar(['requests', 'find', '--status', 'received'], as)).code).toBe(1);

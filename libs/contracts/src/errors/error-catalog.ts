@@ -230,6 +230,10 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1413', status: 409, title: 'Duplicate not marked', retryable: false,
     meaning: 'The request is not waiting for a duplicate decision: intake did not mark it as a duplicate, or an operator has already decided (a concurrent decision is one; a confirmed duplicate is also refused), whatever its status; `duplicate` is the request\'s duplicate mark, or null. A request still marked but no longer open is a 409 `LIFECYCLE_TRANSITION_DISALLOWED` instead. Nothing was recorded.',
   },
+  IDENTITY_NOT_RECOGNISED: {
+    code: 'SVC-BE-1414', status: 422, title: 'Identity not recognised', retryable: false,
+    meaning: 'The `identity` searched for is well formed text but not an identity of its `identityKind` by the normalisation rules (an email address without one `@` or a domain with a dot, a phone number of no possible length, or a national number without a `jurisdiction` filter naming its country; docs/identity.md#search); `errors` names `identity`, without its value. Nothing was read.',
+  },
   JURISDICTION_UNSUPPORTED: {
     code: 'SVC-BE-1501', status: 422, title: 'Jurisdiction not supported', retryable: false,
     meaning: 'No policy pack covers the jurisdiction; `supported` lists the codes that are covered.',

@@ -45,7 +45,7 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     tag: 'Requests',
     query: queueQuery,
     response: { status: 200, schema: queuePage, description: 'A page of the queue.' },
-    errors: ['REQUEST_VALIDATION_FAILED'],
+    errors: ['REQUEST_VALIDATION_FAILED', 'IDENTITY_NOT_RECOGNISED'],
   },
   {
     method: 'GET',

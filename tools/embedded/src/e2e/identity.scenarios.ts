@@ -189,18 +189,18 @@ export function identityScenarios(getSystem: () => TestSystem): void {
     });
 
     it.each([
-      ['an empty identity', 'identity', 'identity='],
-      ['an email without @', 'identity', `identity=${encodeURIComponent('ada.example.org')}`],
-      ['an email with two @', 'identity', `identity=${encodeURIComponent('ada@@example.org')}&identityKind=email`],
-      ['an unknown kind', 'identityKind', `identity=${encodeURIComponent('ada@example.org')}&identityKind=fax`],
-      ['a kind without an identity', 'identityKind', 'identityKind=email'],
-      ['an identity of 513 characters', 'identity', `identity=${'a'.repeat(501)}%40example.org`],
-      ['a national phone number without a jurisdiction filter', 'identity', `identity=${encodeURIComponent('030 1234567')}&identityKind=phone`],
-      ['a phone number too short to be one', 'identity', 'identity=12&identityKind=phone'],
-    ])('%s: 400 problem+json naming %s, and nothing changes', async (_case, field, query) => {
+      ['an empty identity', 400, 'SVC-BE-1102', 'identity', 'identity='],
+      ['an email without @', 422, 'SVC-BE-1414', 'identity', `identity=${encodeURIComponent('ada.example.org')}`],
+      ['an email with two @', 422, 'SVC-BE-1414', 'identity', `identity=${encodeURIComponent('ada@@example.org')}&identityKind=email`],
+      ['an unknown kind', 400, 'SVC-BE-1102', 'identityKind', `identity=${encodeURIComponent('ada@example.org')}&identityKind=fax`],
+      ['a kind without an identity', 400, 'SVC-BE-1102', 'identityKind', 'identityKind=email'],
+      ['an identity of 513 characters', 400, 'SVC-BE-1102', 'identity', `identity=${'a'.repeat(501)}%40example.org`],
+      ['a national phone number without a jurisdiction filter', 422, 'SVC-BE-1414', 'identity', `identity=${encodeURIComponent('030 1234567')}&identityKind=phone`],
+      ['a phone number too short to be one', 422, 'SVC-BE-1414', 'identity', 'identity=12&identityKind=phone'],
+    ])('%s: %d problem+json %s naming %s, and nothing changes', async (_case, status, code, field, query) => {
       const before = (await queue('sortBy=receivedAt')).body.total as number;
       const res = await operator.get(`/requests?${query}`);
-      expectProblem(res, 400, 'SVC-BE-1102');
+      expectProblem(res, status, code);
       expect((res.body.errors as Array<{ field: string }>).map((e) => e.field)).toEqual([field]);
       // The problem does not repeat the identity searched for: its instance shows the parameter's value redacted.
       if (/identity=[^&]/.test(query)) expect(res.body.instance).toMatch(/[?&]identity=\[REDACTED\]/);

@@ -81,12 +81,13 @@ export class RequestIdentities {
   /**
    * The digests, in hex, to look a searched identity up by: one per configured key, so that requests indexed under a
    * key being rotated out are found until the reindex has moved them. A value that is not an identity of the kind is
-   * a 400 naming `identity`. `jurisdiction` gives a national phone number its country.
+   * a 422 IDENTITY_NOT_RECOGNISED naming `identity` (the query's schema cannot tell it: it depends on the kind and the
+   * rules). `jurisdiction` gives a national phone number its country.
    */
   searchDigests(tenantId: string, kind: IdentityKind, value: string, jurisdiction?: string): string[] {
     const normalised = normaliseIdentity(kind, value, jurisdiction);
     if (normalised === null) {
-      throw new ProblemError('REQUEST_VALIDATION_FAILED', `The identity is not ${kind === 'email' ? 'an email address' : kind === 'phone' ? 'a phone number' : 'an account id'}.`, [
+      throw new ProblemError('IDENTITY_NOT_RECOGNISED', `The identity is not ${kind === 'email' ? 'an email address' : kind === 'phone' ? 'a phone number' : 'an account id'}.`, [
         { field: 'identity', message: identityProblem(kind) },
       ]);
     }
