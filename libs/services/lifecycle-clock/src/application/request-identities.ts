@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type DuplicateMarkedV1, type IdentityKind, OPEN_STATUSES, type RequestDetail } from '@dsar/contracts';
+import { DEFAULT_DUPLICATE_WINDOW_DAYS, type DuplicateMarkedV1, type IdentityKind, OPEN_STATUSES, type RequestDetail } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { IdentityBlindIndex } from '../domain/identity/blind-index';
@@ -18,8 +18,6 @@ export interface IdentityIndexSettings {
 
 export const IDENTITY_INDEX_SETTINGS = Symbol('IDENTITY_INDEX_SETTINGS');
 
-/** The window identity activity is counted in when duplicate marking is off (IDENTITY_DUPLICATE_WINDOW_DAYS=0). */
-const ACTIVITY_WINDOW_WHEN_UNMARKED = 30;
 const DAY_MS = 86_400_000;
 
 /** What the step that marks a request writes on it and in its event. */
@@ -32,7 +30,8 @@ interface Candidate {
   kinds: IdentityKind[];
 }
 
-interface Primary {
+/** A request a new one may be marked against: an open first request of a group, or an open match standing for its group. */
+interface GroupOption {
   id: string;
   intake_received_at: Date;
   verified: boolean;
@@ -56,9 +55,9 @@ export class RequestIdentities {
     return qualifiedTable(this.uow.dataSource, name);
   }
 
-  /** The days of the window the activity of an identity is counted in. */
+  /** The days of the window the activity of an identity is counted in: the duplicate window, or its default when marking is off. */
   get activityWindowDays(): number {
-    return this.settings.duplicateWindowDays || ACTIVITY_WINDOW_WHEN_UNMARKED;
+    return this.settings.duplicateWindowDays || DEFAULT_DUPLICATE_WINDOW_DAYS;
   }
 
   /**
@@ -123,7 +122,7 @@ export class RequestIdentities {
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
-    const options: Primary[] = await tx.query(
+    const options: GroupOption[] = await tx.query(
       `SELECT r.id, r.intake_received_at,
               EXISTS (SELECT 1 FROM ${this.table('request_transitions')} t WHERE t.request_id = r.id AND t.action = 'approve_verification') AS verified
          FROM ${this.table('requests')} r WHERE r.id = ANY($1::uuid[]) AND r.tenant_id = $2 AND r.status = ANY($3)`,
@@ -229,7 +228,7 @@ export class RequestIdentities {
 }
 
 /** Verified requests first, then the earliest received, then the smallest id: one primary for any order of arrival. */
-function byPreference(a: Primary, b: Primary): number {
+function byPreference(a: GroupOption, b: GroupOption): number {
   if (a.verified !== b.verified) return a.verified ? -1 : 1;
   const at = new Date(a.intake_received_at).getTime() - new Date(b.intake_received_at).getTime();
   if (at !== 0) return at;
