@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { text, timestamp } from './fields';
-import { DUPLICATE_RESOLUTIONS } from './identity-kinds';
 import { INTAKE_CHANNELS, intakePayload, REQUEST_STATUSES, REQUEST_TYPES, requestor, authority } from './requests';
 
 /**
@@ -128,23 +127,23 @@ export const correctionResult = z
 export type CorrectionResult = z.infer<typeof correctionResult>;
 
 /** `POST /requests/:id/duplicate-resolution`: what an operator decides of a request marked as a duplicate (docs/identity.md#duplicates). */
+const duplicateReason = text(2000).describe("Why: kept on the request's step, and as a salted hash on the audit chain");
 export const duplicateResolutionCommand = z
-  .strictObject({
-    resolution: z
-      .enum(DUPLICATE_RESOLUTIONS)
-      .describe(
-        '`confirmed`: the same request as the one it repeats: it is refused with reason `duplicate`, and the person is told (the refusal notice names the earlier request); `separated`: a request of its own, worked on as any other',
-      ),
-    reason: text(2000).describe("Why: kept on the request's step, and as a salted hash on the audit chain"),
-    message: text(10_000)
-      .optional()
-      .describe('`confirmed` only: the notice as the person is told it; default one that names the earlier request, the reason and the right to complain (as a refusal without a message)'),
-  })
-  .superRefine((command, ctx) => {
-    if (command.resolution === 'separated' && command.message !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['message'], message: 'is the notice of a confirmed duplicate: a separated request is not answered by this step' });
-    }
-  })
+  .discriminatedUnion('resolution', [
+    z.strictObject({
+      resolution: z
+        .literal('confirmed')
+        .describe('The same request as the one it repeats: it is refused with reason `duplicate`, and the person is told (the refusal notice names the earlier request)'),
+      reason: duplicateReason,
+      message: text(10_000)
+        .optional()
+        .describe('The notice as the person is told it; default one that names the earlier request, the reason and the right to complain (as a refusal without a message)'),
+    }),
+    z.strictObject({
+      resolution: z.literal('separated').describe('A request of its own, worked on as any other; nothing is sent to the person'),
+      reason: duplicateReason,
+    }),
+  ])
   .meta({ id: 'DuplicateResolutionCommand' });
 export type DuplicateResolutionCommand = z.infer<typeof duplicateResolutionCommand>;
 

@@ -341,11 +341,6 @@ export const queueQuery = z
       .optional()
       .describe('`true`: only requests marked as a duplicate of another (waiting for an operator, or confirmed); `false`: only those that are not'),
   })
-  .superRefine((query, ctx) => {
-    if (query.identityKind !== undefined && query.identity === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['identityKind'], message: 'is the kind of `identity`: give `identity` too' });
-    }
-  })
   .meta({ id: 'QueueQuery' });
 export type QueueQuery = z.infer<typeof queueQuery>;
 

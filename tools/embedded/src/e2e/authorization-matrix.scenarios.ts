@@ -121,6 +121,8 @@ const CALLS: Readonly<Record<string, (r: Resources) => CallInput>> = {
   // The request's own type: an allowed caller gets 422 SVC-BE-1411 (nothing to change), and the request stays as it is.
   correctRequest: () => ({ json: { requestType: 'access', reason: 'Intake read the letter as an access request.' } }),
   submitAuthority: () => ({ json: { evidenceArtifacts: [{ type: 'power_of_attorney' }], status: 'submitted' } }),
+  // No request of the matrix is marked: an allowed caller gets 409 SVC-BE-1413, and the request stays as it is.
+  resolveDuplicate: () => ({ json: { resolution: 'separated', reason: 'The matrix separates it.' } }),
   fileAppeal: () => ({ json: { message: 'I disagree.' } }),
   decideAppeal: () => ({ json: { decision: 'deny' } }),
   recordVerificationEvidence: () => ({ json: { level: 'reasonable', evidenceArtifacts: [{ type: 'external', system: 'crm', reference: 'case-1' }], methodsAllowed: ['document'] } }),
