@@ -319,6 +319,20 @@ export function identityScenarios(getSystem: () => TestSystem): void {
       expect(events.find((e) => e.eventType === 'request_refused')!.payload).toMatchObject({ reason: 'duplicate', action: 'resolve_duplicate', status: 'refused' });
       // The reason is personal data: the chain keeps only its salted hash.
       expect(JSON.stringify(events)).not.toContain(reason);
+      // On the audit chain, which verifies: the mark and the decision, with no address and no reason in clear.
+      const exported = await waitFor(
+        'the mark and the decision on the audit chain',
+        async () => {
+          const res = await operator.get(`/requests/${marked}/audit/export`);
+          const types = res.status === 202 ? ((res.body.events as Json[]).map((e) => e.eventType) as string[]) : [];
+          return ['dsar.request.duplicate_marked.v1', 'dsar.request.duplicate_resolved.v1', 'dsar.request.refused.v1'].every((t) => types.includes(t)) ? res : undefined;
+        },
+        { timeoutMs: 60_000 },
+      );
+      expect(JSON.stringify(exported.body)).not.toContain(reason);
+      expect(JSON.stringify(exported.body).toLowerCase()).not.toContain(address.split('@')[0]);
+      const verified = await operator.post(`/requests/${marked}/audit/verify`, { hash: exported.body.rootHash, sequence: exported.body.headSequence });
+      expect({ status: verified.status, verified: verified.body.verified }).toEqual({ status: 202, verified: true });
       // Confirmed stays listed as a duplicate of the first.
       expect((await queue(`duplicate=true&${emailQuery(address)}`)).body.items).toEqual([expect.objectContaining({ id: marked, duplicateOf: first })]);
 
