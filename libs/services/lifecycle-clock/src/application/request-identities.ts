@@ -122,15 +122,14 @@ export class RequestIdentities {
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
-    const options: GroupOption[] = await tx.query(
-      `SELECT r.id, r.intake_received_at,
-              EXISTS (SELECT 1 FROM ${this.table('request_transitions')} t WHERE t.request_id = r.id AND t.action = 'approve_verification') AS verified
-         FROM ${this.table('requests')} r WHERE r.id = ANY($1::uuid[]) AND r.tenant_id = $2 AND r.status = ANY($3)`,
-      [[...new Set(candidates.flatMap((c) => [c.primary, c.id]))], row.tenantId, [...OPEN_STATUSES]],
-    );
-    const open = new Set(options.map((o) => o.id));
+    // The groups' first requests (a campaign from one identity has one), and only for a group whose first one was
+    // decided, its open matches.
+    let options = await this.optionsAmong(tx, row.tenantId, [...new Set(candidates.map((c) => c.primary))]);
+    const firstsOpen = new Set(options.map((o) => o.id));
+    const standingIn = candidates.filter((c) => !firstsOpen.has(c.primary)).map((c) => c.id);
+    if (standingIn.length > 0) options = [...options, ...(await this.optionsAmong(tx, row.tenantId, standingIn))];
     // The first of each match's group while it is open; a match whose first one was decided stands for its group.
-    const standsFor = (c: Candidate) => (open.has(c.primary) ? c.primary : c.id);
+    const standsFor = (c: Candidate) => (firstsOpen.has(c.primary) ? c.primary : c.id);
     const eligible = new Set(candidates.map(standsFor));
     const chosen = options.filter((o) => eligible.has(o.id)).sort(byPreference)[0];
     if (!chosen) return null;
@@ -142,6 +141,16 @@ export class RequestIdentities {
       sameIdentityRequests: await this.sameIdentityRequests(tx, row, windowDays),
       markedAt: now.toISOString(),
     };
+  }
+
+  /** Those of the requests that are open, with what the choice of a group's first request weighs. */
+  private optionsAmong(tx: EntityManager, tenantId: string, ids: string[]): Promise<GroupOption[]> {
+    return tx.query(
+      `SELECT r.id, r.intake_received_at,
+              EXISTS (SELECT 1 FROM ${this.table('request_transitions')} t WHERE t.request_id = r.id AND t.action = 'approve_verification') AS verified
+         FROM ${this.table('requests')} r WHERE r.id = ANY($1::uuid[]) AND r.tenant_id = $2 AND r.status = ANY($3)`,
+      [ids, tenantId, [...OPEN_STATUSES]],
+    );
   }
 
   /** How many requests carry the request's identities, as the detail shows it. */

@@ -40,7 +40,12 @@ interface QueueFilter {
   rows: string[];
   params: ObjectLiteral;
   later?: string;
+  /** A search by identity with no other condition, in a tenant-wide scope. */
+  identityAlone: boolean;
 }
+
+/** The index rows of the searched identity's digests (`:identityDigests`, hex, one per configured key). */
+const IDENTITY_DIGESTS_MATCH = "i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(CAST(:identityDigests AS text[])) AS h))";
 
 /**
  * The work queue of a tenant. Every filter and sort order is served by an
@@ -91,12 +96,15 @@ export class RequestQueue {
       // The counters answer in a fraction of a millisecond: not worth a second connection.
       rows = await readPage();
       total = await this.counted(manager, filter);
-    } else if (inTransaction) {
-      rows = await readPage();
-      total = await this.countedUpTo(manager, filter, atRiskBound);
     } else {
-      // A total the counters cannot give counts index entries (milliseconds): on another pooled connection while the page is read.
-      [rows, total] = await Promise.all([readPage(), this.countedUpTo(manager, filter, atRiskBound)]);
+      const countTotal = () => (filter.identityAlone ? this.countedByIdentity(manager, filter) : this.countedUpTo(manager, filter, atRiskBound));
+      if (inTransaction) {
+        rows = await readPage();
+        total = await countTotal();
+      } else {
+        // A total the counters cannot give counts index entries (milliseconds): on another pooled connection while the page is read.
+        [rows, total] = await Promise.all([readPage(), countTotal()]);
+      }
     }
     return { rows, total: total.total, totalExact: total.exact, limit, offset, sortBy, sortOrder };
   }
@@ -104,6 +112,20 @@ export class RequestQueue {
   /** The requests of the filter without its due time, from the counters: exact. */
   private async counted(manager: EntityManager, filter: QueueFilter): Promise<QueueTotal> {
     const [row]: Array<{ n: string }> = await this.query(manager, `SELECT coalesce(sum(r.n), 0)::bigint AS n FROM ${this.table('request_counts')} r WHERE ${filter.keys.join(' AND ')}`, filter.params);
+    return { total: Number(row.n), exact: true };
+  }
+
+  /**
+   * The requests of a search by identity with no other filter, in a tenant-wide scope: the requests the index holds
+   * the digests for, counted from the index alone (its covering lookup), exact, with no request row read. A request
+   * and its index rows are written and purged together, so every row names a request of the tenant.
+   */
+  private async countedByIdentity(manager: EntityManager, filter: QueueFilter): Promise<QueueTotal> {
+    const [row]: Array<{ n: string }> = await this.query(
+      manager,
+      `SELECT count(DISTINCT i.request_id) AS n FROM ${this.table('request_identities')} i WHERE i.tenant_id = :tenantId AND ${IDENTITY_DIGESTS_MATCH}`,
+      filter.params,
+    );
     return { total: Number(row.n), exact: true };
   }
 
@@ -213,13 +235,13 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { sy
   }
   if (identityDigests !== undefined) {
     // The blind index (RequestIdentities), by the tenant and the digests: an index lookup, whatever the tenant's size.
-    rows.push(
-      `r.id IN (SELECT i.request_id FROM ${tables.identities} i WHERE i.tenant_id = :tenantId AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(CAST(:identityDigests AS text[])) AS h)))`,
-    );
+    rows.push(`r.id IN (SELECT i.request_id FROM ${tables.identities} i WHERE i.tenant_id = :tenantId AND ${IDENTITY_DIGESTS_MATCH})`);
     params.identityDigests = identityDigests;
   }
+  // A search by identity alone in a tenant-wide scope is counted from the index (countedByIdentity).
+  const identityAlone = identityDigests !== undefined && rows.length === 1 && keys.length === 1;
   // The count of the requests `rows` leaves out is known only for the at-risk filter alone.
-  return { keys, rows, params, ...(later && rows.length === 1 ? { later } : {}) };
+  return { keys, rows, params, identityAlone, ...(later && rows.length === 1 ? { later } : {}) };
 }
 
 /** From the plan of `<at risk> UNION ALL <open>` (EXPLAIN (FORMAT JSON)): the planner's estimated share of the open requests that are at risk. */
