@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
-import { MODULE_METADATA } from '@nestjs/common/constants';
-import type { DataSource, QueryRunner } from 'typeorm';
-import { INTAKE_CHANNELS, OPEN_STATUSES, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
+import type { DataSource } from 'typeorm';
+import { OPEN_STATUSES, type QueueQuery } from '@dsar/contracts';
 import type { TenantScope } from '@dsar/platform/http';
 import { idempotencyMigrations } from '@dsar/platform/idempotency';
 import { messagingMigrations } from '@dsar/platform/messaging';
 import { dataSourceOptions, openDataSource, schemaNameFor, UnitOfWork } from '@dsar/platform/persistence';
-import { LifecycleClockModule, lifecycleClockService, type RequestEntity } from '@dsar/services/lifecycle-clock';
-import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine, recordStatements, type Statement } from './bench-kit';
+import { lifecycleClockService } from '@dsar/services/lifecycle-clock';
+import { benchEnv, explain, fmt, log, onThrowawayDatabase, percentile, printMachine } from './bench-kit';
+import { accessPaths, bulkSession, type QueuePager, type Recorded, recordQueueStatements, requestQueueClass, requestsLoadSql } from './lifecycle-clock-kit';
 import type { TriggerTimes, WriteCosts } from './queue-writes';
 
 /**
@@ -64,123 +64,11 @@ const BIG_TENANT = 'bench-big';
 const WRITES_TENANT = 'bench-writes';
 const SMALL_TENANT = 'bench-other-007';
 
-/** Status mix, weighted toward open requests (60 % open); cumulative thresholds for one random() per row. */
-const STATUS_MIX: readonly (readonly [RequestStatus, number])[] = [
-  ['received', 0.15],
-  ['in_progress', 0.25],
-  ['clarification_pending', 0.08],
-  ['verification_pending', 0.12],
-  ['fulfilled', 0.28],
-  ['refused', 0.06],
-  ['closed', 0.06],
-];
-/** US state laws give 45 days, the others 30 (the due time counts from the provenance time). */
-const JURISDICTIONS = ['EU', 'DE', 'FR', 'GB', 'US-CA', 'US-VA', 'US-CO'];
-const WORKSPACES = 12;
-const WORKSPACE_SHARE = 0.6;
 /** The cap of the capped-count alternative ("10000+" beyond it). */
 const CAP = 10_000;
 
 // ---------------------------------------------------------------------------------------------
-// The real RequestQueue, as the HTTP controller gets it.
-
-interface QueueSliceLike {
-  rows: RequestEntity[];
-  total: number;
-  totalExact: boolean;
-}
-interface QueuePager {
-  page(scope: TenantScope, query: QueueQuery, now?: Date): Promise<QueueSliceLike>;
-}
-type QueueClass = new (uow: UnitOfWork) => QueuePager;
-
-/**
- * lifecycle-clock's public surface does not export RequestQueue, and a tool may
- * not deep-import a service library (module boundaries). The class is the one
- * LifecycleClockModule provides to its controller, so it is taken from there.
- */
-function requestQueueClass(): QueueClass {
-  const providers: unknown = Reflect.getMetadata(MODULE_METADATA.PROVIDERS, LifecycleClockModule);
-  const found = Array.isArray(providers) ? providers.find((p: unknown): p is QueueClass => typeof p === 'function' && p.name === 'RequestQueue') : undefined;
-  if (!found || typeof found.prototype.page !== 'function') throw new Error('LifecycleClockModule no longer provides RequestQueue with a page() method');
-  return found;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Query recording: every query of page() is timed where TypeORM sends it.
-
-/**
- * A statement page() sent, with what it is: the page SELECT, a statement of the total (the counters, the capped
- * counts of the at-risk filter, the planner's estimate), or anything else.
- */
-interface Recorded extends Statement {
-  kind: 'select' | 'total' | 'other';
-}
-
-function recordQueries(ds: DataSource): { take(): Recorded[] } {
-  const recorder = recordStatements(ds);
-  const kindOf = (sql: string): Recorded['kind'] => (/request_counts|^\s*EXPLAIN/.test(sql) ? 'total' : /^\s*SELECT/i.test(sql) ? 'select' : 'other');
-  return { take: () => recorder.take().map((q) => ({ ...q, kind: kindOf(q.sql) })) };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Data
-
-const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-
-function loadSql(): string {
-  let cumulative = 0;
-  const statusCase = STATUS_MIX.map(([status, weight]) => {
-    cumulative += weight;
-    return `WHEN r_status < ${cumulative.toFixed(4)} THEN ${sqlText(status)}`;
-  }).join(' ');
-  const pick = (values: readonly string[]) => `(ARRAY[${values.map(sqlText).join(', ')}])[1 + floor(random() * ${values.length})::int]`;
-  // OFFSET 0 fences each level, so every random() is drawn once per row and reused.
-  return `
-    INSERT INTO ${TABLE} (
-      id, tenant_id, workspace_id, jurisdiction, request_type, request_type_inferred, status, channel,
-      received_at, intake_received_at, clock_mode, policy_pack, policy_version, due_at,
-      intake_source, requestor, authority, last_event_id, created_at, updated_at, version, status_changed_at)
-    SELECT
-      gen_random_uuid(), tenant_id, workspace_id, jurisdiction, request_type, r_inferred < 0.3, status, channel,
-      received_at, intake_received_at, 'receipt',
-      CASE WHEN jurisdiction LIKE 'US-%' THEN 'us-state-privacy' ELSE 'eu-gdpr' END, '1.0.0',
-      intake_received_at + CASE WHEN jurisdiction LIKE 'US-%' THEN interval '45 days' ELSE interval '30 days' END,
-      jsonb_build_object(
-        'channel', channel,
-        'rawText', 'Please send me a copy of the personal data you hold about me.',
-        'receivedAt', to_char(intake_received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-      CASE WHEN r_requestor < 0.6 THEN jsonb_build_object('type', 'subject') END,
-      NULL, NULL,
-      received_at, LEAST(now(), received_at + r_updated * interval '40 days'), 1,
-      -- the last status change: the last update, as nothing else changes these rows
-      LEAST(now(), received_at + r_updated * interval '40 days')
-    FROM (
-      SELECT *,
-        received_at - r_intake * interval '3 days' AS intake_received_at,
-        CASE ${statusCase} ELSE 'closed' END AS status
-      FROM (
-        SELECT
-          CASE WHEN i <= $1 THEN $4 ELSE 'bench-other-' || lpad((i % $3)::text, 3, '0') END AS tenant_id,
-          now() - random() * interval '730 days' AS received_at,
-          CASE WHEN random() < ${WORKSPACE_SHARE} THEN 'ws-' || lpad((1 + floor(random() * ${WORKSPACES}))::int::text, 2, '0') END AS workspace_id,
-          ${pick(JURISDICTIONS)} AS jurisdiction,
-          ${pick(REQUEST_TYPES)} AS request_type,
-          ${pick(INTAKE_CHANNELS)} AS channel,
-          random() AS r_status, random() AS r_intake, random() AS r_updated, random() AS r_inferred, random() AS r_requestor
-        FROM generate_series(1, $1::int + $2::int) AS g(i)
-        OFFSET 0
-      ) a
-      OFFSET 0
-    ) b
-    ORDER BY received_at`;
-}
-
-/** The settings of the bulk loads: an INSERT … SELECT of a million rows sorts them by receipt. */
-async function bulkSession(qr: QueryRunner): Promise<void> {
-  await qr.query(`SET work_mem = '256MB'`);
-  await qr.query(`SET maintenance_work_mem = '512MB'`);
-}
+// Data (the loader is lifecycle-clock-kit.ts's, shared with the identity benchmark)
 
 /** Loads the data; returns the seconds the INSERT … SELECT took (the counters' trigger included). */
 async function load(ds: DataSource): Promise<number> {
@@ -189,7 +77,7 @@ async function load(ds: DataSource): Promise<number> {
   try {
     await bulkSession(qr);
     let t = Date.now();
-    await qr.query(loadSql(), [TENANT_ROWS, OTHER_ROWS, OTHER_TENANTS, BIG_TENANT]);
+    await qr.query(requestsLoadSql(TABLE), [TENANT_ROWS, OTHER_ROWS, OTHER_TENANTS, BIG_TENANT]);
     loadS = (Date.now() - t) / 1000;
     log(`  INSERT … SELECT … generate_series: ${TENANT_ROWS + OTHER_ROWS} rows in ${loadS.toFixed(1)} s (the request counters' trigger included)`);
     t = Date.now();
@@ -292,17 +180,6 @@ async function measureAll(queue: QueuePager, recorder: { take(): Recorded[] }, s
   return results;
 }
 
-/** The access paths of a plan: the indexes it scans, or the tables it reads sequentially. */
-function accessPaths(plan: string[]): string {
-  const paths = new Set<string>();
-  for (const line of plan) {
-    const index = /(Index Only Scan|Index Scan|Bitmap Index Scan)(?: Backward)? (?:using |on )(\w+)/.exec(line);
-    if (index) paths.add(`${index[2]}${/Only/.test(index[1]) ? ' (index-only)' : /Bitmap/.test(index[1]) ? ' (bitmap)' : ''}${/Backward/.test(line) ? ' ↑' : ''}`);
-    if (/Seq Scan on/.test(line)) paths.add('Seq Scan');
-  }
-  return [...paths].join(', ') || '—';
-}
-
 // ---------------------------------------------------------------------------------------------
 // For the harness: the total each shape should have, and the figures as JSON.
 
@@ -391,7 +268,7 @@ async function main(): Promise<void> {
     log(`\nloading ${TENANT_ROWS} requests for ${BIG_TENANT} and ${OTHER_ROWS} over ${OTHER_TENANTS} other tenants`);
     const loadS = await load(ds);
 
-    const recorder = recordQueries(ds);
+    const recorder = recordQueueStatements(ds);
     const queue = new (requestQueueClass())(new UnitOfWork(ds));
     const now = new Date();
 
@@ -531,7 +408,7 @@ async function writeCosts(ds: DataSource): Promise<WriteCosts> {
     for (const mode of ['on', 'off', 'on', 'off'] as const) {
       if (mode === 'off') await qr.query(`ALTER TABLE ${TABLE} DISABLE TRIGGER request_counts_insert`);
       const t = process.hrtime.bigint();
-      await qr.query(loadSql(), [part, 0, 1, WRITES_TENANT]);
+      await qr.query(requestsLoadSql(TABLE), [part, 0, 1, WRITES_TENANT]);
       seconds[mode] += Number(process.hrtime.bigint() - t) / 1e9;
       if (mode === 'off') await qr.query(`ALTER TABLE ${TABLE} ENABLE TRIGGER request_counts_insert`);
     }

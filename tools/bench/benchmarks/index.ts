@@ -2,6 +2,7 @@ import type { Benchmark } from '../harness/types';
 import { cli } from './cli';
 import { fanout } from './fanout';
 import { footprint } from './footprint';
+import { identity } from './identity';
 import { intake } from './intake';
 import { propagation } from './propagation';
 import { queue } from './queue';
@@ -11,4 +12,4 @@ import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter, identity];

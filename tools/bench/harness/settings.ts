@@ -34,6 +34,14 @@ export interface Settings {
   queueIterations: number;
   /** Rows of the queue benchmark's bulk insert with and without the request counters' trigger (half each). */
   queueWriteRows: number;
+  /** The identity benchmark: requests of the searched tenant, of the other tenants, and how many others (each request with 1–3 identities). */
+  identityTenantRows: number;
+  identityOtherRows: number;
+  identityOtherTenants: number;
+  /** Searches by identity per repetition, over every shape (half of them a known email). */
+  identitySearches: number;
+  /** Creates of each kind per repetition (without identities, with new ones, repeating an open request, with the campaign's identity). */
+  identityCreates: number;
   /** Seconds a started system is left alone before its idle RSS is sampled. */
   settleS: number;
   /** RSS samples (200 ms apart) of an idle process; the median is the figure. */
@@ -67,6 +75,11 @@ const FULL: Settings = {
   queueOtherTenants: 99,
   queueIterations: 30,
   queueWriteRows: 100_000,
+  identityTenantRows: 1_000_000,
+  identityOtherRows: 200_000,
+  identityOtherTenants: 99,
+  identitySearches: 600,
+  identityCreates: 300,
   settleS: 5,
   rssSamples: 10,
   footprintSource: 1,
@@ -93,6 +106,11 @@ const SMOKE: Settings = {
   queueOtherTenants: 99,
   queueIterations: 20,
   queueWriteRows: 2_000,
+  identityTenantRows: 5_000,
+  identityOtherRows: 1_000,
+  identityOtherTenants: 9,
+  identitySearches: 60,
+  identityCreates: 10,
   settleS: 1,
   rssSamples: 3,
   footprintSource: 0,

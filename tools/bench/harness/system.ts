@@ -130,6 +130,8 @@ export class DistributedSystem {
       INTERNAL_AUTH_KEY: randomBytes(32).toString('base64'),
       // Read by the notifier and intake-gateway only (the others ignore it).
       REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
+      // Read by lifecycle-clock only (the others ignore it).
+      IDENTITY_INDEX_KEY: randomBytes(32).toString('base64'),
       STORAGE_MASTER_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: join(this.options.dir, 'data'),
       HOST: '127.0.0.1',
