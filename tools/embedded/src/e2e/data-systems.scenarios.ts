@@ -582,7 +582,8 @@ function scenariosOf(getSystem: () => TestSystem, options: DataSystemScenarioOpt
   describe('chasing: a task past its SLA', () => {
     it("tells the manual owner of the new task; past the SLA reminds the owner once, then alerts operators once; all in the request's notification history", async () => {
       clock().advance(24 * HOUR);
-      const id = await workableRequest('rectification');
+      // Another person than the earlier rectification's: of the same person, this one would be its duplicate and wait.
+      const id = await workableRequest('rectification', `chased.${randomUUID().slice(0, 8)}@example.org`);
       const task = await taskIn(id, 'legal', ['queued']);
       const reference = `DSAR-${id.replace(/-/g, '').slice(0, 8).toUpperCase()}`;
       const history = async () => ((await admin.get(`/requests/${id}/notifications`)).body.events ?? []) as Array<{ eventType: string; audience: string; status: string }>;
@@ -614,11 +615,13 @@ function scenariosOf(getSystem: () => TestSystem, options: DataSystemScenarioOpt
 
   describe('a request in triage (issue 39)', () => {
     it('is sent to no data system while it has no type, and fans out once an operator names its type', async () => {
+      // A person of their own: once its type is named, a request of jane's would repeat her earlier one and wait as its duplicate.
+      const triaged = `triaged.${randomUUID().slice(0, 8)}@example.org`;
       const created = await admin.post(
         '/requests/capture',
         intake(
-          { jurisdiction: 'DE', requestType: undefined, requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' } },
-          { rawText: 'Hello, I have a question about my order.', receivedAt: new Date(clock().now().getTime() - HOUR).toISOString(), contact: 'jane@example.org' },
+          { jurisdiction: 'DE', requestType: undefined, requestor: { type: 'subject', name: 'Jane Doe', email: triaged } },
+          { rawText: 'Hello, I have a question about my order.', receivedAt: new Date(clock().now().getTime() - HOUR).toISOString(), contact: triaged },
         ),
       );
       expect(created.status).toBe(202);

@@ -253,7 +253,7 @@ export function notificationScenarios(getSystem: () => TestSystem, servers: () =
       for (const bad of [
         { ...corrected, type: 'neighbour' },
         { ...corrected, email: 'not an address' },
-        { ...corrected, phone: '+49 170 1234567' },
+        { ...corrected, fax: '+49 170 1234567' },
       ]) {
         expectProblem(await admin.call('PUT', `/api/v1/requests/${id}/requestor`, { json: bad }), 400, 'SVC-BE-1102');
       }
