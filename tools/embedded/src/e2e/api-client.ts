@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 /** A thin client for tests: every call goes through the gateway's real HTTP surface. */
 export interface ApiResponse<T = Record<string, any>> {
   status: number;
@@ -55,13 +54,8 @@ export class ApiClient {
   }
 }
 
-/**
- * A valid intake payload; override any part. Each call is another person (`jane.<random>@example.org`): requests of one
- * person of the same type and jurisdiction are marked as duplicates of each other (docs/identity.md#duplicates),
- * which a test of something else does not want. A test of one person's requests names the address.
- */
+/** A valid intake payload; override any part. */
 export function intake(overrides: Record<string, unknown> = {}, source: Record<string, unknown> = {}): Record<string, unknown> {
-  const email = `jane.${randomUUID().slice(0, 8)}@example.org`;
   return {
     jurisdiction: 'DE',
     requestType: 'access',
@@ -69,10 +63,10 @@ export function intake(overrides: Record<string, unknown> = {}, source: Record<s
       channel: 'email',
       rawText: 'Please send me a copy of all personal data you hold about me.',
       receivedAt: '2026-03-03T10:00:00Z',
-      contact: email,
+      contact: 'jane@example.org',
       ...source,
     },
-    requestor: { type: 'subject', name: 'Jane Doe', email },
+    requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' },
     ...overrides,
   };
 }

@@ -80,8 +80,13 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     return event.id;
   }
 
+  /**
+   * A request of its own person: requests of one person of the same type and jurisdiction are marked as duplicates of
+   * each other (docs/identity.md#duplicates), which would add `resolve_duplicate` to every open one's actions.
+   */
   async function capture(jurisdiction = 'DE', receivedAt = getSystem().clock.daysAgo(3), extra: Record<string, unknown> = {}): Promise<string> {
-    const created = await api.post('/requests/capture', intake({ jurisdiction, ...extra }, { receivedAt }));
+    const email = `jane.${randomUUID().slice(0, 8)}@example.org`;
+    const created = await api.post('/requests/capture', intake({ jurisdiction, requestor: { type: 'subject', name: 'Jane Doe', email }, ...extra }, { receivedAt, contact: email }));
     expect(created.status).toBe(202);
     return created.body.id as string;
   }
