@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /** A thin client for tests: every call goes through the gateway's real HTTP surface. */
 export interface ApiResponse<T = Record<string, any>> {
   status: number;
@@ -69,4 +70,14 @@ export function intake(overrides: Record<string, unknown> = {}, source: Record<s
     requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' },
     ...overrides,
   };
+}
+
+/**
+ * A person of their own for intake(): the requestor and the contact of a new address each call. Requests of one person
+ * of the same type and jurisdiction are marked as duplicates of each other (docs/identity.md#duplicates), which a test
+ * of something else than duplicates does not want when it records many.
+ */
+export function ownPerson(): { requestor: Record<string, unknown>; contact: string } {
+  const email = `jane.${randomUUID().slice(0, 8)}@example.org`;
+  return { requestor: { type: 'subject', name: 'Jane Doe', email }, contact: email };
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { TestSystem } from './systems';
-import { ApiClient, intake } from './api-client';
+import { ApiClient, intake, ownPerson } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 
 /** The end of a local day, in UTC, as the API reports deadlines. */
@@ -41,8 +41,10 @@ export function clockScenarios(getSystem: () => TestSystem): void {
     api = new ApiClient(getSystem().gatewayUrl, KEYS.adminA.token);
   });
 
+  /** A request of a person of its own: one person's would be marked as duplicates, with the mark on their timelines. */
   async function capture(jurisdiction: string, requestType: string, receivedAt: string, extra: Record<string, unknown> = {}): Promise<{ id: string; dueAt: string }> {
-    const created = await api.post('/requests/capture', intake({ jurisdiction, requestType, ...extra }, { receivedAt }));
+    const { requestor, contact } = ownPerson();
+    const created = await api.post('/requests/capture', intake({ jurisdiction, requestType, requestor, ...extra }, { receivedAt, contact }));
     expect(created.status).toBe(202);
     return created.body as { id: string; dueAt: string };
   }

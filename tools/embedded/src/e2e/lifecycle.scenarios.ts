@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '@dsar/contracts';
 import { InternalAuthKey, LifecycleClient } from '@dsar/platform/http';
 import type { TestSystem } from './systems';
-import { type ApiResponse, ApiClient, intake } from './api-client';
+import { type ApiResponse, ApiClient, intake, ownPerson } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 import { servicePrincipal, signedInternalHeaders } from './internal-identity';
 
@@ -80,13 +80,10 @@ export function lifecycleScenarios(getSystem: () => TestSystem): void {
     return event.id;
   }
 
-  /**
-   * A request of its own person: requests of one person of the same type and jurisdiction are marked as duplicates of
-   * each other (docs/identity.md#duplicates), which would add `resolve_duplicate` to every open one's actions.
-   */
+  /** A request of a person of its own: one person's would be marked as duplicates, with `resolve_duplicate` among their actions. */
   async function capture(jurisdiction = 'DE', receivedAt = getSystem().clock.daysAgo(3), extra: Record<string, unknown> = {}): Promise<string> {
-    const email = `jane.${randomUUID().slice(0, 8)}@example.org`;
-    const created = await api.post('/requests/capture', intake({ jurisdiction, requestor: { type: 'subject', name: 'Jane Doe', email }, ...extra }, { receivedAt, contact: email }));
+    const { requestor, contact } = ownPerson();
+    const created = await api.post('/requests/capture', intake({ jurisdiction, requestor, ...extra }, { receivedAt, contact }));
     expect(created.status).toBe(202);
     return created.body.id as string;
   }
