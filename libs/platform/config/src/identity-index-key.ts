@@ -1,9 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { dataDirSecret } from './data-dir-secret';
-import { KEY_HOW_TO, KEY_LIST_MIN_LENGTH, keyListProblem, keyListTexts } from './key-list';
-import { secretFileField } from './secret-file';
+import { ensureDevKeyList, KEY_HOW_TO, KEY_LIST_MIN_LENGTH, keyListFields, keyListFrom } from './key-list';
 
 /**
  * IDENTITY_INDEX_KEY: the secret lifecycle-clock derives the digests of its identity index from (docs/identity.md),
@@ -19,15 +15,10 @@ import { secretFileField } from './secret-file';
 export const IDENTITY_INDEX_KEY_MIN_LENGTH = KEY_LIST_MIN_LENGTH;
 
 /** Environment fields of the key, to spread into the config schema of the process that keeps the identity index. */
+const keyList = keyListFields();
 export const identityIndexKeyFields = {
-  IDENTITY_INDEX_KEY: z
-    .string()
-    .superRefine((text, ctx) => {
-      const problem = keyListProblem(text);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  IDENTITY_INDEX_KEY_FILE: secretFileField(keyListProblem),
+  IDENTITY_INDEX_KEY: keyList.text,
+  IDENTITY_INDEX_KEY_FILE: keyList.file,
 };
 
 export interface IdentityIndexKeyConfig {
@@ -51,8 +42,7 @@ export function requireIdentityIndexKey(value: IdentityIndexKeyConfig, ctx: z.Re
 
 /** The configured keys, the current one first, from the variable or its file; empty when neither is set. */
 export function identityIndexKeysFrom(config: IdentityIndexKeyConfig): string[] {
-  const text = config.IDENTITY_INDEX_KEY ?? (config.IDENTITY_INDEX_KEY_FILE ? readFileSync(config.IDENTITY_INDEX_KEY_FILE, 'utf8') : undefined);
-  return text === undefined ? [] : keyListTexts(text);
+  return keyListFrom(config.IDENTITY_INDEX_KEY, config.IDENTITY_INDEX_KEY_FILE);
 }
 
 export const DEV_IDENTITY_INDEX_KEY_FILE = 'identity-index-key';
@@ -61,16 +51,6 @@ export const DEV_IDENTITY_INDEX_KEY_FILE = 'identity-index-key';
  * The embedded runner's key when none is configured, kept in DATA_DIR/identity-index-key (mode 0600) like the other
  * development secrets, so that the index rows written before a restart still match a search after it.
  */
-export async function ensureDevIdentityIndexKey(dataDir: string): Promise<{ key: string; path?: string }> {
-  const { value, path } = await dataDirSecret(
-    dataDir,
-    DEV_IDENTITY_INDEX_KEY_FILE,
-    () => randomBytes(32).toString('base64url'),
-    (text, file) => {
-      const problem = keyListProblem(text);
-      if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
-      return text.trim();
-    },
-  );
-  return { key: value, path };
+export function ensureDevIdentityIndexKey(dataDir: string): Promise<{ key: string; path?: string }> {
+  return ensureDevKeyList(dataDir, DEV_IDENTITY_INDEX_KEY_FILE);
 }

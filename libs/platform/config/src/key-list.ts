@@ -1,3 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { dataDirSecret } from './data-dir-secret';
+import { secretFileField } from './secret-file';
+
 /**
  * A secret given as a list of keys rather than one (REQUEST_REFERENCE_KEY, IDENTITY_INDEX_KEY): the keys separated by
  * commas or line breaks, the current one first and the earlier ones after it while a rotation runs its course.
@@ -24,4 +30,39 @@ export function keyListProblem(text: string): string | undefined {
   if (short.length === 0) return undefined;
   const which = keys.length === 1 ? 'the key is' : `key ${short.join(', ')} of ${keys.length} ${short.length === 1 ? 'is' : 'are'}`;
   return `${which} shorter than ${KEY_LIST_MIN_LENGTH} bytes; ${KEY_HOW_TO}`;
+}
+
+/** The two environment fields of a key list: `<NAME>` as text, and `<NAME>_FILE`, a file holding it. */
+export function keyListFields() {
+  return {
+    text: z
+      .string()
+      .superRefine((text, ctx) => {
+        const problem = keyListProblem(text);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
+    file: secretFileField(keyListProblem),
+  };
+}
+
+/** The configured keys, the current one first, from the text or else its file; empty when neither is set. */
+export function keyListFrom(text: string | undefined, file: string | undefined): string[] {
+  const given = text ?? (file ? readFileSync(file, 'utf8') : undefined);
+  return given === undefined ? [] : keyListTexts(given);
+}
+
+/** A development key list of one key, kept in DATA_DIR/<fileName> (mode 0600) like the other development secrets. */
+export async function ensureDevKeyList(dataDir: string, fileName: string): Promise<{ key: string; path?: string }> {
+  const { value, path } = await dataDirSecret(
+    dataDir,
+    fileName,
+    () => randomBytes(32).toString('base64url'),
+    (text, file) => {
+      const problem = keyListProblem(text);
+      if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
+      return text.trim();
+    },
+  );
+  return { key: value, path };
 }

@@ -1,9 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { dataDirSecret } from './data-dir-secret';
-import { KEY_HOW_TO, KEY_LIST_MIN_LENGTH, keyListProblem, keyListTexts } from './key-list';
-import { secretFileField } from './secret-file';
+import { ensureDevKeyList, KEY_HOW_TO, KEY_LIST_MIN_LENGTH, keyListFields, keyListFrom } from './key-list';
 
 /**
  * REQUEST_REFERENCE_KEY: the secret the notifier tags the references it prints in subject lines with
@@ -18,15 +14,10 @@ import { secretFileField } from './secret-file';
 export const REQUEST_REFERENCE_KEY_MIN_LENGTH = KEY_LIST_MIN_LENGTH;
 
 /** Environment fields of the key, to spread into the config schema of a process that makes or checks references. */
+const keyList = keyListFields();
 export const requestReferenceKeyFields = {
-  REQUEST_REFERENCE_KEY: z
-    .string()
-    .superRefine((text, ctx) => {
-      const problem = keyListProblem(text);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
-  REQUEST_REFERENCE_KEY_FILE: secretFileField(keyListProblem),
+  REQUEST_REFERENCE_KEY: keyList.text,
+  REQUEST_REFERENCE_KEY_FILE: keyList.file,
 };
 
 export interface RequestReferenceKeyConfig {
@@ -50,8 +41,7 @@ export function requireRequestReferenceKey(value: RequestReferenceKeyConfig, ctx
 
 /** The configured keys, the current one first, from the variable or its file; empty when neither is set. */
 export function requestReferenceKeysFrom(config: RequestReferenceKeyConfig): string[] {
-  const text = config.REQUEST_REFERENCE_KEY ?? (config.REQUEST_REFERENCE_KEY_FILE ? readFileSync(config.REQUEST_REFERENCE_KEY_FILE, 'utf8') : undefined);
-  return text === undefined ? [] : keyListTexts(text);
+  return keyListFrom(config.REQUEST_REFERENCE_KEY, config.REQUEST_REFERENCE_KEY_FILE);
 }
 
 export const DEV_REQUEST_REFERENCE_KEY_FILE = 'request-reference-key';
@@ -60,16 +50,6 @@ export const DEV_REQUEST_REFERENCE_KEY_FILE = 'request-reference-key';
  * The embedded runner's key when none is configured, kept in DATA_DIR/request-reference-key (mode 0600) like the
  * other development secrets, so that references in emails sent before a restart still match their replies.
  */
-export async function ensureDevRequestReferenceKey(dataDir: string): Promise<{ key: string; path?: string }> {
-  const { value, path } = await dataDirSecret(
-    dataDir,
-    DEV_REQUEST_REFERENCE_KEY_FILE,
-    () => randomBytes(32).toString('base64url'),
-    (text, file) => {
-      const problem = keyListProblem(text);
-      if (problem) throw new Error(`${file}: ${problem}, or delete it to get a new one`);
-      return text.trim();
-    },
-  );
-  return { key: value, path };
+export function ensureDevRequestReferenceKey(dataDir: string): Promise<{ key: string; path?: string }> {
+  return ensureDevKeyList(dataDir, DEV_REQUEST_REFERENCE_KEY_FILE);
 }
