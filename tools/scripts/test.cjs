@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: lint, type-check, then the unit suite (two workers), the
-// integration and e2e suites (one at a time: they share the one local broker,
-// which one test stops and restarts), and last the resilience suite (faults
+// integration and e2e suites (one at a time, in one recycled worker: they share
+// the one local broker, which one test stops and restarts), and last the resilience suite (faults
 // under load: it stops and restarts Kafka and PostgreSQL). Ends with one line `N passed, N failed`,
 // counting every Jest test plus the lint and type-check steps.
 const { spawnSync } = require('node:child_process');
@@ -49,7 +49,11 @@ function jest(name, args) {
 check('lint', 'npm', ['run', '--silent', 'lint']);
 check('type-check', 'npm', ['run', '--silent', 'typecheck']);
 jest('unit', ['--selectProjects', 'unit', '--maxWorkers=2']);
-jest('integration-e2e', ['--selectProjects', 'integration', 'e2e', '--runInBand', '--forceExit']);
+// One worker, not in band: every embedded system of a suite lives in the Jest process that runs it, and
+// what a suite leaves on the heap (module registries, PGlite instances) adds up over a hundred suites, to
+// slow garbage collection and then to V8's heap limit. The worker is replaced once a suite leaves it above
+// the limit; --logHeapUsage prints each suite's heap so that growth shows in the run's output.
+jest('integration-e2e', ['--selectProjects', 'integration', 'e2e', '--maxWorkers=1', '--workerIdleMemoryLimit=1536MB', '--logHeapUsage', '--forceExit']);
 // Faults under load stop and start the shared Kafka and PostgreSQL: alone, after everything else.
 jest('resilience', ['--selectProjects', 'resilience', '--runInBand', '--forceExit']);
 
