@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { dataDirSecret } from './data-dir-secret';
-import { secretFileField } from './secret-file';
+import { secretFileField, secretTextField } from './secret-file';
 
 /**
  * INTERNAL_AUTH_KEY: the key every process shares to sign and check the
@@ -20,13 +20,7 @@ function keyProblem(text: string): string | undefined {
 
 /** Environment fields of the key, to spread into a config schema. */
 export const internalAuthFields = {
-  INTERNAL_AUTH_KEY: z
-    .string()
-    .superRefine((key, ctx) => {
-      const problem = keyProblem(key);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional(),
+  INTERNAL_AUTH_KEY: secretTextField(keyProblem),
   INTERNAL_AUTH_KEY_FILE: secretFileField(keyProblem),
 };
 

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
 import { dataDirSecret } from './data-dir-secret';
-import { secretFileField } from './secret-file';
+import { secretFileField, secretTextField } from './secret-file';
 
 /**
  * A secret given as a list of keys rather than one (REQUEST_REFERENCE_KEY, IDENTITY_INDEX_KEY): the keys separated by
@@ -35,13 +34,7 @@ export function keyListProblem(text: string): string | undefined {
 /** The two environment fields of a key list: `<NAME>` as text, and `<NAME>_FILE`, a file holding it. */
 export function keyListFields() {
   return {
-    text: z
-      .string()
-      .superRefine((text, ctx) => {
-        const problem = keyListProblem(text);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
+    text: secretTextField(keyListProblem),
     file: secretFileField(keyListProblem),
   };
 }
