@@ -45,12 +45,23 @@ export default [
   ...nx.configs['flat/base'],
   ...nx.configs['flat/typescript'],
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@nx/enforce-module-boundaries': moduleBoundaries(false),
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'error',
       'no-console': 'off',
+    },
+  },
+  {
+    // The console is a browser bundle that calls the public API: the contracts' types only (erased by the build),
+    // never their runtime code (zod) nor anything of a service.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@dsar/*'], allowTypeImports: true, message: 'The console imports only types from the workspace (import type).' }] },
+      ],
     },
   },
   {

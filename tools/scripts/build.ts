@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { transformFile } from '@swc/core';
+import { buildConsole } from './console-build';
 import { SBOM_FILE_NAME, writeSbom } from './sbom';
 
 /**
@@ -23,6 +24,8 @@ const SOURCES = ['apps', 'libs', 'tools/embedded', 'tools/scripts'];
 /** Test files, and the folders of test scenarios (also kept out of the image's build context, .dockerignore). */
 const TEST_FILE = /\.(spec|int-spec|e2e-spec|resilience-spec)\.ts$/;
 const TEST_DIRS = new Set(['tools/embedded/src/e2e', 'tools/embedded/src/resilience']);
+/** The console is bundled by Vite into `console/` of the output (./console-build.ts), not compiled module by module. */
+const BUNDLED_DIRS = new Set(['apps/console']);
 const ASSET = /\.(json|ya?ml|cjs|hbs|txt|sql)$/;
 /** Workspace files that are not the product's. */
 const NOT_PRODUCT = /(^|\/)(project\.json|tsconfig[^/]*\.json)$/;
@@ -33,7 +36,7 @@ function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' || TEST_DIRS.has(relative(REPO_ROOT, path)) ? [] : filesUnder(path);
+    if (e.isDirectory()) return e.name === 'node_modules' || TEST_DIRS.has(relative(REPO_ROOT, path)) || BUNDLED_DIRS.has(relative(REPO_ROOT, path)) ? [] : filesUnder(path);
     return [path];
   });
 }
@@ -83,6 +86,8 @@ export async function buildProduct(outDir = DEFAULT_OUT_DIR): Promise<BuildResul
   }
   // Outside the repository (the benchmarks' scratch directory) nothing above the output holds node_modules.
   if (relative(REPO_ROOT, outDir).startsWith('..')) symlinkSync(join(REPO_ROOT, 'node_modules'), join(outDir, 'node_modules'));
+  // The gateway serves the console from `console/` beside `libs/` (DEFAULT_CONSOLE_DIR).
+  buildConsole(join(outDir, 'console'));
   const sbom = await writeSbom(join(outDir, SBOM_FILE_NAME));
   return { dir: outDir, files: sources.length, sbomComponents: sbom.components.length, ms: performance.now() - t0 };
 }

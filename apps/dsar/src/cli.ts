@@ -28,7 +28,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ['appeals'], load: async () => (await import('./commands/appeals')).appealsCommands },
   { commands: ['notifications'], load: async () => (await import('./commands/notifications')).notificationsCommands },
   { group: 'Audit and administration:', commands: ['audit'], load: async () => (await import('./commands/audit')).auditCommands },
-  { commands: ['retention', 'policies'], load: async () => (await import('./commands/admin')).adminCommands },
+  { commands: ['whoami', 'retention', 'policies'], load: async () => (await import('./commands/admin')).adminCommands },
 ];
 
 /** A module of commands, loaded. */

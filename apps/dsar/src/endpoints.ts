@@ -73,6 +73,8 @@ export const ENDPOINTS = {
   getAuditCheckpoint: get('/audit/checkpoints/:checkpointId'),
   createAuditCheckpoint: post('/audit/checkpoints', 'optional-json'),
   listAuditSigningKeys: get('/audit/checkpoints/keys'),
+  // Who the caller is (the console's header; docs/security.md).
+  getSession: get('/session'),
   listPolicies: get('/policies'),
   getPolicyPack: get('/policies/:packId'),
   // Policy administration (docs/policy-packs/README.md): upgrade proposals under four eyes, custom packs.

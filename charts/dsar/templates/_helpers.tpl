@@ -232,6 +232,12 @@ Call with (dict "root" $ "name" "<service>").
 {{- with $auth.trustedProxies }}
 {{- $_ := set $cfg "TRUSTED_PROXIES" (join "," .) }}
 {{- end }}
+{{- $console := $root.Values.console | default dict }}
+{{- range $variable, $value := dict "CONSOLE_OIDC_ISSUER" $console.issuer "CONSOLE_OIDC_CLIENT_ID" $console.clientId "CONSOLE_OIDC_SCOPE" $console.scope "CONSOLE_OIDC_RESOURCE" $console.resource "CONSOLE_KEY_SIGN_IN" $console.keySignIn }}
+{{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
+{{- $_ := set $cfg $variable (toString $value) }}
+{{- end }}
+{{- end }}
 {{- else }}
 {{- range $k, $v := ($root.Values.backendEnv | default dict) }}
 {{- $_ := set $cfg $k $v }}

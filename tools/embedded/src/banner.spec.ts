@@ -29,7 +29,7 @@ describe('startBanner', () => {
     const banner = startBanner(config, { ...loopback, devToken });
     expect(banner.text).toBe(
       'DSAR service running in embedded mode on http://127.0.0.1:8080 (database: pglite in ./.data, bus: memory)\n' +
-        'API: http://127.0.0.1:8080/api/v1  reference: http://127.0.0.1:8080/api/docs\n' +
+        'API: http://127.0.0.1:8080/api/v1  reference: http://127.0.0.1:8080/api/docs  console: http://127.0.0.1:8080/console/\n' +
         'Listening on 127.0.0.1:8080: this machine only (HOST=0.0.0.0 opens it to the network).\n' +
         'No authentication configured: development admin key for tenant "default" (also in .data/dev-token):\n' +
         `  Authorization: Bearer ${devToken.token}\n`,
@@ -41,7 +41,7 @@ describe('startBanner', () => {
     const banner = startBanner(config, { ...loopback, devToken, reviewerToken });
     expect(banner.text).toBe(
       'DSAR service running in embedded mode on http://127.0.0.1:8080 (database: pglite in ./.data, bus: memory)\n' +
-        'API: http://127.0.0.1:8080/api/v1  reference: http://127.0.0.1:8080/api/docs\n' +
+        'API: http://127.0.0.1:8080/api/v1  reference: http://127.0.0.1:8080/api/docs  console: http://127.0.0.1:8080/console/\n' +
         'Listening on 127.0.0.1:8080: this machine only (HOST=0.0.0.0 opens it to the network).\n' +
         'No authentication configured: development admin key for tenant "default" (also in .data/dev-token):\n' +
         `  Authorization: Bearer ${devToken.token}\n` +

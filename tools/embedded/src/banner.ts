@@ -24,7 +24,7 @@ export function startBanner(
   const url = system.gatewayUrl;
   const lines = [
     `DSAR service running in embedded mode on ${url} (database: ${config.DB_DRIVER}${config.DB_DRIVER === 'pglite' ? ` in ${config.DATA_DIR}` : ''}, bus: ${config.BUS_DRIVER})`,
-    `API: ${url}/api/v1  reference: ${url}/api/docs`,
+    `API: ${url}/api/v1  reference: ${url}/api/docs  console: ${url}/console/`,
     listeningLine(system.listening),
   ];
   // The key id a verifier trusts (docs/audit.md#checkpoints), to note down now rather than derive with openssl.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { busFields, commonFields, databaseFields, everyProblem, httpFields, identityIndexKeyFields, internalAuthFields, requestReferenceKeyFields, requireDriverSettings } from '@dsar/platform/config';
-import { type GatewayConfig, gatewayFields } from '@dsar/services/api-gateway';
+import { type GatewayConfig, gatewayFields, requireConsoleSettings } from '@dsar/services/api-gateway';
 import { auditFields } from '@dsar/services/audit-ledger';
 import { lifecycleFields } from '@dsar/services/lifecycle-clock';
 import { requireStorageSettings, storageFields } from '@dsar/platform/storage';
@@ -56,6 +56,7 @@ export const embeddedConfigSchema = z
   .superRefine((value, ctx) => {
     requireDriverSettings(value, ctx);
     requireAuthSettings(value, ctx);
+    requireConsoleSettings(value, ctx);
     requireStorageSettings(value, ctx);
     requireWebhookSettings(value, ctx);
   }, everyProblem)

@@ -179,7 +179,18 @@ function policiesCommands(program: Command, kit: Kit): void {
   });
 }
 
+/** Who the configured token is: which tenant, workspace and roles it acts as, and what they permit. */
+function whoamiCommand(program: Command, kit: Kit): void {
+  kit.api(program, {
+    name: 'whoami',
+    summary: 'who the token is: principal, tenant, workspace, roles and the permissions they grant (GET /session)',
+    endpoint: ENDPOINTS.getSession,
+    examples: ['dsar whoami', 'dsar whoami -o table'],
+  });
+}
+
 export function adminCommands(program: Command, kit: Kit): void {
+  whoamiCommand(program, kit);
   retentionCommands(program, kit);
   policiesCommands(program, kit);
 }

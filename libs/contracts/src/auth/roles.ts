@@ -21,18 +21,19 @@ export const PERMISSIONS = {
   'systems:read': 'Read the data-system registry.',
   'systems:manage': 'Register, change and delete data systems.',
   'tasks:work': "List a data system's pending tasks, claim them, and answer them with their task token (connectors, and the owners of manual systems).",
+  'session:read': 'Read who the caller is: its principal, tenant, workspace, roles and what they permit (the console shows only what a caller may do).',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
 export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Host applications that only take requests in: least privilege.
-  intake: ['requests:create', 'requests:read', 'policies:read'],
+  intake: ['requests:create', 'requests:read', 'policies:read', 'session:read'],
   // Reads everything and proves what happened, changes nothing.
-  auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read'],
+  auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'session:read'],
   // Privacy operations: every workflow action.
-  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'tasks:work'],
+  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'tasks:work', 'session:read'],
   // A data system's connector: works on its tasks, sees nothing else.
-  connector: ['tasks:work'],
+  connector: ['tasks:work', 'session:read'],
   admin: Object.keys(PERMISSIONS) as Permission[],
 };
 

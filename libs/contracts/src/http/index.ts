@@ -16,3 +16,4 @@ export * from './webhooks';
 export * from './retention';
 export * from './data-systems';
 export * from './tasks';
+export * from './session';

@@ -84,6 +84,6 @@ export function lifecycleStateOfDetail(detail: Pick<RequestDetail, 'status' | 'a
 }
 
 /** The actions lifecycle-clock allows the request it answered with `detail`: what its own 409 would name. */
-export function allowedActionsOf(detail: Pick<RequestDetail, 'status' | 'acknowledgedAt' | 'authority' | 'appeals'>): LifecycleAction[] {
+export function allowedActionsOf(detail: Parameters<typeof lifecycleStateOfDetail>[0]): LifecycleAction[] {
   return allowedActions(lifecycleStateOfDetail(detail));
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text, timestamp } from './fields';
+import { LIFECYCLE_ACTIONS } from './lifecycle-actions';
 import { INTAKE_CHANNELS, intakePayload, REQUEST_STATUSES, REQUEST_TYPES, requestor, authority } from './requests';
 
 /**
@@ -8,33 +9,7 @@ import { INTAKE_CHANNELS, intakePayload, REQUEST_STATUSES, REQUEST_TYPES, reques
  * behind them is in lifecycle-clock; docs/lifecycle.md draws it.
  */
 
-/**
- * Everything that can be done to a request, by name. A 409
- * `LIFECYCLE_TRANSITION_DISALLOWED` lists the ones its status allows.
- */
-export const LIFECYCLE_ACTIONS = [
-  'acknowledge',
-  'request_clarification',
-  'receive_clarification',
-  'request_verification',
-  'approve_verification',
-  'reject_verification',
-  'fulfil',
-  'refuse',
-  'close',
-  'replace_requestor',
-  'correct_request',
-  'resolve_duplicate',
-  'submit_authority',
-  'approve_authority',
-  'reject_authority',
-  'extend_deadline',
-  'pause_clock',
-  'resume_clock',
-  'appeal',
-  'decide_appeal',
-] as const;
-export type LifecycleAction = (typeof LIFECYCLE_ACTIONS)[number];
+export { LIFECYCLE_ACTIONS, type LifecycleAction } from './lifecycle-actions';
 
 /** Why a request was refused (docs/lifecycle.md explains each and where the law allows it). */
 export const REFUSAL_REASONS = ['manifestly_unfounded', 'excessive', 'identity_not_verified', 'no_data_held', 'exemption_applies', 'outside_jurisdiction', 'duplicate', 'other'] as const;

@@ -3,6 +3,7 @@ import { supportedJurisdictions } from '../policy/jurisdictions';
 import { PUBLIC_EVENT_TYPE_PATTERN } from '../events/event-catalog';
 import { emailAddress, intParam, text, timestamp } from './fields';
 import { appealView } from './appeals';
+import { LIFECYCLE_ACTIONS } from './lifecycle-actions';
 import { CLOCK_MODES, REQUEST_TYPES } from './request-kinds';
 import { DUPLICATE_STATES, IDENTITY_KINDS, IDENTITY_VALUE_MAX_LENGTH } from './identity-kinds';
 import { SHORT_REFERENCE_PATTERN } from './request-reference';
@@ -237,6 +238,9 @@ export const requestDetail = z
       .nullable()
       .describe('Set when intake marked the request as a duplicate of an open request of the same person, type and jurisdiction (docs/identity.md#duplicates); kept once resolved'),
     identityActivity: identityActivity,
+    allowedActions: z
+      .array(z.enum(LIFECYCLE_ACTIONS))
+      .describe('The workflow actions the request allows now, in the catalog order: the same list a 409 `SVC-BE-1401` names. Whether the caller may run them is its role\'s matter (`GET /session`)'),
     createdAt: timestamp,
     updatedAt: timestamp,
   })

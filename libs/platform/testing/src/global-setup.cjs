@@ -21,6 +21,8 @@ module.exports = async function globalSetup() {
     const deleted = await deleteStaleTestTopics(process.env.KAFKA_BROKERS || '127.0.0.1:9092');
     if (deleted > 0) process.stdout.write(`deleted ${deleted} test topics left by earlier runs\n`);
   }
+  // The console's browser tests and the gateway's /console/ need its build (a no-op when the sources did not change).
+  execFileSync(process.execPath, [path.join(root, 'tools/scripts/run-ts.cjs'), path.join(root, 'tools/scripts/console-build.ts'), '--if-stale'], { stdio: 'inherit', cwd: root });
   process.env.DATABASE_URL ||= 'postgres://dsar:dsar@127.0.0.1:5432/dsar';
   process.env.KAFKA_BROKERS ||= '127.0.0.1:9092';
   process.env.DSAR_TEST_S3_URL ||= 'http://127.0.0.1:9000';

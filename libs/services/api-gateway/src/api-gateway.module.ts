@@ -1,10 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { READINESS_CHECKS, type ReadinessCheck } from '@dsar/platform/observability';
 import { ApiDocsController } from './api-docs.controller';
+import { ConsoleController } from './console.controller';
+import { consoleSettingsFrom } from './console-settings';
 import { Forwarder } from './forwarder';
 import { GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
-import { GATEWAY_SETTINGS } from './gateway-tokens';
+import { CONSOLE_SETTINGS, GATEWAY_SETTINGS } from './gateway-tokens';
 import { OpenApiController } from './openapi.controller';
 import { UPSTREAMS, type Upstreams, upstreamReady } from './upstreams';
 
@@ -20,10 +22,11 @@ export class ApiGatewayModule {
       module: ApiGatewayModule,
       global: true,
       // The OpenAPI routes are registered before the catch-all gateway route.
-      controllers: [OpenApiController, ApiDocsController, GatewayController],
+      controllers: [OpenApiController, ApiDocsController, ConsoleController, GatewayController],
       providers: [
         { provide: UPSTREAMS, useValue: upstreams },
         { provide: GATEWAY_SETTINGS, useValue: settings },
+        { provide: CONSOLE_SETTINGS, useValue: settings.console ?? consoleSettingsFrom({}) },
         Forwarder,
         {
           provide: READINESS_CHECKS,

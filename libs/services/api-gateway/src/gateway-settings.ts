@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { type AuthConfig, authConfigFields, type AuthSettings, authSettingsFrom, requireAuthSettings } from '@dsar/platform/auth';
 import { DEFAULT_BODY_IDLE_TIMEOUT_MS, DEFAULT_UPSTREAM_TIMEOUT_MS } from '@dsar/platform/http';
+import { type ConsoleConfig, consoleFields, type ConsoleSettings, consoleSettingsFrom, requireConsoleSettings } from './console-settings';
 
 /** What the gateway needs besides its upstreams: how to authenticate, and its limits. */
 export interface GatewaySettings {
@@ -31,6 +32,8 @@ export interface GatewaySettings {
    */
   uploadIdleTimeoutMs?: number;
   bodyLimit: string;
+  /** The operator console under /console/; default: the built files of the installation, key sign-in only. */
+  console?: ConsoleSettings;
 }
 
 /** Requests per minute per client address without an authenticated caller, unless configured. */
@@ -84,9 +87,10 @@ export const gatewayFields = {
    * service has UPSTREAM_TIMEOUT_MS to answer.
    */
   UPLOAD_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(DEFAULT_BODY_IDLE_TIMEOUT_MS),
+  ...consoleFields,
 };
 
-export interface GatewayConfig extends AuthConfig {
+export interface GatewayConfig extends AuthConfig, ConsoleConfig {
   RATE_LIMIT_PER_MINUTE: number;
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE?: number;
   WEBHOOK_RATE_LIMIT_PER_MINUTE?: number;
@@ -105,6 +109,7 @@ export function gatewaySettingsFrom(config: GatewayConfig): GatewaySettings {
     upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS,
     uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
     bodyLimit: config.HTTP_BODY_LIMIT,
+    console: consoleSettingsFrom(config),
   };
 }
 
@@ -128,8 +133,9 @@ export function addressRateLimitsFrom(
  * keys and no JWT settings it would turn every caller away, so it refuses to
  * start instead. (The embedded runner makes a development key.)
  */
-export function requireGatewaySettings(value: AuthConfig, ctx: z.RefinementCtx): void {
+export function requireGatewaySettings(value: AuthConfig & ConsoleConfig, ctx: z.RefinementCtx): void {
   requireAuthSettings(value, ctx);
+  requireConsoleSettings(value, ctx);
   if (!value.DSAR_API_KEYS?.length && !value.AUTH_JWT_SECRET && !value.AUTH_JWKS_URL) {
     ctx.addIssue({ code: 'custom', path: ['DSAR_API_KEYS'], message: 'set DSAR_API_KEYS, AUTH_JWT_SECRET or AUTH_JWKS_URL: the gateway has no way to authenticate callers' });
   }

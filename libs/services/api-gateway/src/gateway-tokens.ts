@@ -1,1 +1,2 @@
 export const GATEWAY_SETTINGS = Symbol('GATEWAY_SETTINGS');
+export const CONSOLE_SETTINGS = Symbol('CONSOLE_SETTINGS');

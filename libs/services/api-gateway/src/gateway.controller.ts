@@ -15,6 +15,7 @@ import { assertPublishedQuery } from './query-rules';
 import { RouteMatcher } from './route-matcher';
 import { routeTableProblems } from './route-table-checks';
 import { type GatewayRoute, PUBLIC } from './route-types';
+import { GATEWAY_SERVICE, sessionOf } from './session-routes';
 import { ROUTES } from './routes';
 
 /** The route table the gateway serves; ROUTES unless a test provides its own. */
@@ -118,6 +119,7 @@ export class GatewayController {
       if (answer) await send(res, answer, false);
       return;
     }
+    if (route.service === GATEWAY_SERVICE) return send(res, gatewayAnswer(route, principal), head);
     const body = route.body ? await this.readBody(req) : undefined;
     const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
     const forward = {
@@ -263,6 +265,12 @@ export class GatewayController {
     const raw = (req as Request & { rawBody?: string }).rawBody;
     return raw === undefined ? undefined : { raw, parsed: req.body };
   }
+}
+
+/** The answer of a route the gateway answers itself (GATEWAY_SERVICE), from the caller it authenticated. */
+function gatewayAnswer(route: GatewayRoute, principal: Principal): ForwardedResponse {
+  if (route.operationId !== 'getSession') throw new Error(`the gateway has no answer of its own for ${route.operationId}`);
+  return { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' }, body: Buffer.from(JSON.stringify(sessionOf(principal))) };
 }
 
 /** Writes an answer: a stream piped as it comes (nothing of it for HEAD), a read body with its length. */

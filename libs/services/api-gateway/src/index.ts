@@ -31,3 +31,4 @@ export function apiGatewayService(upstreams: Upstreams, settings: GatewaySetting
     configure: (app) => trustProxies(app, settings.trustedProxies ?? []),
   };
 }
+export * from './console-settings';

@@ -8,6 +8,7 @@ import { NOTIFICATION_ROUTES } from './notification-routes';
 import { POLICY_ROUTES } from './policy-routes';
 import { REQUEST_ROUTES } from './request-routes';
 import { RETENTION_ROUTES } from './retention-routes';
+import { SESSION_ROUTES } from './session-routes';
 import type { GatewayRoute } from './route-types';
 import { VERIFICATION_ROUTES } from './verification-routes';
 import { WEBHOOK_ROUTES } from './webhook-routes';
@@ -32,4 +33,5 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...RETENTION_ROUTES,
   ...WEBHOOK_ROUTES,
   ...POLICY_ROUTES,
+  ...SESSION_ROUTES,
 ];

@@ -34,6 +34,7 @@ export function requestInProgress(tenantId: string, over: Partial<RequestDetail>
     statusChangedAt: now,
     duplicate: null,
     identityActivity: { requests: 1, windowDays: 30 },
+    allowedActions: [],
     createdAt: now,
     updatedAt: now,
     ...over,

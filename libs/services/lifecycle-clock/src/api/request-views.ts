@@ -1,4 +1,4 @@
-import { type AppealView, OPEN_STATUSES, type QueuePage, type QueueQuery, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
+import { allowedActionsOf, type AppealView, OPEN_STATUSES, type QueuePage, type QueueQuery, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
 import { duplicateMarkOf } from '../domain/duplicate-mark';
 import type { RequestEntity } from '../infrastructure/request.entity';
@@ -11,7 +11,7 @@ const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes
 
 /** The request as `GET /requests/:id` shows it; `identityActivity` from RequestIdentities.activityOf. */
 export function detailOf(row: RequestEntity, appeals: AppealView[], identityActivity: RequestDetail['identityActivity']): RequestDetail {
-  return {
+  const detail: Omit<RequestDetail, 'allowedActions'> = {
     id: row.id,
     tenantId: row.tenantId,
     workspaceId: row.workspaceId,
@@ -43,6 +43,7 @@ export function detailOf(row: RequestEntity, appeals: AppealView[], identityActi
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+  return { ...detail, allowedActions: allowedActionsOf(detail) };
 }
 
 /**

@@ -35,6 +35,7 @@ const detail = {
   statusChangedAt: '2026-03-01T09:00:00.000Z',
   duplicate: null,
   identityActivity: { requests: 1, windowDays: 30 },
+  allowedActions: ['acknowledge', 'request_clarification', 'request_verification', 'refuse', 'close'],
   createdAt: '2026-03-01T09:00:00.000Z',
   updatedAt: '2026-03-01T09:00:00.000Z',
 } as RequestDetail;
