@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 
 /**
  * The operator console's build (`npm run console:build`, docs/console.md): Vite bundles apps/console into static
@@ -45,7 +45,8 @@ export interface ConsoleBuild {
 /** Builds the console into `outDir` (Vite empties it first). Throws with Vite's output when the build fails. */
 export function buildConsole(outDir = CONSOLE_OUT_DIR): ConsoleBuild {
   const t0 = performance.now();
-  const vite = require.resolve('vite/bin/vite.js');
+  // Vite's exports map lists its package.json, not its bin: the bin is found beside it.
+  const vite = join(dirname(require.resolve('vite/package.json')), 'bin/vite.js');
   const run = spawnSync(process.execPath, [vite, 'build', '--config', join(CONSOLE_SOURCE_DIR, 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
     cwd: REPO_ROOT,
     encoding: 'utf8',

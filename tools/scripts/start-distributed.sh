@@ -141,6 +141,8 @@ policy_registry_env=(
 
 node tools/scripts/run-ts.cjs tools/scripts/create-topics.ts
 node tools/scripts/run-ts.cjs tools/embedded/src/migrate.ts
+# The gateway serves the operator console from its build (docs/console.md); built only when its sources changed.
+node tools/scripts/run-ts.cjs tools/scripts/console-build.ts --if-stale
 
 services=(intake-gateway lifecycle-clock verification fulfilment-delivery audit-ledger policy-registry notifier api-gateway)
 pids=()

@@ -161,7 +161,7 @@ describe('commands loaded when used', () => {
     const modules = async (argv: string[]) => (await loadCommands(argv)).map((m) => m.module.commands[0]);
     expect(await modules(['requests', 'list'])).toEqual(['requests']);
     expect(await modules(['--output', 'json', '--retry', '2', 'extend', ID])).toEqual(['acknowledge']);
-    expect(await modules(['-o', 'yaml', 'policies', 'list'])).toEqual(['retention']);
+    expect(await modules(['-o', 'yaml', 'policies', 'list'])).toEqual(['whoami']);
     expect(await modules(['--version'])).toEqual([]);
     expect(await modules(['--help'])).toHaveLength(COMMAND_MODULES.length);
     expect(await modules([])).toHaveLength(COMMAND_MODULES.length);

@@ -118,7 +118,10 @@ describe('the operator console in Chromium, signed in through an OpenID Connect 
         expect((await api().as(KEYS.operatorA.token).post(`/requests/${id}/acknowledgements`, {})).status).toBe(202);
         const before = (await api().get(`/requests/${id}/timeline`)).body.events.length as number;
         await acknowledge.click();
-        await page.getByRole('button', { name: /^(Confirm|Acknowledge)$/ }).last().click();
+        await page
+          .getByRole('button', { name: /^(Confirm|Acknowledge)$/ })
+          .last()
+          .click();
         await shown(page.getByRole('alert').filter({ hasText: 'SVC-BE-1401' }));
         expect((await api().get(`/requests/${id}/timeline`)).body.events.length).toBe(before);
       });
@@ -178,7 +181,8 @@ describe('the operator console in Chromium, signed in through an OpenID Connect 
         await newRequest();
         const { page } = await signedIn('ada', '', 'phone');
         await shown(page.getByRole('heading', { level: 1, name: 'Requests' }));
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        // Wider than the screen: the page scrolls sideways (the expression runs in the page, where `document` is).
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         expect(overflow).toBeLessThanOrEqual(0);
         await saveScreenshot(page, 'console-queue-phone');
         await noViolations(page);

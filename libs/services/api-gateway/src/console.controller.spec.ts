@@ -70,7 +70,7 @@ describe('the console at /console/', () => {
   });
 
   it('answers 404 for a missing asset, a file of another kind and a path out of the build, never the page', async () => {
-    for (const path of ['/console/assets/gone-000.js', '/console/secret.env', '/console/..%2Fpackage.json', '/console/%E0%A4%A', '/console/favicon.ico']) {
+    for (const path of ['/console/assets/gone-000.js', '/console/secret.env', '/console/..%2Fpackage.json', '/console/%E0%A4%A0.js', '/console/favicon.ico']) {
       const res = await fetch(`${base}${path}`);
       expect({ path, status: res.status }).toEqual({ path, status: 404 });
       expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
@@ -110,7 +110,7 @@ describe('console settings', () => {
     expect(consoleSettingsFrom(schema.parse({})).oidc).toBeUndefined();
     const withIssuer = consoleSettingsFrom({ ...schema.parse({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c' }), AUTH_AUDIENCE: 'dsar-api' });
     expect(withIssuer).toMatchObject({ oidc: { issuer: 'https://id.example.org', clientId: 'c', scope: DEFAULT_CONSOLE_OIDC_SCOPE, resource: 'dsar-api' }, keySignIn: false });
-    expect(consoleSettingsFrom({ ...schema.parse({ CONSOLE_OIDC_CLIENT_ID: 'c', CONSOLE_KEY_SIGN_IN: 'true' }), AUTH_JWKS_URL: 'https://id.example.org/jwks', AUTH_ISSUER: 'https://id.example.org' })).toMatchObject({
+    expect(consoleSettingsFrom({ CONSOLE_OIDC_CLIENT_ID: 'c', CONSOLE_KEY_SIGN_IN: true, AUTH_JWKS_URL: 'https://id.example.org/jwks', AUTH_ISSUER: 'https://id.example.org' })).toMatchObject({
       oidc: { issuer: 'https://id.example.org' },
       keySignIn: true,
     });

@@ -112,7 +112,8 @@ export class ConsoleController {
     if (file) return this.send(res, name, file, HASHED_ASSET.test(name) ? 'public, max-age=31536000, immutable' : 'no-cache');
     // A missing asset is a 404; any other path is one of the console's own pages, which index.html draws.
     const index = this.files.get(INDEX);
-    if (HASHED_ASSET.test(name) || extname(name) !== '' || !index) throw new ProblemError('ROUTE_NOT_FOUND', index ? 'The console has no such file.' : 'The console is not built in this installation.');
+    if (HASHED_ASSET.test(name) || extname(name) !== '' || !index)
+      throw new ProblemError('ROUTE_NOT_FOUND', index ? 'The console has no such file.' : 'The console is not built in this installation.');
     this.send(res, INDEX, index, 'no-cache');
   }
 

@@ -12,6 +12,7 @@ import type { GatewaySettings } from './gateway-settings';
 import { GATEWAY_SETTINGS } from './gateway-tokens';
 import { PUBLIC } from './route-types';
 import { ROUTES } from './routes';
+import { GATEWAY_SERVICE } from './session-routes';
 import { UPSTREAMS } from './upstreams';
 
 /**
@@ -89,8 +90,9 @@ describe('gateway: who may call each route', () => {
         ? { status: 403, code: 'SVC-BE-1302', forwarded: false }
         : lacksQuery
           ? { status: 400, code: undefined, forwarded: false }
-          : // An upload without its declared headers stops at the gateway (400) after authorization; anything else reaches the service.
-            { status: route.upload ? seen.status : 200, code: undefined, forwarded: !route.upload || seen.forwarded };
+          : // An upload without its declared headers stops at the gateway (400) after authorization; a route the gateway
+            // answers itself (GET /session) reaches no service; anything else does.
+            { status: route.upload ? seen.status : 200, code: undefined, forwarded: route.service !== GATEWAY_SERVICE && (!route.upload || seen.forwarded) };
       if (JSON.stringify(seen) !== JSON.stringify(expected))
         wrong.push(`${route.method} ${route.path} as ${role}${confined ? ` of ${WORKSPACE}` : ''}: ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`);
       if (!refused && seen.forwarded && reached.some((r) => r.workspace !== (confined ? WORKSPACE : undefined)))

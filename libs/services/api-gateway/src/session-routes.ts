@@ -14,7 +14,7 @@ export const SESSION_ROUTES: readonly GatewayRoute[] = [
     operationId: 'getSession',
     summary: 'Who the caller is',
     description:
-      "The caller as the gateway authenticated it: its principal (`jwt:<sub>` or `key:<16 hex>`), tenant, workspace (null: the whole tenant), roles, and the permissions they grant together. Every role may ask. The console hides what the caller may not do by it; the API still decides every call. Answered by the gateway itself; nothing is forwarded or recorded.",
+      'The caller as the gateway authenticated it: its principal (`jwt:<sub>` or `key:<16 hex>`), tenant, workspace (null: the whole tenant), roles, and the permissions they grant together. Every role may ask. The console hides what the caller may not do by it; the API still decides every call. Answered by the gateway itself; nothing is forwarded or recorded.',
     tag: 'Session',
     response: { status: 200, schema: sessionView, description: 'The caller.' },
     errors: [],
