@@ -43,7 +43,8 @@ describe('the operator console in Chromium, signed in through an OpenID Connect 
       // Short enough that the console renews the token while a test runs (it renews a minute before expiry).
       accessTokenTtlSeconds: 75,
     });
-    Object.assign(settings, { PORT: port, AUTH_JWKS_URL: issuer.jwksUrl, AUTH_ISSUER: issuer.url });
+    // The issuer names the API by a resource indicator of its own (RFC 8707 takes absolute URIs only), whose tokens carry `aud` dsar-api.
+    Object.assign(settings, { PORT: port, AUTH_JWKS_URL: issuer.jwksUrl, AUTH_ISSUER: issuer.url, CONSOLE_OIDC_RESOURCE: issuer.resourceIndicator });
     browser = await launchBrowser();
   }, 120_000);
 

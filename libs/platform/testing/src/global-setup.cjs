@@ -21,6 +21,13 @@ module.exports = async function globalSetup() {
     const deleted = await deleteStaleTestTopics(process.env.KAFKA_BROKERS || '127.0.0.1:9092');
     if (deleted > 0) process.stdout.write(`deleted ${deleted} test topics left by earlier runs\n`);
   }
+  // The browser tests drive Debian's Chromium (installed when missing); with external infrastructure, a given
+  // CHROMIUM_PATH is used as it is.
+  if (process.env.DSAR_INFRA !== 'external' || !process.env.CHROMIUM_PATH) {
+    const chromium = path.join(root, 'tools/scripts/chromium.sh');
+    execFileSync('bash', [chromium, 'ensure'], { stdio: 'inherit', cwd: root });
+    process.env.CHROMIUM_PATH = execFileSync('bash', [chromium, 'path'], { cwd: root, encoding: 'utf8' }).trim();
+  }
   // The console's browser tests and the gateway's /console/ need its build (a no-op when the sources did not change).
   execFileSync(process.execPath, [path.join(root, 'tools/scripts/run-ts.cjs'), path.join(root, 'tools/scripts/console-build.ts'), '--if-stale'], { stdio: 'inherit', cwd: root });
   process.env.DATABASE_URL ||= 'postgres://dsar:dsar@127.0.0.1:5432/dsar';

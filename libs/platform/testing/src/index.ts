@@ -6,3 +6,5 @@ export * from './step-service';
 export * from './mail-server';
 export * from './slack-stand-in';
 export * from './ports';
+export * from './browser';
+export * from './oidc-issuer';

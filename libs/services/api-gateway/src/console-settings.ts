@@ -26,6 +26,8 @@ export interface ConsoleSettings {
 /** The console's files of an installation: `dist/console` of the repository, or of the image. */
 export const DEFAULT_CONSOLE_DIR = resolve(__dirname, '../../../../dist/console');
 export const DEFAULT_CONSOLE_OIDC_SCOPE = 'openid profile';
+/** An absolute URI, as RFC 8707 requires of a resource indicator: a scheme, a colon and more, no white space. */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s]+$/;
 
 /** Environment fields of the console, to spread into the gateway's config schema. */
 export const consoleFields = {
@@ -37,8 +39,8 @@ export const consoleFields = {
   CONSOLE_OIDC_CLIENT_ID: z.string().min(1).max(200).optional(),
   /** The scopes the console asks for. */
   CONSOLE_OIDC_SCOPE: z.string().min(1).max(500).default(DEFAULT_CONSOLE_OIDC_SCOPE),
-  /** The resource indicator (RFC 8707) the console asks a token for; default AUTH_AUDIENCE. */
-  CONSOLE_OIDC_RESOURCE: z.string().min(1).max(500).optional(),
+  /** The resource indicator (RFC 8707, an absolute URI) the console asks a token for; default AUTH_AUDIENCE when it is one. */
+  CONSOLE_OIDC_RESOURCE: z.string().max(500).regex(ABSOLUTE_URI, 'an absolute URI (https://api.example.org, urn:example:dsar)').optional(),
   /** Whether the console offers sign-in with an API key; default: only when it has no OIDC sign-in. */
   CONSOLE_KEY_SIGN_IN: booleanFromEnv.optional(),
 };
@@ -57,7 +59,10 @@ export interface ConsoleConfig {
 
 export function consoleSettingsFrom(config: ConsoleConfig): ConsoleSettings {
   const issuer = config.CONSOLE_OIDC_ISSUER ?? (config.AUTH_JWKS_URL ? config.AUTH_ISSUER : undefined);
-  const resource = config.CONSOLE_OIDC_RESOURCE ?? config.AUTH_AUDIENCE;
+  // An audience that is not an absolute URI (`dsar-api`) cannot be a resource indicator: the issuer decides the
+  // token's audience by its own settings then (a default resource, an audience mapper).
+  const audience = config.AUTH_AUDIENCE !== undefined && ABSOLUTE_URI.test(config.AUTH_AUDIENCE) ? config.AUTH_AUDIENCE : undefined;
+  const resource = config.CONSOLE_OIDC_RESOURCE ?? audience;
   const oidc =
     issuer && config.CONSOLE_OIDC_CLIENT_ID
       ? { issuer, clientId: config.CONSOLE_OIDC_CLIENT_ID, scope: config.CONSOLE_OIDC_SCOPE ?? DEFAULT_CONSOLE_OIDC_SCOPE, ...(resource ? { resource } : {}) }

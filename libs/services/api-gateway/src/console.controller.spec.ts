@@ -108,8 +108,12 @@ describe('console settings', () => {
   it('signs in with the API keys when no issuer is configured, and with the issuer (not the keys) when one is', () => {
     expect(consoleSettingsFrom(schema.parse({}))).toMatchObject({ keySignIn: true });
     expect(consoleSettingsFrom(schema.parse({})).oidc).toBeUndefined();
-    const withIssuer = consoleSettingsFrom({ ...schema.parse({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c' }), AUTH_AUDIENCE: 'dsar-api' });
-    expect(withIssuer).toMatchObject({ oidc: { issuer: 'https://id.example.org', clientId: 'c', scope: DEFAULT_CONSOLE_OIDC_SCOPE, resource: 'dsar-api' }, keySignIn: false });
+    const withIssuer = consoleSettingsFrom({ ...schema.parse({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c' }), AUTH_AUDIENCE: 'https://api.example.org' });
+    expect(withIssuer).toMatchObject({ oidc: { issuer: 'https://id.example.org', clientId: 'c', scope: DEFAULT_CONSOLE_OIDC_SCOPE, resource: 'https://api.example.org' }, keySignIn: false });
+    // RFC 8707 takes absolute URIs only: an audience such as `dsar-api` is left to the issuer's own settings.
+    expect(consoleSettingsFrom({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c', AUTH_AUDIENCE: 'dsar-api' }).oidc?.resource).toBeUndefined();
+    expect(schema.safeParse({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c', CONSOLE_OIDC_RESOURCE: 'dsar-api' }).success).toBe(false);
+    expect(schema.parse({ CONSOLE_OIDC_ISSUER: 'https://id.example.org', CONSOLE_OIDC_CLIENT_ID: 'c', CONSOLE_OIDC_RESOURCE: 'urn:example:dsar' }).CONSOLE_OIDC_RESOURCE).toBe('urn:example:dsar');
     expect(consoleSettingsFrom({ CONSOLE_OIDC_CLIENT_ID: 'c', CONSOLE_KEY_SIGN_IN: true, AUTH_JWKS_URL: 'https://id.example.org/jwks', AUTH_ISSUER: 'https://id.example.org' })).toMatchObject({
       oidc: { issuer: 'https://id.example.org' },
       keySignIn: true,
