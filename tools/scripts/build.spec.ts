@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { buildProduct } from './build';
 import type { CycloneDxBom } from './sbom';
 
@@ -26,8 +27,22 @@ describe('npm run build', () => {
     expect(bom).toMatchObject({ bomFormat: 'CycloneDX', specVersion: '1.5' });
     expect(result.sbomComponents).toBe(bom.components.length);
     const lock = JSON.parse(await readFile(path.join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> };
-    for (const name of ['pg', 'kafkajs']) {
+    // The console's bundled packages are production dependencies: the bill names what the image serves to browsers too.
+    for (const name of ['pg', 'kafkajs', 'preact', 'oidc-client-ts']) {
       expect(bom.components.map((c) => c['bom-ref'])).toContain(`${name}@${lock.packages[`node_modules/${name}`].version}`);
     }
   }, 180_000);
+
+  it('bundles the operator console into console/, under 300 KB gzipped and with no source or test file', () => {
+    const consoleDir = path.join(dir, 'dist/console');
+    const files = readdirSync(consoleDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(consoleDir, path.join(e.parentPath, e.name)));
+    expect(files).toContain('index.html');
+    expect(files.filter((f) => /\.(tsx?|map)$|spec/.test(f))).toEqual([]);
+    const gzipped = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(consoleDir, f))).length, 0);
+    expect(gzipped).toBeLessThan(300 * 1024);
+    // Nothing of the console is compiled module by module into apps/.
+    expect(existsSync(path.join(dir, 'dist/apps/console'))).toBe(false);
+  });
 });

@@ -13,7 +13,7 @@ import {
 import type { Clock } from '@dsar/platform/clock';
 import { gatewayHostConfig, type HostConfig, type HostedService, type HostOptions, hostService, type ServiceDefinition } from '@dsar/platform/host';
 import { PgliteHost } from '@dsar/platform/persistence';
-import { addressRateLimitsFrom, apiGatewayService, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
+import { addressRateLimitsFrom, apiGatewayService, consoleSettingsFrom, type GatewayConfig, gatewaySettingsFrom } from '@dsar/services/api-gateway';
 import { type AuditConfig, auditLedgerService, auditLedgerServiceWith, CheckpointPublisher, checkpointSettingsFrom, ensureDevSigningKey } from '@dsar/services/audit-ledger';
 import {
   type DataSystemConfig,
@@ -248,6 +248,7 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
       upstreamTimeoutMs: config.UPSTREAM_TIMEOUT_MS ?? 10_000,
       ...(config.UPLOAD_IDLE_TIMEOUT_MS !== undefined ? { uploadIdleTimeoutMs: config.UPLOAD_IDLE_TIMEOUT_MS } : {}),
       bodyLimit: config.HTTP_BODY_LIMIT,
+      console: consoleSettingsFrom(config),
     };
     const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(keyed), { logName: 'dsar', logDestination: options.logDestination, clock: options.clock });
     started.push(gateway);

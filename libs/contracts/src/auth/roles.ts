@@ -31,7 +31,20 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
   // Reads everything and proves what happened, changes nothing.
   auditor: ['requests:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'session:read'],
   // Privacy operations: every workflow action.
-  operator: ['requests:create', 'requests:read', 'requests:act', 'evidence:read', 'artifacts:read', 'audit:export', 'audit:verify', 'policies:read', 'retention:read', 'systems:read', 'tasks:work', 'session:read'],
+  operator: [
+    'requests:create',
+    'requests:read',
+    'requests:act',
+    'evidence:read',
+    'artifacts:read',
+    'audit:export',
+    'audit:verify',
+    'policies:read',
+    'retention:read',
+    'systems:read',
+    'tasks:work',
+    'session:read',
+  ],
   // A data system's connector: works on its tasks, sees nothing else.
   connector: ['tasks:work', 'session:read'],
   admin: Object.keys(PERMISSIONS) as Permission[],

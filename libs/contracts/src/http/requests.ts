@@ -240,7 +240,7 @@ export const requestDetail = z
     identityActivity: identityActivity,
     allowedActions: z
       .array(z.enum(LIFECYCLE_ACTIONS))
-      .describe('The workflow actions the request allows now, in the catalog order: the same list a 409 `SVC-BE-1401` names. Whether the caller may run them is its role\'s matter (`GET /session`)'),
+      .describe("The workflow actions the request allows now, in the catalog order: the same list a 409 `SVC-BE-1401` names. Whether the caller may run them is its role's matter (`GET /session`)"),
     createdAt: timestamp,
     updatedAt: timestamp,
   })
