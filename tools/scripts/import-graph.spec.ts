@@ -51,7 +51,7 @@ function productFiles(dir: string): string[] {
     if (entry.isDirectory()) {
       // Test helpers live in `testing` folders (libs/platform/testing, storage's blob-store contract).
       if (entry.name !== 'node_modules' && entry.name !== 'testing') found.push(...productFiles(full));
-    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') && !TEST_FILE.test(entry.name) && !PROBE_FILE.test(entry.name)) {
+    } else if (/\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') && !TEST_FILE.test(entry.name) && !PROBE_FILE.test(entry.name)) {
       found.push(full);
     }
   }
@@ -64,7 +64,8 @@ function aliasTargets(): Map<string, string> {
 }
 
 function resolveFile(base: string): string | undefined {
-  return [`${base}.ts`, path.join(base, 'index.ts'), base].find((candidate) => candidate.endsWith('.ts') && existsSync(candidate));
+  // The console's components are `.tsx`.
+  return [`${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), base].find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
 }
 
 /** Imports of our own code that name no file this check can read: it would miss their edges. */
@@ -78,7 +79,7 @@ function importsOf(file: string, aliases: Map<string, string>): string[] {
     const ours = fileName.startsWith('.') || fileName.startsWith('@dsar/');
     const target = fileName.startsWith('.') ? resolveFile(path.resolve(path.dirname(file), fileName)) : aliases.get(fileName);
     if (target) targets.push(target);
-    else if (ours && !/\.(json|cjs|js)$/.test(fileName)) unresolved.push(`${relative(file)}: ${fileName}`);
+    else if (ours && !/\.(json|cjs|js|css)$/.test(fileName)) unresolved.push(`${relative(file)}: ${fileName}`);
   }
   return targets;
 }
