@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { jsonFromEnv, type RequestReferenceKeyConfig, requestReferenceKeysFrom } from '@dsar/platform/config';
 import { type RetentionConfig, retentionFields, type RetentionSettings, retentionSettingsFrom } from '@dsar/platform/retention';
@@ -149,6 +151,18 @@ function secret(value: string | undefined, file: string | undefined): string | u
 }
 
 /** The settings from configuration; absent values take the documented defaults, with the dispatcher off. */
+const MEMORY_DATA_DIR = 'memory://';
+
+/**
+ * Where the file email channel writes without SMTP: `mail` in DATA_DIR. A `memory://<name>` DATA_DIR keeps nothing
+ * in the working directory: its mail goes to the system's temporary directory (else a folder named `memory:` would
+ * appear wherever the process started).
+ */
+export function mailDirOf(dataDir = './.data'): string {
+  if (dataDir.startsWith(MEMORY_DATA_DIR)) return join(tmpdir(), 'dsar-memory', dataDir.slice(MEMORY_DATA_DIR.length).replace(/[^A-Za-z0-9._-]|^\./g, '_'), 'mail');
+  return `${dataDir.replace(/\/$/, '')}/mail`;
+}
+
 export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierSettings {
   const dkimKey = config.NOTIFIER_DKIM_PRIVATE_KEY_FILE ? readFileSync(config.NOTIFIER_DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined;
   const slackToken = secret(config.SLACK_BOT_TOKEN, config.SLACK_BOT_TOKEN_FILE);
@@ -171,7 +185,7 @@ export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierS
         ? { domainName: config.NOTIFIER_DKIM_DOMAIN, keySelector: config.NOTIFIER_DKIM_SELECTOR, privateKey: dkimKey }
         : undefined,
     slack: slackToken ? { token: slackToken, apiUrl: config.SLACK_API_URL ?? 'https://slack.com/api/' } : undefined,
-    mailDir: `${(config.DATA_DIR ?? './.data').replace(/\/$/, '')}/mail`,
+    mailDir: mailDirOf(config.DATA_DIR),
     defaults: {
       operatorEmails: config.NOTIFIER_OPERATOR_EMAILS ?? [],
       slackChannel: config.NOTIFIER_SLACK_CHANNEL,
