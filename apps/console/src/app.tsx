@@ -3,6 +3,9 @@ import { AuthProvider, useAuth } from './auth/auth';
 import { SignInPage } from './auth/SignInPage';
 import { Layout, SignedOutLayout } from './components/Layout';
 import type { ConsoleConfig } from './config';
+import { DataSystemsPage } from './pages/admin/data-systems';
+import { PoliciesPage } from './pages/admin/policies';
+import { RetentionPage } from './pages/admin/retention';
 import { NotFoundPage } from './pages/not-found';
 import { QueuePage } from './pages/queue';
 import { RequestPage } from './pages/request';
@@ -43,8 +46,20 @@ function Shell() {
   }
   const route = routeOf(location.pathname);
   return (
-    <Layout session={auth.state.session} onSignOut={auth.signOut} queueCurrent={route.page === 'queue'}>
-      {route.page === 'queue' ? <QueuePage /> : route.page === 'request' ? <RequestPage key={route.id} id={route.id} /> : <NotFoundPage />}
+    <Layout session={auth.state.session} onSignOut={auth.signOut} queueCurrent={route.page === 'queue'} currentPage={route.page}>
+      {route.page === 'queue' ? (
+        <QueuePage />
+      ) : route.page === 'request' ? (
+        <RequestPage key={route.id} id={route.id} />
+      ) : route.page === 'data-systems' ? (
+        <DataSystemsPage />
+      ) : route.page === 'retention' ? (
+        <RetentionPage />
+      ) : route.page === 'policies' ? (
+        <PoliciesPage />
+      ) : (
+        <NotFoundPage />
+      )}
     </Layout>
   );
 }

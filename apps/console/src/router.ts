@@ -11,7 +11,21 @@ export type Route =
   | { page: 'signed-in' }
   /** The issuer's redirect in the hidden frame of a silent renewal (`silent_redirect_uri`). */
   | { page: 'renewed' }
+  /** The administration pages (pages/admin). */
+  | { page: AdminPage }
   | { page: 'not-found' };
+
+/** The administration pages, each at `/console/<its name>`. */
+export const ADMIN_PAGES = ['data-systems', 'retention', 'policies'] as const;
+export type AdminPage = (typeof ADMIN_PAGES)[number];
+
+export function adminPath(page: AdminPage): string {
+  return `${BASE_PATH}${page}`;
+}
+
+function isAdminPage(segment: string): segment is AdminPage {
+  return (ADMIN_PAGES as readonly string[]).includes(segment);
+}
 
 /** A request id or reference as a path segment: letters, digits and dashes, nothing that could leave the path. */
 const ID_SEGMENT = /^[0-9A-Za-z-]{1,64}$/;
@@ -34,6 +48,7 @@ export function routeOf(pathname: string): Route {
   if (parts.length === 1 && parts[0] === 'requests') return { page: 'queue' };
   if (parts.length === 1 && parts[0] === 'signed-in') return { page: 'signed-in' };
   if (parts.length === 1 && parts[0] === 'renewed') return { page: 'renewed' };
+  if (parts.length === 1 && isAdminPage(parts[0])) return { page: parts[0] };
   if (parts.length === 2 && parts[0] === 'requests') {
     const id = segmentOf(parts[1]);
     if (id !== undefined) return { page: 'request', id };

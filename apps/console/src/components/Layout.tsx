@@ -1,10 +1,31 @@
-import type { SessionView } from '@dsar/contracts';
+import type { Permission, SessionView } from '@dsar/contracts';
 import type { ComponentChildren } from 'preact';
+import { ADMIN_PAGES, adminPath, type AdminPage } from '../router';
 import { PRODUCT_NAME } from '../use-title';
 import { Link } from './Link';
 
+/** The administration pages in the navigation, each shown to a caller whose permissions let it read the page. */
+const ADMIN_NAV: Readonly<Record<AdminPage, { label: string; permission: Permission }>> = {
+  'data-systems': { label: 'Data systems', permission: 'systems:read' },
+  retention: { label: 'Retention', permission: 'retention:read' },
+  policies: { label: 'Policies', permission: 'policies:read' },
+};
+
 /** The page's frame when signed in: who the console acts as (with "Sign out"), the navigation and the main region. */
-export function Layout({ session, onSignOut, queueCurrent, children }: { session: SessionView; onSignOut: () => void; queueCurrent: boolean; children: ComponentChildren }) {
+export function Layout({
+  session,
+  onSignOut,
+  queueCurrent,
+  currentPage,
+  children,
+}: {
+  session: SessionView;
+  onSignOut: () => void;
+  queueCurrent: boolean;
+  /** The page shown (router.ts's `page`), for the navigation's current link. */
+  currentPage?: string;
+  children: ComponentChildren;
+}) {
   return (
     <>
       <a class="skip-link" href="#main">
@@ -38,6 +59,13 @@ export function Layout({ session, onSignOut, queueCurrent, children }: { session
               Requests
             </Link>
           </li>
+          {ADMIN_PAGES.filter((page) => session.permissions.includes(ADMIN_NAV[page].permission)).map((page) => (
+            <li key={page}>
+              <Link href={adminPath(page)} current={currentPage === page}>
+                {ADMIN_NAV[page].label}
+              </Link>
+            </li>
+          ))}
         </ul>
       </nav>
       <main id="main" tabIndex={-1}>

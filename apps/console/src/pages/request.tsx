@@ -13,6 +13,13 @@ import { ActionsPanel } from '../request/ActionsPanel';
 import { DeadlinePicture } from '../request/DeadlinePicture';
 import { identitiesOf } from '../request/identities';
 import { TimelineView } from '../request/TimelineView';
+import { AppealsTab } from '../request/tabs/AppealsTab';
+import { AuditTab } from '../request/tabs/AuditTab';
+import { DeliveryTab } from '../request/tabs/DeliveryTab';
+import { NotificationsTab } from '../request/tabs/NotificationsTab';
+import { ManifestTab } from '../request/tabs/ManifestTab';
+import { TasksTab } from '../request/tabs/TasksTab';
+import { VerificationTab } from '../request/tabs/VerificationTab';
 import { QUEUE_PATH, requestPath } from '../router';
 import { useApiGet } from '../use-api';
 import { useTitle } from '../use-title';
@@ -73,7 +80,19 @@ export function RequestPage({ id }: { id: string }) {
           </section>
           <ActionsPanel request={request} session={session} onDone={reloadAll} />
           <section class="panel details" aria-label="More about the request">
-            <Tabs label="About the request" tabs={[{ id: 'timeline', label: 'Timeline', render: () => <TimelineView timeline={timeline} /> }]} />
+            <Tabs
+              label="About the request"
+              tabs={[
+                { id: 'timeline', label: 'Timeline', render: () => <TimelineView timeline={timeline} /> },
+                { id: 'delivery', label: 'Delivery', render: () => <DeliveryTab detail={request} session={session} reload={detail.reload} /> },
+                { id: 'notifications', label: 'Notifications', render: () => <NotificationsTab detail={request} session={session} reload={detail.reload} /> },
+                { id: 'appeals', label: 'Appeals', render: () => <AppealsTab detail={request} session={session} reload={() => reloadAll('Decide appeal')} /> },
+                { id: 'audit', label: 'Audit chain', render: () => <AuditTab detail={request} session={session} reload={detail.reload} /> },
+                { id: 'verification', label: 'Verification', render: () => <VerificationTab detail={request} session={session} reload={detail.reload} /> },
+                { id: 'tasks', label: 'Systems and tasks', render: () => <TasksTab detail={request} session={session} reload={detail.reload} /> },
+                { id: 'manifest', label: 'Manifest and review', render: () => <ManifestTab detail={request} session={session} reload={detail.reload} /> },
+              ]}
+            />
           </section>
         </div>
       ) : null}

@@ -1,0 +1,121 @@
+import type { DataSystemAction, Permission, TaskState, TaskView } from '@dsar/contracts';
+
+/*
+ * A request's data-system tasks as the Systems and tasks tab shows them, and what an operator may do to each
+ * (docs/data-systems.md#tasks; the same rule as the service's, which still decides: a 409 SVC-BE-1809 otherwise).
+ */
+
+export const TASK_STATE_LABELS: Readonly<Record<TaskState, string>> = {
+  waiting: 'Waiting',
+  queued: 'Queued',
+  claimed: 'Being worked on',
+  complete: 'Complete',
+  not_found: 'Nothing found',
+  skipped: 'Skipped',
+  error: 'Failed',
+  action_required: 'Needs an operator',
+  blocked: 'Blocked',
+  cancelled: 'Cancelled',
+};
+
+export const DATA_SYSTEM_ACTION_LABELS: Readonly<Record<DataSystemAction, string>> = {
+  access: 'Access',
+  erasure: 'Erasure',
+  rectification: 'Rectification',
+  restriction: 'Restriction',
+  objection: 'Objection',
+  opt_out: 'Opt-out',
+};
+
+export type TaskOperatorAction = 'retry' | 'skip' | 'complete';
+
+/** What every operator action on a task needs (the route table). */
+export const TASK_ACT_PERMISSION: Permission = 'requests:act';
+
+const RETRYABLE: readonly TaskState[] = ['error', 'action_required', 'skipped', 'blocked'];
+const OPEN: readonly TaskState[] = ['waiting', 'queued', 'claimed', 'action_required', 'blocked'];
+
+/** The operator actions a task's state allows: retry a failed, paused, skipped or blocked one; skip or settle by hand one still open or failed. */
+export function taskActionsIn(state: TaskState): TaskOperatorAction[] {
+  const actions: TaskOperatorAction[] = [];
+  if (RETRYABLE.includes(state)) actions.push('retry');
+  if (OPEN.includes(state) || state === 'error') actions.push('skip', 'complete');
+  return actions;
+}
+
+/** The actions offered for a task: none without the permission. */
+export function offeredTaskActions(task: Pick<TaskView, 'state'>, permissions: readonly string[]): TaskOperatorAction[] {
+  return permissions.includes(TASK_ACT_PERMISSION) ? taskActionsIn(task.state) : [];
+}
+
+export const TASK_ACTION_LABELS: Readonly<Record<TaskOperatorAction, string>> = {
+  retry: 'Retry',
+  skip: 'Skip',
+  complete: 'Mark done',
+};
+
+/** The values of a task action's form, as typed. */
+export interface TaskActionValues {
+  reason?: string;
+  outcome?: string;
+  evidence?: string;
+  erasureResult?: string;
+  recordsAffected?: string;
+  categoriesErased?: string;
+  erasureMethod?: string;
+  performedBy?: string;
+  /** A `datetime-local` value, in the browser's zone. */
+  performedAt?: string;
+  exceptionReason?: string;
+}
+
+/** Whether settling this task as `complete` needs the erasure's confirmation. */
+export function needsErasure(action: DataSystemAction, outcome: string | undefined): boolean {
+  return action === 'erasure' && (outcome ?? 'complete') === 'complete';
+}
+
+const trimmed = (value: string | undefined) => value?.trim() ?? '';
+
+/** The fields a form must have before it is sent, by name: what the API would refuse with a 400 anyway. */
+export function missingTaskFields(kind: TaskOperatorAction, action: DataSystemAction, values: TaskActionValues): string[] {
+  if (kind === 'skip') return trimmed(values.reason) ? [] : ['reason'];
+  if (kind !== 'complete') return [];
+  const missing: string[] = [];
+  if (!trimmed(values.evidence)) missing.push('evidence');
+  if (needsErasure(action, values.outcome)) {
+    if (!/^\d{1,15}$/.test(trimmed(values.recordsAffected))) missing.push('recordsAffected');
+    if (!trimmed(values.performedBy)) missing.push('performedBy');
+    if (['partially_erased', 'exception'].includes(values.erasureResult ?? '') && !trimmed(values.exceptionReason)) missing.push('exceptionReason');
+  }
+  return missing;
+}
+
+/** A `datetime-local` value as the API's instant; an empty or broken one is `fallback`. */
+function instantOf(value: string | undefined, fallback: Date): string {
+  const date = value ? new Date(value) : fallback;
+  return Number.isNaN(date.getTime()) ? fallback.toISOString() : date.toISOString();
+}
+
+/** The body of a task action (taskRetryCommand, taskSkipCommand, taskCompleteCommand in the contracts). */
+export function taskActionBody(kind: TaskOperatorAction, action: DataSystemAction, values: TaskActionValues, now: Date): Record<string, unknown> {
+  if (kind === 'retry') return trimmed(values.reason) ? { reason: trimmed(values.reason) } : {};
+  if (kind === 'skip') return { reason: trimmed(values.reason) };
+  const outcome = values.outcome === 'not_found' ? 'not_found' : 'complete';
+  const body: Record<string, unknown> = { outcome, evidence: trimmed(values.evidence) };
+  if (needsErasure(action, outcome)) {
+    const categories = trimmed(values.categoriesErased)
+      .split(',')
+      .map((c) => c.trim())
+      .filter((c) => c !== '');
+    body.erasure = {
+      result: values.erasureResult || 'erased',
+      recordsAffected: Number(trimmed(values.recordsAffected)),
+      categoriesErased: categories,
+      method: values.erasureMethod || 'delete',
+      performedBy: trimmed(values.performedBy),
+      performedAt: instantOf(values.performedAt, now),
+      ...(trimmed(values.exceptionReason) ? { exceptionReason: trimmed(values.exceptionReason) } : {}),
+    };
+  }
+  return body;
+}
