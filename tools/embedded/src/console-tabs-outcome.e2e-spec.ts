@@ -14,7 +14,7 @@ jest.setTimeout(240_000);
 /** The notifier's history follows its events within moments; a busy machine takes longer. */
 const POLL = { timeoutMs: 60_000, intervalMs: 500 };
 /** The notifier dispatches often, and the tests poll the API: no rate limit. */
-const SETTINGS = { NOTIFIER_DISPATCH_INTERVAL_MS: 200, RATE_LIMIT_PER_MINUTE: 0 };
+const SETTINGS = { NOTIFIER_DISPATCH_INTERVAL_MS: 200 };
 
 describe("the console's delivery, notifications, appeals and audit chain tabs (embedded mode)", () => {
   withConsole(
