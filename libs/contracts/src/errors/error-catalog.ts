@@ -166,6 +166,18 @@ export const ErrorCatalog = define({
     code: 'SVC-BE-1216', status: 409, title: 'Manifest changed since it was read', retryable: false,
     meaning: 'A review names a manifest `version` that is not the current one: the manifest changed after the reviewer read it (or the version does not exist yet). `manifestVersion` is the current version; read the manifest again and review that.',
   },
+  DELIVERY_LINK_INVALID: {
+    code: 'SVC-BE-1217', status: 404, title: 'Delivery link not found', retryable: false,
+    meaning: 'No download link of the person\'s page has this id, or the credential sent with it (`x-delivery-link`) is not its credential: the two cannot be told apart. Open the link from the email again, whole.',
+  },
+  DELIVERY_LINK_EXPIRED: {
+    code: 'SVC-BE-1218', status: 410, title: 'Delivery link expired', retryable: false,
+    meaning: 'The download link is past its 24 hours, was replaced by a newer link, or its session (`x-portal-session`) ended: the organisation sends a new one on request.',
+  },
+  DELIVERY_LINK_USED: {
+    code: 'SVC-BE-1219', status: 409, title: 'Delivery link already used', retryable: false,
+    meaning: 'The link\'s code was already entered: a link opens once, in one browser. The downloads go on there until the session ends; a new link is sent on request.',
+  },
   AUTHENTICATION_REQUIRED: {
     code: 'SVC-BE-1301', status: 401, title: 'Authentication required', retryable: false,
     meaning: 'The bearer token is missing, malformed, expired or unknown.',

@@ -18,6 +18,7 @@ export const SUBJECT_NOTIFICATION_KINDS = [
   'request_refused',
   'request_fulfilled',
   'delivery_prepared',
+  'delivery_code',
   'appeal_received',
   'appeal_decided',
 ] as const;
