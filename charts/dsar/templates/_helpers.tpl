@@ -224,7 +224,7 @@ Call with (dict "root" $ "name" "<service>").
 {{- end }}
 {{- end }}
 {{- /* Limits: 0 is a value (no rate limit); an empty one leaves the gateway's default. */}}
-{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE" $auth.unauthenticatedRateLimitPerMinute "WEBHOOK_RATE_LIMIT_PER_MINUTE" $auth.webhookRateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs "UPLOAD_IDLE_TIMEOUT_MS" $auth.uploadIdleTimeoutMs }}
+{{- range $variable, $value := dict "RATE_LIMIT_PER_MINUTE" $auth.rateLimitPerMinute "UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE" $auth.unauthenticatedRateLimitPerMinute "WEBHOOK_RATE_LIMIT_PER_MINUTE" $auth.webhookRateLimitPerMinute "PORTAL_RATE_LIMIT_PER_MINUTE" $auth.portalRateLimitPerMinute "UPSTREAM_TIMEOUT_MS" $auth.upstreamTimeoutMs "UPLOAD_IDLE_TIMEOUT_MS" $auth.uploadIdleTimeoutMs }}
 {{- if and (not (kindIs "invalid" $value)) (ne (toString $value) "") }}
 {{- $_ := set $cfg $variable $value }}
 {{- end }}

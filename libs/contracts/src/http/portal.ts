@@ -25,6 +25,7 @@ const secret = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be 43 base64url cha
 export const deliveryLinkIssueCommand = z
   .object({
     key: z.string().trim().min(1).max(200).describe('Names the link: the event the person is told about. Asking again with the same key answers the same link and code'),
+    language: z.enum(REQUEST_LOCALES).optional().describe("The language the person's emails are written in: the page speaks it. Default: the request's language, else `en`"),
   })
   .strict();
 export type DeliveryLinkIssueCommand = z.infer<typeof deliveryLinkIssueCommand>;
@@ -34,7 +35,7 @@ export const deliveryLinkIssued = z.object({
   requestId: z.uuid(),
   linkId: z.uuid(),
   credential: secret,
-  code: z.string().regex(/^[0-9]{8}$/),
+  code: z.string().regex(/^[0-9]{8}$/, 'must be 8 digits'),
   expiresAt: timestamp,
 });
 export type DeliveryLinkIssued = z.infer<typeof deliveryLinkIssued>;

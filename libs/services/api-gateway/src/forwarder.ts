@@ -63,7 +63,7 @@ export interface ForwardRequest {
   headers?: Readonly<Record<string, string>>;
 }
 
-/** The call of a public route (a provider's webhook): no caller, so no identity goes with it. */
+/** The call of a public route (a provider's webhook, the download page): no caller, so no identity goes with it. */
 export type CallerlessRequest = Omit<ForwardRequest, 'principal'> & { principal?: undefined };
 
 export interface ForwardedResponse {
@@ -106,7 +106,7 @@ export class Forwarder {
     @Inject(INTERNAL_AUTH) private readonly internalAuth: InternalAuthKey,
   ) {}
 
-  async forward(req: ForwardRequest): Promise<ForwardedResponse> {
+  async forward(req: ForwardRequest | CallerlessRequest): Promise<ForwardedResponse> {
     const prepared = await this.prepare(req);
     if ('refused' in prepared) return prepared.refused;
     return this.reply(await this.call(req.route.service, req.route.method, req.pathAndQuery, req.principal, prepared.headers, req.body));
@@ -119,7 +119,7 @@ export class Forwarder {
    * Range and validators) go to the service, and its 200, 206, 304 or 416
    * comes back with the download headers.
    */
-  async forwardFile(req: ForwardRequest, accept: string, conditions: Readonly<Record<string, string>> = {}): Promise<ForwardedResponse | ForwardedStream> {
+  async forwardFile(req: ForwardRequest | CallerlessRequest, accept: string, conditions: Readonly<Record<string, string>> = {}): Promise<ForwardedResponse | ForwardedStream> {
     const file = req.route.file;
     if (!file) throw new Error(`${req.route.operationId} has no file answer`);
     const prepared = await this.prepare(req);
@@ -129,7 +129,7 @@ export class Forwarder {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
       headers,
-      identity: { key: this.internalAuth, principal: req.principal },
+      ...this.identityOf(req),
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
     if (file.ranges) return this.streamedFile(res, Object.keys(file.headers));
@@ -152,7 +152,7 @@ export class Forwarder {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
       headers: { ...prepared.headers, ...upload.headers },
-      ...(req.principal ? { identity: { key: this.internalAuth, principal: req.principal } } : {}),
+      ...this.identityOf(req),
       body: upload.stream,
       timeoutMs: this.settings.upstreamTimeoutMs,
       bodyIdleTimeoutMs: this.settings.uploadIdleTimeoutMs ?? DEFAULT_BODY_IDLE_TIMEOUT_MS,
@@ -167,7 +167,7 @@ export class Forwarder {
    * comes back streamed with the file's headers, any other answer (a
    * problem) is read and returned as usual.
    */
-  async forwardDownload(req: ForwardRequest, conditions: Readonly<Record<string, string>>): Promise<ForwardedResponse | ForwardedStream> {
+  async forwardDownload(req: ForwardRequest | CallerlessRequest, conditions: Readonly<Record<string, string>>): Promise<ForwardedResponse | ForwardedStream> {
     const download = req.route.download;
     if (!download) throw new Error(`${req.route.operationId} is not a download route`);
     const prepared = await this.prepare(req);
@@ -178,7 +178,7 @@ export class Forwarder {
       method: req.route.method,
       path: `${INTERNAL_API_PREFIX}${req.pathAndQuery}`,
       headers,
-      identity: { key: this.internalAuth, principal: req.principal },
+      ...this.identityOf(req),
       timeoutMs: this.settings.upstreamTimeoutMs,
     });
     return this.streamedFile(res, Object.keys(download.headers));
@@ -232,13 +232,18 @@ export class Forwarder {
     };
   }
 
-  /** One call for the caller, its identity signed for exactly this method and path. */
-  private call(service: string, method: string, pathAndQuery: string, principal: Principal, headers: Record<string, string>, body?: string): Promise<InternalResponse> {
+  /** The caller's identity, signed for the call; none for a public route (a webhook, the download page). */
+  private identityOf(req: { principal?: Principal }): { identity?: { key: InternalAuthKey; principal: Principal } } {
+    return req.principal ? { identity: { key: this.internalAuth, principal: req.principal } } : {};
+  }
+
+  /** One call for the caller, its identity signed for exactly this method and path (none for a public route). */
+  private call(service: string, method: string, pathAndQuery: string, principal: Principal | undefined, headers: Record<string, string>, body?: string): Promise<InternalResponse> {
     return callService(service, this.upstreams[service], {
       method,
       path: `${INTERNAL_API_PREFIX}${pathAndQuery}`,
       headers,
-      identity: { key: this.internalAuth, principal },
+      ...this.identityOf({ principal }),
       body,
       timeoutMs: this.settings.upstreamTimeoutMs,
     });

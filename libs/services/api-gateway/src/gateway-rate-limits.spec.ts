@@ -15,6 +15,7 @@ import { clientKeyOf } from './rate-limiter';
 import type { GatewayRoute } from './route-types';
 import { UPSTREAMS } from './upstreams';
 import { WEBHOOK_ROUTES } from './webhook-routes';
+import { PORTAL_ROUTES } from './portal-routes';
 
 /**
  * The budgets per client address: requests refused before a caller is
@@ -25,6 +26,7 @@ import { WEBHOOK_ROUTES } from './webhook-routes';
 const TOKEN = 'rate-limit-spec-token-0123456789abcdef';
 const UNAUTHENTICATED_BUDGET = 3;
 const WEBHOOK_BUDGET = 2;
+const PORTAL_BUDGET = 2;
 
 const urlOf = (app: INestApplication) => `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 
@@ -46,10 +48,10 @@ async function startGateway(upstreamUrl: string, trusted: string[]): Promise<INe
     controllers: [GatewayController],
     providers: [
       Forwarder,
-      { provide: UPSTREAMS, useValue: { things: upstreamUrl, 'intake-gateway': upstreamUrl } },
+      { provide: UPSTREAMS, useValue: { things: upstreamUrl, 'intake-gateway': upstreamUrl, 'fulfilment-delivery': upstreamUrl } },
       { provide: GATEWAY_SETTINGS, useValue: SETTINGS },
       { provide: INTERNAL_AUTH, useValue: InternalAuthKey.from('rate-limit-spec-internal-key-0123456789') },
-      { provide: GATEWAY_ROUTES, useValue: [READ_ROUTE, ...WEBHOOK_ROUTES] },
+      { provide: GATEWAY_ROUTES, useValue: [READ_ROUTE, ...WEBHOOK_ROUTES, ...PORTAL_ROUTES] },
     ],
   })
   class RateLimitGatewayModule {}
@@ -65,6 +67,7 @@ const SETTINGS: GatewaySettings = {
   rateLimitPerMinute: 1_000,
   unauthenticatedRateLimitPerMinute: UNAUTHENTICATED_BUDGET,
   webhookRateLimitPerMinute: WEBHOOK_BUDGET,
+  portalRateLimitPerMinute: PORTAL_BUDGET,
   upstreamTimeoutMs: 2000,
   bodyLimit: '1mb',
 };
@@ -143,6 +146,19 @@ describe('gateway: rate limits per client address', () => {
     expect((await call('198.51.100.5', '/webhooks/inbound/mail', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(200);
   });
 
+  it("gives the person's download page a budget of its own per address, with no token asked for", async () => {
+    const client = '198.51.100.6';
+    const open = () => call(client, '/portal/deliveries/3f0c7a52-8d4e-4b1f-9a6c-2e5d7b9f1a03', { headers: { 'x-delivery-link': 'c'.repeat(43) } });
+    for (let i = 0; i < PORTAL_BUDGET; i++) expect((await open()).status).toBe(200);
+    const limited = await open();
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^[1-9][0-9]*$/);
+    expect(await limited.json()).toMatchObject({ code: 'SVC-BE-1004', detail: expect.stringContaining('download page') });
+    // Its calls did not spend the address's budget for unauthenticated requests, nor that budget theirs.
+    for (let i = 0; i < UNAUTHENTICATED_BUDGET; i++) expect((await call(client, '/things')).status).toBe(401);
+    expect((await call('198.51.100.7', '/portal/deliveries/3f0c7a52-8d4e-4b1f-9a6c-2e5d7b9f1a03', { headers: { 'x-delivery-link': 'c'.repeat(43) } })).status).toBe(200);
+  });
+
   it("believes X-Forwarded-For only from a trusted proxy: without one, every forged address is the peer's", async () => {
     const direct = (client: string) => fetch(`${urlOf(untrusting)}/api/v1/things`, { headers: { 'x-forwarded-for': client } });
     for (let i = 0; i < UNAUTHENTICATED_BUDGET; i++) expect((await direct(`192.0.2.${i + 1}`)).status).toBe(401);
@@ -172,12 +188,13 @@ describe('clientKeyOf', () => {
 describe('the budgets per address in the configuration', () => {
   const parse = (env: Record<string, string>) => z.object(gatewayFields).parse({ DSAR_API_KEYS: undefined, ...env });
 
-  it('default to 60 unauthenticated requests and 600 webhook deliveries a minute, and are off with RATE_LIMIT_PER_MINUTE=0 unless set', () => {
-    expect(addressRateLimitsFrom(parse({}))).toEqual({ unauthenticatedRateLimitPerMinute: 60, webhookRateLimitPerMinute: 600 });
-    expect(addressRateLimitsFrom(parse({ RATE_LIMIT_PER_MINUTE: '0' }))).toEqual({ unauthenticatedRateLimitPerMinute: 0, webhookRateLimitPerMinute: 0 });
-    expect(addressRateLimitsFrom(parse({ RATE_LIMIT_PER_MINUTE: '0', UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '30', WEBHOOK_RATE_LIMIT_PER_MINUTE: '0' }))).toEqual({
+  it('default to 60 unauthenticated requests, 600 webhook deliveries and 60 calls of the download page a minute, and are off with RATE_LIMIT_PER_MINUTE=0 unless set', () => {
+    expect(addressRateLimitsFrom(parse({}))).toEqual({ unauthenticatedRateLimitPerMinute: 60, webhookRateLimitPerMinute: 600, portalRateLimitPerMinute: 60 });
+    expect(addressRateLimitsFrom(parse({ RATE_LIMIT_PER_MINUTE: '0' }))).toEqual({ unauthenticatedRateLimitPerMinute: 0, webhookRateLimitPerMinute: 0, portalRateLimitPerMinute: 0 });
+    expect(addressRateLimitsFrom(parse({ RATE_LIMIT_PER_MINUTE: '0', UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: '30', WEBHOOK_RATE_LIMIT_PER_MINUTE: '0', PORTAL_RATE_LIMIT_PER_MINUTE: '20' }))).toEqual({
       unauthenticatedRateLimitPerMinute: 30,
       webhookRateLimitPerMinute: 0,
+      portalRateLimitPerMinute: 20,
     });
   });
 

@@ -17,6 +17,8 @@ export interface GatewaySettings {
   unauthenticatedRateLimitPerMinute?: number;
   /** Webhook deliveries per minute per client address; 0 or absent turns the limit off. */
   webhookRateLimitPerMinute?: number;
+  /** Calls of the person's download page (`/api/v1/portal/…`) per minute per client address; 0 or absent turns the limit off. */
+  portalRateLimitPerMinute?: number;
   /**
    * The proxies in front of the gateway whose X-Forwarded-For is believed
    * when telling clients apart (Express's `trust proxy`: addresses, CIDR
@@ -40,6 +42,11 @@ export interface GatewaySettings {
 export const DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE = 60;
 /** Webhook deliveries per minute per client address, unless configured: above Slack's 30,000 events an hour per workspace. */
 export const DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE = 600;
+/**
+ * Calls of the person's download page per minute per client address, unless configured: a person opening a link
+ * makes two calls and one per file; a guesser of codes is stopped by the link's lock long before.
+ */
+export const DEFAULT_PORTAL_RATE_LIMIT_PER_MINUTE = 60;
 
 /** The names Express's `trust proxy` takes for ranges of its own. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -65,6 +72,8 @@ export const gatewayFields = {
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   /** Webhook deliveries per minute per client address. Default DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE, or 0 (off) when RATE_LIMIT_PER_MINUTE is 0. */
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
+  /** Calls of the person's download page per minute per client address. Default DEFAULT_PORTAL_RATE_LIMIT_PER_MINUTE, or 0 (off) when RATE_LIMIT_PER_MINUTE is 0. */
+  PORTAL_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).optional(),
   /** A comma list of the proxies whose X-Forwarded-For tells the client's address (see GatewaySettings.trustedProxies). */
   TRUSTED_PROXIES: z
     .string()
@@ -94,6 +103,7 @@ export interface GatewayConfig extends AuthConfig, ConsoleConfig {
   RATE_LIMIT_PER_MINUTE: number;
   UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE?: number;
   WEBHOOK_RATE_LIMIT_PER_MINUTE?: number;
+  PORTAL_RATE_LIMIT_PER_MINUTE?: number;
   TRUSTED_PROXIES?: string[];
   UPSTREAM_TIMEOUT_MS: number;
   UPLOAD_IDLE_TIMEOUT_MS?: number;
@@ -119,12 +129,13 @@ export function gatewaySettingsFrom(config: GatewayConfig): GatewaySettings {
  * whole, as benchmarks and a gateway behind a limiting proxy want).
  */
 export function addressRateLimitsFrom(
-  config: Pick<GatewayConfig, 'RATE_LIMIT_PER_MINUTE' | 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE' | 'WEBHOOK_RATE_LIMIT_PER_MINUTE'>,
-): Pick<GatewaySettings, 'unauthenticatedRateLimitPerMinute' | 'webhookRateLimitPerMinute'> {
+  config: Pick<GatewayConfig, 'RATE_LIMIT_PER_MINUTE' | 'UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE' | 'WEBHOOK_RATE_LIMIT_PER_MINUTE' | 'PORTAL_RATE_LIMIT_PER_MINUTE'>,
+): Pick<GatewaySettings, 'unauthenticatedRateLimitPerMinute' | 'webhookRateLimitPerMinute' | 'portalRateLimitPerMinute'> {
   const off = config.RATE_LIMIT_PER_MINUTE === 0;
   return {
     unauthenticatedRateLimitPerMinute: config.UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_UNAUTHENTICATED_RATE_LIMIT_PER_MINUTE),
     webhookRateLimitPerMinute: config.WEBHOOK_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_WEBHOOK_RATE_LIMIT_PER_MINUTE),
+    portalRateLimitPerMinute: config.PORTAL_RATE_LIMIT_PER_MINUTE ?? (off ? 0 : DEFAULT_PORTAL_RATE_LIMIT_PER_MINUTE),
   };
 }
 

@@ -152,8 +152,8 @@ describe('routeTableProblems of webhook routes', () => {
       },
     ];
     expect(routeTableProblems(routes)).toEqual([
-      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook",
-      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook",
+      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook or a route of the download page",
+      "POST /webhooks/inbound/mail: a route is public exactly when it is a provider's webhook or a route of the download page",
       'PUT /webhooks/inbound/mail: a webhook is a POST',
       "POST /webhooks/inbound/mail: authorization is not a lower-case header of the webhook's own",
       "POST /webhooks/inbound/mail: x-dsar-tenant-id is not a lower-case header of the webhook's own",

@@ -41,7 +41,9 @@ const UPLOAD_LINGER_MS = 2_000;
  * service's file back. A provider's webhook (public) skips authentication,
  * authorization and the caller's rate limit: it counts against its client
  * address's webhook budget (429), and its bytes stream to the service, which
- * checks the provider's signature over them. A request refused before its
+ * checks the provider's signature over them. A route of the person's download
+ * page (public too) counts against its client address's portal budget (429)
+ * and goes to the service with no caller, which checks the link's secrets. A request refused before its
  * caller is authenticated (400, 404, 405, 401) counts against its client
  * address's budget for unauthenticated requests, unless it carries a valid
  * token; once that is spent, such refusals are 429 instead.
@@ -53,6 +55,7 @@ export class GatewayController {
   private readonly limiter: CallerRateLimiter;
   private readonly unauthenticated: AddressRateLimiter;
   private readonly webhooks: AddressRateLimiter;
+  private readonly portal: AddressRateLimiter;
   private readonly readJson: (req: Request) => Promise<void>;
 
   constructor(
@@ -67,6 +70,7 @@ export class GatewayController {
     this.limiter = new CallerRateLimiter(settings.rateLimitPerMinute);
     this.unauthenticated = new AddressRateLimiter(settings.unauthenticatedRateLimitPerMinute ?? 0, 'requests without a valid token');
     this.webhooks = new AddressRateLimiter(settings.webhookRateLimitPerMinute ?? 0, 'webhook deliveries');
+    this.portal = new AddressRateLimiter(settings.portalRateLimitPerMinute ?? 0, "calls of the person's download page");
     const parser = strictJsonBody(settings.bodyLimit);
     this.readJson = (req) => new Promise((resolve, reject) => parser(req, {} as Response, (err?: unknown) => (err ? reject(err) : resolve())));
   }
@@ -108,6 +112,13 @@ export class GatewayController {
       if (answer) await send(res, answer, false);
       return;
     }
+    if (route.portal) {
+      progress.admitted = true;
+      for (const [k, v] of Object.entries(await this.portal.consume(client))) res.setHeader(k, v);
+      // Public: the link's credential or the session its code answered lets the call through, and the owning service checks it.
+      assertPublishedQuery(route, req.query);
+      return this.forwardJsonOrDownload(req, res, { route, pathAndQuery, requestId, traceparent, headers: passedHeaders(req, route) }, apiPath, head);
+    }
     const principal = await this.authenticate(req);
     progress.admitted = true;
     authorize(route, principal);
@@ -120,6 +131,12 @@ export class GatewayController {
       return;
     }
     if (route.service === GATEWAY_SERVICE) return send(res, gatewayAnswer(route, principal), head);
+    return this.forwardJsonOrDownload(req, res, call, apiPath, head);
+  }
+
+  /** The call of a route whose body is JSON (or none): forwarded, its answer (JSON, a file, a download) sent back. */
+  private async forwardJsonOrDownload(req: Request, res: Response, call: ForwardRequest | CallerlessRequest, apiPath: string, head: boolean): Promise<void> {
+    const { route } = call;
     const body = route.body ? await this.readBody(req) : undefined;
     const idempotencyKey = route.method === 'POST' || route.method === 'PUT' ? parseIdempotencyKey(req.headers[IDEMPOTENCY_KEY_HEADER]) : undefined;
     const forward = {

@@ -20,6 +20,7 @@ describe('an Idempotency-Key on every POST and PUT of the route table', () => {
       'POST /requests/:id/audit/verify',
       'POST /requests/:id/delivery/address/verify',
       'POST /requests/:id/delivery/step-up/challenge',
+      'POST /portal/deliveries/:linkId/code',
       'POST /tasks/:taskId/claim',
       'POST /tasks/:taskId/heartbeat',
       'POST /tasks/:taskId/answer',

@@ -250,9 +250,11 @@ function operationOf(route: GatewayRoute, components: Record<string, JsonSchema>
     summary: route.summary,
     description: [
       route.description,
-      route.permission === PUBLIC
-        ? "Public: no bearer token; the provider's signature authenticates each delivery (docs/webhooks.md)."
-        : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}. ${scopeOf(route)}`,
+      route.portal
+        ? route.portal.description
+        : route.permission === PUBLIC
+          ? "Public: no bearer token; the provider's signature authenticates each delivery (docs/webhooks.md)."
+          : `Permission \`${route.permission}\` (${PERMISSIONS[route.permission]}), held by ${rolesWith(route.permission)}. ${scopeOf(route)}`,
     ]
       .filter(Boolean)
       .join('\n\n'),
@@ -306,7 +308,8 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       description:
         'The REST API of the data subject request service. `{base_url}` is `http(s)://host:port/api/v1`. ' +
         'Every route needs `Authorization: Bearer <token>` (an API key or a JWT; docs/security.md), except the inbound ' +
-        "webhooks, which the providers' signatures authenticate (docs/webhooks.md). Errors are " +
+        "webhooks, which the providers' signatures authenticate (docs/webhooks.md), and the person's download page, which " +
+        'the link it was sent authenticates (docs/delivery.md). Errors are ' +
         '`application/problem+json` with a stable `code` (docs/errors.md).',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
@@ -324,6 +327,7 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: "The policy packs that hold each jurisdiction's deadline rules (docs/policy-packs/README.md)." },
+      { name: 'Download page', description: "The person's download page: a link sent by email, a one-time code, and the files (docs/delivery.md). Public: the link authenticates, not a token." },
       { name: 'Webhooks', description: 'Public endpoints the email provider and Slack call, authenticated by their signatures instead of a token (docs/webhooks.md).' },
     ],
     paths,

@@ -34,7 +34,12 @@ export function routeTableProblems(routes: readonly GatewayRoute[]): string[] {
       if (route.method !== 'GET') problems.push(`${at}: a download is a GET`);
       if (route.file) problems.push(`${at}: a download route is always a file; it has no \`file\``);
     }
-    if ((route.permission === PUBLIC) !== (route.webhook !== undefined)) problems.push(`${at}: a route is public exactly when it is a provider's webhook`);
+    if ((route.permission === PUBLIC) !== (route.webhook !== undefined || route.portal !== undefined)) {
+      problems.push(`${at}: a route is public exactly when it is a provider's webhook or a route of the download page`);
+    }
+    if (route.webhook && route.portal) problems.push(`${at}: a route is a webhook or a route of the download page, not both`);
+    if (route.portal && (route.upload || route.file || route.readYourWrites))
+      problems.push(`${at}: a route of the download page takes no upload, answers no negotiated file and reads no request first`);
     if (route.permission === PUBLIC && route.tenantWide) problems.push(`${at}: a public route has no caller to confine, so it is not tenant-wide`);
     if (route.webhook) {
       if (route.method !== 'POST') problems.push(`${at}: a webhook is a POST`);

@@ -60,7 +60,10 @@ export type GatewayRoute = RouteAnswer & {
   path: string;
   /** The owning service; the call goes to its `/internal/v1` + path. */
   service: string;
-  /** Who may call it; `public` for a provider's webhook only (`webhook`), which its signature authenticates instead of a token. */
+  /**
+   * Who may call it; `public` for a provider's webhook (`webhook`), which its signature authenticates instead of a
+   * token, and for a route of the person's download page (`portal`), which the link's credential or session does.
+   */
   permission: Permission | typeof PUBLIC;
   operationId: string;
   summary: string;
@@ -131,6 +134,13 @@ export type GatewayRoute = RouteAnswer & {
    * other client header is. `body` is what the document publishes.
    */
   webhook?: { description: string; body: z.ZodType; headers: Readonly<Record<string, PassedHeader>> };
+  /**
+   * A route of the person's download page (docs/delivery.md): public (`permission: 'public'`: no token), limited per
+   * client address (PORTAL_RATE_LIMIT_PER_MINUTE), forwarded with no caller. The owning service lets a call through
+   * on the secrets of its passed headers (the link's credential, the session its code answered). `description` says
+   * so in the OpenAPI document.
+   */
+  portal?: { description: string };
   /**
    * Why this POST or PUT does not honour an `Idempotency-Key` (the gateway still refuses a malformed one, 400, and
    * the service records nothing under it), in words the OpenAPI document publishes. Every other POST and PUT

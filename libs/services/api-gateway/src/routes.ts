@@ -2,6 +2,7 @@ import { APPEAL_ROUTES } from './appeal-routes';
 import { AUDIT_ROUTES } from './audit-routes';
 import { DATA_SYSTEM_ROUTES } from './data-system-routes';
 import { DELIVERY_ROUTES } from './delivery-routes';
+import { PORTAL_ROUTES } from './portal-routes';
 import { FULFILMENT_ROUTES } from './fulfilment-routes';
 import { LIFECYCLE_ROUTES } from './lifecycle-routes';
 import { NOTIFICATION_ROUTES } from './notification-routes';
@@ -28,6 +29,7 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...VERIFICATION_ROUTES,
   ...FULFILMENT_ROUTES,
   ...DELIVERY_ROUTES,
+  ...PORTAL_ROUTES,
   ...DATA_SYSTEM_ROUTES,
   ...NOTIFICATION_ROUTES,
   ...RETENTION_ROUTES,

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { DeliveryLog } from '@dsar/services/fulfilment-delivery';
 import { waitFor } from '@dsar/platform/testing';
+import { INTERNAL_API_PREFIX } from '@dsar/contracts';
 import type { TestSystem } from './systems';
+import { signedInternalHeaders } from './internal-identity';
 import { ApiClient, type ApiResponse, intake } from './api-client';
 import { KEYS } from './gateway-intake.scenarios';
 import { clockAllowedActions } from './lifecycle-probe';
@@ -453,6 +455,230 @@ export function deliveryScenarios(getSystem: () => TestSystem): void {
       const answers = await Promise.all([complete(id, right), complete(id, right)]);
       expect(answers.map((a) => a.status)).toEqual([202, 202]);
       expect(outcomes(await logs(id), 'step_up_completed').sort()).toEqual(['already_completed', 'ok']);
+    });
+  });
+
+  describe("the person's download page: links, codes and downloads through the public routes", () => {
+    const LINK = 'x-delivery-link';
+    const SESSION = 'x-portal-session';
+    let id: string;
+    let artifactIds: string[];
+    let other: { id: string; artifactIds: string[] };
+    let keys = 0;
+    type Issued = { linkId: string; credential: string; code: string; expiresAt: string };
+
+    /** What the notifier asks fulfilment-delivery for (an internal call, signed as the notifier). */
+    async function askLink(requestId: string, key: string, principalId = 'system:notifier', language?: string): Promise<{ status: number; body: Record<string, any> }> {
+      const url = `${getSystem().services.get('fulfilment-delivery')!.url}${INTERNAL_API_PREFIX}/requests/${requestId}/delivery/link`;
+      const principal = { id: principalId, tenantId: KEYS.adminA.tenantId, roles: ['operator'] };
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', url, principal) },
+        body: JSON.stringify({ key, ...(language ? { language } : {}) }),
+      });
+      return { status: res.status, body: (await res.json()) as Record<string, any> };
+    }
+    async function newLink(requestId = id, language?: string): Promise<Issued> {
+      const res = await askLink(requestId, `event-${++keys}`, 'system:notifier', language);
+      expect(res.status).toBe(200);
+      return res.body as Issued;
+    }
+    /** A call of the page, as the browser makes it: no token. */
+    async function page(method: 'GET' | 'POST', path: string, headers: Record<string, string>, json?: unknown): Promise<{ status: number; body: any; headers: Headers; raw: Response }> {
+      const raw = await fetch(`${getSystem().gatewayUrl}/api/v1/portal/deliveries/${path}`, {
+        method,
+        headers: { ...headers, ...(json !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: json !== undefined ? JSON.stringify(json) : undefined,
+      });
+      const type = raw.headers.get('content-type') ?? '';
+      const body = type.includes('json') ? await raw.json() : Buffer.from(await raw.arrayBuffer());
+      return { status: raw.status, body, headers: raw.headers, raw };
+    }
+    const view = (l: Issued, credential = l.credential) => page('GET', l.linkId, { [LINK]: credential });
+    const enter = (l: Issued, code: unknown, credential = l.credential) => page('POST', `${l.linkId}/code`, { [LINK]: credential }, { code });
+    const fetchFile = (l: Issued, session: string | undefined, artifactId: string, extra: Record<string, string> = {}) =>
+      page('GET', `${l.linkId}/artifacts/${artifactId}`, { ...(session !== undefined ? { [SESSION]: session } : {}), ...extra });
+    const problem = (res: { status: number; body: any; headers: Headers }, status: number, code: string) =>
+      expect({ status: res.status, code: res.body?.code, type: res.headers.get('content-type') }).toEqual({ status, code, type: expect.stringContaining('application/problem+json') });
+
+    beforeAll(async () => {
+      getSystem().clock.set(DELIVERY_START);
+      ({ id, artifactIds } = await fulfilledRequest([
+        { bytes: fileA, filename: 'Auskunft Jürgen Müller.pdf' },
+        { bytes: fileB, filename: 'tickets.pdf' },
+      ]));
+      other = await fulfilledRequest([{ bytes: fileB, filename: 'other.pdf' }]);
+      expect((await admin.post(`/requests/${id}/delivery/prepare`, { channel: 'email', securityLevel: 'token' })).status).toBe(202);
+      expect((await admin.post(`/requests/${other.id}/delivery/prepare`, { channel: 'email', securityLevel: 'token' })).status).toBe(202);
+    });
+
+    it('issues one link per notification event: the same key answers the same link and code, a new key a new link that replaces it', async () => {
+      const first = await askLink(id, 'event-same', 'system:notifier', 'de');
+      expect(first).toEqual({
+        status: 200,
+        body: {
+          requestId: id,
+          linkId: expect.any(String),
+          credential: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+          code: expect.stringMatching(/^[0-9]{8}$/),
+          expiresAt: new Date(now().getTime() + DAY).toISOString(),
+        },
+      });
+      expect(await askLink(id, 'event-same')).toEqual(first);
+      const link = first.body as Issued;
+      const shown = await view(link);
+      expect({ status: shown.status, body: shown.body }).toEqual({
+        status: 200,
+        body: { linkId: link.linkId, reference: `DSAR-${id.slice(0, 8).toUpperCase()}`, language: 'de', expiresAt: link.expiresAt, state: 'code_required', attemptsLeft: 5 },
+      });
+      const next = await newLink();
+      expect(next.linkId).not.toBe(link.linkId);
+      problem(await view(link), 410, 'SVC-BE-1218');
+      problem(await enter(link, link.code), 410, 'SVC-BE-1218');
+      // The replaced link's key still names it (a resend after a crash), and it stays replaced.
+      expect((await askLink(id, 'event-same')).body.linkId).toBe(link.linkId);
+      expect((await view(next)).body.language).toBe('en');
+    });
+
+    it('is asked for by a service of the installation only, for a prepared, fulfilled request of its tenant', async () => {
+      expect((await askLink(id, 'event-x', `key:${'0'.repeat(16)}`)).status).toBe(403);
+      const open = await openRequest();
+      expect((await askLink(open, 'event-open')).body.code).toBe('SVC-BE-1401');
+      const unprepared = await fulfilledRequest([{ bytes: fileB, filename: 'c.pdf' }]);
+      expect((await askLink(unprepared.id, 'event-unprepared')).body.code).toBe('SVC-BE-1211');
+      const url = `${getSystem().services.get('fulfilment-delivery')!.url}${INTERNAL_API_PREFIX}/requests/${id}/delivery/link`;
+      const foreign = { id: 'system:notifier', tenantId: KEYS.operatorB.tenantId, roles: ['operator'] };
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signedInternalHeaders(getSystem().internalAuthKey, 'POST', url, foreign) },
+        body: '{"key":"k"}',
+      });
+      expect(res.status).toBe(404);
+      expect((await askLink(id, '')).status).toBe(400);
+    });
+
+    it('answers the same 404 for an unknown link, a wrong or missing credential and a malformed id, with no token asked for', async () => {
+      const link = await newLink();
+      const wrong = (await newLink(other.id)).credential;
+      for (const res of [
+        await view(link, wrong),
+        await view(link, ''),
+        await page('GET', link.linkId, {}),
+        await page('GET', '3f0c7a52-8d4e-4b1f-9a6c-2e5d7b9f1a03', { [LINK]: link.credential }),
+        await page('GET', 'not-a-link', { [LINK]: link.credential }),
+        await enter(link, link.code, wrong),
+      ]) {
+        problem(res, 404, 'SVC-BE-1217');
+      }
+      expect((await view(link)).body.attemptsLeft).toBe(5);
+    });
+
+    it('refuses a malformed code with 400 and counts nothing', async () => {
+      const link = await newLink();
+      for (const code of [undefined, '', '1234567', '123456789', '1234 5678', 'abcdefgh', 12345678, null]) problem(await enter(link, code), 400, 'SVC-BE-1102');
+      problem(await page('POST', `${link.linkId}/code`, { [LINK]: link.credential }, { code: link.code, extra: true }), 400, 'SVC-BE-1102');
+      const raw = await fetch(`${getSystem().gatewayUrl}/api/v1/portal/deliveries/${link.linkId}/code`, {
+        method: 'POST',
+        headers: { [LINK]: link.credential, 'content-type': 'application/json' },
+        body: '{"code":',
+      });
+      expect(raw.status).toBe(400);
+      expect((await view(link)).body).toMatchObject({ state: 'code_required', attemptsLeft: 5 });
+    });
+
+    it('opens once with the right code: a session and the files; the files stream, ranged, only with the session', async () => {
+      const link = await newLink();
+      problem(await enter(link, link.code === '00000000' ? '00000001' : '00000000'), 401, 'SVC-BE-1214');
+      expect((await view(link)).body.attemptsLeft).toBe(4);
+      const opened = await enter(link, link.code);
+      expect({ status: opened.status, body: opened.body }).toEqual({
+        status: 200,
+        body: {
+          linkId: link.linkId,
+          session: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+          sessionExpiresAt: link.expiresAt,
+          artifacts: [
+            { artifactId: artifactIds[0], filename: 'Auskunft Jürgen Müller.pdf', title: 'Auskunft Jürgen Müller.pdf', contentType: 'application/pdf', size: fileA.length, sha256: sha256(fileA) },
+            { artifactId: artifactIds[1], filename: 'tickets.pdf', title: 'tickets.pdf', contentType: 'application/pdf', size: fileB.length, sha256: sha256(fileB) },
+          ].sort((a, b) => opened.body.artifacts.findIndex((x: any) => x.artifactId === a.artifactId) - opened.body.artifacts.findIndex((x: any) => x.artifactId === b.artifactId)),
+        },
+      });
+      const session = opened.body.session as string;
+      problem(await enter(link, link.code), 409, 'SVC-BE-1219');
+      expect((await view(link)).body.state).toBe('used');
+
+      const whole = await fetchFile(link, session, artifactIds[0]);
+      expect(whole.status).toBe(200);
+      expect(sha256(whole.body as Buffer)).toBe(sha256(fileA));
+      expect(whole.headers.get('content-disposition')).toContain('attachment');
+      expect(whole.headers.get('content-type')).toBe(BYTES);
+      const part = await fetchFile(link, session, artifactIds[0], { range: 'bytes=0-8' });
+      expect({ status: part.status, text: (part.body as Buffer).toString() }).toEqual({ status: 206, text: '%PDF-1.7\n' });
+
+      problem(await fetchFile(link, undefined, artifactIds[0]), 401, 'SVC-BE-1214');
+      problem(await fetchFile(link, 'y'.repeat(43), artifactIds[0]), 401, 'SVC-BE-1214');
+      problem(await fetchFile(link, session, other.artifactIds[0]), 404, 'SVC-BE-1003');
+      // The session opens its own link only.
+      const another = await newLink(other.id);
+      problem(await fetchFile(another, session, other.artifactIds[0]), 401, 'SVC-BE-1214');
+    });
+
+    it('locks after five wrong codes (the fifth is 403), and then refuses the right one too', async () => {
+      const link = await newLink(other.id);
+      const wrong = link.code === '11111111' ? '22222222' : '11111111';
+      for (let i = 1; i <= 4; i++) problem(await enter(link, wrong), 401, 'SVC-BE-1214');
+      problem(await enter(link, wrong), 403, 'SVC-BE-1215');
+      problem(await enter(link, link.code), 403, 'SVC-BE-1215');
+      expect((await view(link)).body).toMatchObject({ state: 'locked', attemptsLeft: 0 });
+      // A new link lifts it.
+      const fresh = await newLink(other.id);
+      expect((await enter(fresh, fresh.code)).status).toBe(200);
+    });
+
+    it('counts wrong codes sent at once (exactly five, then locked), and opens once for two right codes at once', async () => {
+      const link = await newLink(other.id);
+      const wrong = link.code === '33333333' ? '44444444' : '33333333';
+      const answers = await Promise.all(Array.from({ length: 8 }, () => enter(link, wrong)));
+      expect(answers.map((a) => a.status).sort()).toEqual([401, 401, 401, 401, 403, 403, 403, 403]);
+      const failed = (await logs(other.id)).find((g) => g.eventType === 'delivery_step_up_failed')!;
+      expect(failed.attempts.filter((a) => a.outcome === 'wrong_token' && a.detail?.includes(link.linkId) !== true).length).toBeGreaterThanOrEqual(5);
+      const twice = await newLink(other.id);
+      const both = await Promise.all([enter(twice, twice.code), enter(twice, twice.code)]);
+      expect(both.map((a) => a.status).sort()).toEqual([200, 409]);
+    });
+
+    it('expires after 24 hours: the link and its session', async () => {
+      // Two requests: a new link of a request replaces its earlier one.
+      const link = await newLink(other.id);
+      const opened = await newLink();
+      const session = (await enter(opened, opened.code)).body.session as string;
+      const issuedAt = now().getTime();
+      getSystem().clock.set(new Date(issuedAt + DAY - 1));
+      expect((await view(link)).status).toBe(200);
+      expect((await fetchFile(opened, session, artifactIds[1])).status).toBe(200);
+      getSystem().clock.set(new Date(issuedAt + DAY));
+      problem(await view(link), 410, 'SVC-BE-1218');
+      problem(await enter(link, link.code), 410, 'SVC-BE-1218');
+      problem(await fetchFile(opened, session, artifactIds[1]), 410, 'SVC-BE-1218');
+      getSystem().clock.set(DELIVERY_START);
+    });
+
+    it('records every step in the delivery log, on the timeline and on the audit chain, as the person', async () => {
+      const link = await newLink();
+      const session = (await enter(link, link.code)).body.session as string;
+      expect((await fetchFile(link, session, artifactIds[1])).status).toBe(200);
+      const groups = await logs(id);
+      const byPerson = groups.flatMap((g) => g.attempts.filter((a) => a.actor === 'subject:download-page').map((a) => `${g.eventType} ${a.outcome}`));
+      expect(byPerson).toEqual(expect.arrayContaining(['delivery_step_up_completed ok', 'delivery_artifact_delivered bytes', 'delivery_step_up_failed wrong_token']));
+      const issued = groups.find((g) => g.eventType === 'delivery_step_up_issued')!;
+      expect(issued.attempts.some((a) => a.actor === 'system:notifier' && a.detail?.startsWith('a link of the download page'))).toBe(true);
+      await waitFor('the downloads on the timeline', async () => (await timelineTypes(id)).includes('delivery_artifact_delivered'));
+      const chain = (await admin.get(`/requests/${id}/audit/export`)).body;
+      expect(chain.events.filter((e: { actor: string }) => e.actor === 'subject:download-page').map((e: { eventType: string }) => e.eventType)).toEqual(
+        expect.arrayContaining(['dsar.delivery.step_up_completed.v1', 'dsar.delivery.artifact_delivered.v1']),
+      );
+      const verified = await admin.post(`/requests/${id}/audit/verify`, { hash: chain.rootHash, sequence: chain.headSequence });
+      expect(verified.body).toMatchObject({ verified: true });
     });
   });
 

@@ -1,10 +1,12 @@
 import { pipeline } from 'node:stream/promises';
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { addressVerifyCommand, DELIVERY_TOKEN_HEADER, deliveryPrepareCommand, type Principal, stepUpCompleteCommand } from '@dsar/contracts';
+import { addressVerifyCommand, DELIVERY_TOKEN_HEADER, deliveryLinkIssueCommand, deliveryPrepareCommand, type Principal, stepUpCompleteCommand } from '@dsar/contracts';
+import { ProblemError } from '@dsar/platform/errors';
 import { acceptedMediaType, contentDisposition, contentRange, CurrentPrincipal, fileConditionsOf, optionalBody, parseInput } from '@dsar/platform/http';
 import { Idempotent } from '@dsar/platform/idempotency';
-import { ArtifactDelivery } from '../application/artifact-delivery';
+import { type ArtifactBytes, ArtifactDelivery } from '../application/artifact-delivery';
+import { DeliveryLinks } from '../application/delivery-links';
 import { DeliveryLog } from '../application/delivery-log';
 import { DeliveryPreparations } from '../application/delivery-preparations';
 import { DeliveryRequests } from '../application/delivery-requests';
@@ -27,6 +29,7 @@ export class DeliveryController {
     private readonly downloads: ArtifactDelivery,
     private readonly log: DeliveryLog,
     private readonly requests: DeliveryRequests,
+    private readonly links: DeliveryLinks,
   ) {}
 
   @Post('delivery/prepare')
@@ -47,6 +50,17 @@ export class DeliveryController {
   @HttpCode(202)
   challenge(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.stepUp.challenge(principal, id);
+  }
+
+  /**
+   * A link of the person's download page and its code, for the notifier, which sends them in two emails (no public
+   * route: only a service of the installation asks). The same key answers the same link.
+   */
+  @Post('delivery/link')
+  @HttpCode(200)
+  link(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    if (!principal.id.startsWith('system:')) throw new ProblemError('PERMISSION_DENIED', "Only the installation's own services ask for a delivery link.");
+    return this.links.issue(principal, id, parseInput(deliveryLinkIssueCommand, body));
   }
 
   @Post('delivery/step-up/complete')
@@ -70,26 +84,7 @@ export class DeliveryController {
       res.status(200).json(await this.downloads.metadata(principal, id, artifactId, token));
       return;
     }
-    const got = await this.downloads.bytes(principal, id, artifactId, token, fileConditionsOf(headers));
-    res.setHeader('ETag', got.etag);
-    res.setHeader('Accept-Ranges', 'bytes');
-    res.setHeader('Cache-Control', 'no-store');
-    if (got.kind === 'not_modified') {
-      res.status(304).end();
-      return;
-    }
-    if (got.kind === 'unsatisfiable') {
-      res.status(416).setHeader('Content-Range', contentRange('unsatisfiable', got.size));
-      res.end();
-      return;
-    }
-    res.status(got.partial ? 206 : 200);
-    res.setHeader('Content-Type', DELIVERY_BYTES_MEDIA_TYPE);
-    res.setHeader('Content-Disposition', contentDisposition(got.artifact.filename));
-    res.setHeader('Content-Length', String(got.range.end - got.range.start + 1));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (got.partial) res.setHeader('Content-Range', contentRange(got.range, got.size));
-    await pipeline(got.stream, res).catch(() => res.destroy());
+    await sendArtifactBytes(res, await this.downloads.bytes(principal, id, artifactId, token, fileConditionsOf(headers)));
   }
 
   @Get('delivery/logs')
@@ -99,6 +94,29 @@ export class DeliveryController {
   }
 }
 
-function single(value: string | string[] | undefined): string | undefined {
+/** A download's answer: the bytes (200, or 206 for a range), 304 or 416, with the file's headers. */
+export async function sendArtifactBytes(res: Response, got: ArtifactBytes): Promise<void> {
+  res.setHeader('ETag', got.etag);
+  res.setHeader('Accept-Ranges', 'bytes');
+  res.setHeader('Cache-Control', 'no-store');
+  if (got.kind === 'not_modified') {
+    res.status(304).end();
+    return;
+  }
+  if (got.kind === 'unsatisfiable') {
+    res.status(416).setHeader('Content-Range', contentRange('unsatisfiable', got.size));
+    res.end();
+    return;
+  }
+  res.status(got.partial ? 206 : 200);
+  res.setHeader('Content-Type', DELIVERY_BYTES_MEDIA_TYPE);
+  res.setHeader('Content-Disposition', contentDisposition(got.artifact.filename));
+  res.setHeader('Content-Length', String(got.range.end - got.range.start + 1));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  if (got.partial) res.setHeader('Content-Range', contentRange(got.range, got.size));
+  await pipeline(got.stream, res).catch(() => res.destroy());
+}
+
+export function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

@@ -52,6 +52,19 @@ export class ArtifactDelivery {
 
   async bytes(principal: Principal, requestId: string, artifactId: string, token: string | undefined, conditions: FileConditions): Promise<ArtifactBytes> {
     const { detail, challenge, artifact } = await this.gate(principal, requestId, artifactId, token);
+    return this.serve(principal, detail, challenge, artifact, conditions);
+  }
+
+  /**
+   * The bytes of an artifact for a caller the person's download page let through (its own gate: the link's session,
+   * delivery-links.ts): the same answer, log and event as a download through the token gate.
+   */
+  async bytesOfLink(principal: Principal, detail: RequestDetail, link: StepUpChallengeEntity, artifactId: string, conditions: FileConditions): Promise<ArtifactBytes> {
+    this.requests.assertCollectable(detail, 'download_delivery');
+    return this.serve(principal, detail, link, await this.artifactOf(detail, artifactId), conditions);
+  }
+
+  private async serve(principal: Principal, detail: RequestDetail, challenge: StepUpChallengeEntity, artifact: DeliverableArtifact, conditions: FileConditions): Promise<ArtifactBytes> {
     const etag = entityTagOf(artifact.sha256);
     const answer = conditionalFileAnswer(artifact, conditions);
     if (answer.status === 304) return { kind: 'not_modified', artifact, etag };
@@ -83,9 +96,14 @@ export class ArtifactDelivery {
     const detail = await this.requests.read(principal, requestId);
     const challenge = await this.stepUp.authorize(principal, detail, token, artifactId);
     this.requests.assertCollectable(detail, 'download_delivery');
+    return { detail, challenge, artifact: await this.artifactOf(detail, artifactId) };
+  }
+
+  /** The current version of one of the request's deliverable artifacts; 404 when it has none of that id. */
+  private async artifactOf(detail: RequestDetail, artifactId: string): Promise<DeliverableArtifact> {
     const artifact = isUuid(artifactId) ? (await this.artifacts.currentOf(detail.tenantId, detail.id)).find((a) => a.artifactId === artifactId) : undefined;
     if (!artifact) throw new ProblemError('RESOURCE_NOT_FOUND', `Request ${detail.id} has no artifact ${artifactId} to deliver.`);
-    return { detail, challenge, artifact };
+    return artifact;
   }
 
   private async delivered(principal: Principal, detail: RequestDetail, challenge: StepUpChallengeEntity, artifact: DeliverableArtifact, bytes: boolean, what: string): Promise<void> {

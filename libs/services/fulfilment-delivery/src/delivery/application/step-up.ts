@@ -67,45 +67,76 @@ export class StepUp {
       const prepared = await tx.findOne(DeliveryPreparationEntity, { where: { requestId: detail.id, tenantId: detail.tenantId }, lock: { mode: 'pessimistic_write' } });
       if (!prepared) return null;
       const now = this.clock.now();
-      const revoked = await tx
-        .createQueryBuilder()
-        .update(StepUpChallengeEntity)
-        .set({ revokedAt: now })
-        .where('request_id = :requestId AND revoked_at IS NULL', { requestId: detail.id })
-        .returning(['id'])
-        .execute();
-      const replaced = (revoked.raw as Array<{ id: string }>).map((r) => r.id);
-      const row: StepUpChallengeEntity = {
-        id: randomUUID(),
-        ...facts,
-        tokenHash: hashStepUpToken(token),
-        issuedAt: now,
-        issuedBy: principal.id,
-        expiresAt: stepUpExpiry(now),
-        maxFailures: this.settings.stepUpMaxFailures,
-        failures: 0,
-        completedAt: null,
-        completedBy: null,
-        revokedAt: null,
-      };
-      await tx.insert(StepUpChallengeEntity, row);
-      await this.log.recordTry(
-        tx,
-        facts,
-        DeliveryEventTypes.stepUpIssued,
-        { actor: principal.id, occurredAt: now.toISOString(), challengeId: row.id, expiresAt: row.expiresAt.toISOString() } satisfies Facts<typeof stepUpIssuedV1>,
-        {
-          outcome: 'issued',
-          actor: principal.id,
-          at: now,
-          challengeId: row.id,
-          detail: `expires ${row.expiresAt.toISOString()}${replaced.length > 0 ? `; replaces challenge ${replaced.join(', ')}` : ''}`,
-        },
-      );
+      const row = this.newChallenge(randomUUID(), facts, hashStepUpToken(token), principal.id, now);
+      await this.replaceCurrent(tx, facts, row, `expires ${row.expiresAt.toISOString()}`);
       return row;
     });
     if (!issued) throw new ProblemError('DELIVERY_NOTHING_TO_DELIVER', `Delivery of request ${requestId} has not been prepared: prepare it first (POST …/delivery/prepare).`);
     return { requestId: detail.id, token, expiresAt: issued.expiresAt.toISOString() };
+  }
+
+  /**
+   * Counts one wrong token (or code) against the challenge with one atomic `failures = failures + 1`, so that
+   * concurrent ones all count; its failures after, or undefined when it could count no more (replaced, locked, or with
+   * `unopened`, completed).
+   */
+  async countFailure(tx: EntityManager, challengeId: string, unopened = false): Promise<number | undefined> {
+    const counted = await tx
+      .createQueryBuilder()
+      .update(StepUpChallengeEntity)
+      .set({ failures: () => 'failures + 1' })
+      .where(`id = :id AND revoked_at IS NULL AND failures < max_failures${unopened ? ' AND completed_at IS NULL' : ''}`, { id: challengeId })
+      .returning(['failures'])
+      .execute();
+    const after = counted.raw as Array<{ failures: number }>;
+    return after.length === 0 ? undefined : Number(after[0].failures);
+  }
+
+  /** A challenge of the request issued by `issuedBy` at `now`, valid for 24 hours, not yet tried. */
+  newChallenge(id: string, facts: DeliveryFacts, tokenHash: string, issuedBy: string, now: Date): StepUpChallengeEntity {
+    return {
+      id,
+      ...facts,
+      tokenHash,
+      issuedAt: now,
+      issuedBy,
+      expiresAt: stepUpExpiry(now),
+      maxFailures: this.settings.stepUpMaxFailures,
+      failures: 0,
+      completedAt: null,
+      completedBy: null,
+      revokedAt: null,
+    };
+  }
+
+  /**
+   * Makes `challenge` the request's current one: revokes the current challenge, inserts the new one, and logs and
+   * publishes `dsar.delivery.step_up_issued.v1`, in the caller's transaction (which holds the lock on the
+   * preparation). `note` says what was issued, for the log. The links of the download page are issued through it too.
+   */
+  async replaceCurrent(tx: EntityManager, facts: DeliveryFacts, challenge: StepUpChallengeEntity, note: string): Promise<void> {
+    const revoked = await tx
+      .createQueryBuilder()
+      .update(StepUpChallengeEntity)
+      .set({ revokedAt: challenge.issuedAt })
+      .where('request_id = :requestId AND revoked_at IS NULL', { requestId: challenge.requestId })
+      .returning(['id'])
+      .execute();
+    const replaced = (revoked.raw as Array<{ id: string }>).map((r) => r.id);
+    await tx.insert(StepUpChallengeEntity, challenge);
+    await this.log.recordTry(
+      tx,
+      facts,
+      DeliveryEventTypes.stepUpIssued,
+      { actor: challenge.issuedBy, occurredAt: challenge.issuedAt.toISOString(), challengeId: challenge.id, expiresAt: challenge.expiresAt.toISOString() } satisfies Facts<typeof stepUpIssuedV1>,
+      {
+        outcome: 'issued',
+        actor: challenge.issuedBy,
+        at: challenge.issuedAt,
+        challengeId: challenge.id,
+        detail: `${note}${replaced.length > 0 ? `; replaces challenge ${replaced.join(', ')}` : ''}`,
+      },
+    );
   }
 
   /**
@@ -166,22 +197,15 @@ export class StepUp {
       let answer: TokenRefusal = outcome;
       let why = await this.refusalDetail(tx, outcome, row, token, detail);
       if (outcome === 'wrong_token' && row && !row.revokedAt) {
-        const counted = await tx
-          .createQueryBuilder()
-          .update(StepUpChallengeEntity)
-          .set({ failures: () => 'failures + 1' })
-          .where('id = :id AND revoked_at IS NULL AND failures < max_failures', { id: row.id })
-          .returning(['failures'])
-          .execute();
-        const after = counted.raw as Array<{ failures: number }>;
-        if (after.length === 0) {
+        const counted = await this.countFailure(tx, row.id);
+        if (counted === undefined) {
           // Locked meanwhile by concurrent wrong tokens: this one is refused as locked, and counts no more.
           failures = row.maxFailures;
           answer = 'locked';
           outcome = 'locked';
           why = `locked after ${failures} wrong tokens; issue a new challenge`;
         } else {
-          failures = Number(after[0].failures);
+          failures = counted;
           answer = outcomeAfterFailure(failures, row.maxFailures);
           why = `${why}; failure ${failures} of ${row.maxFailures}${answer === 'locked' ? ', the challenge is now locked' : ''}`;
         }
@@ -226,8 +250,11 @@ export class StepUp {
     throw retryAfter !== undefined ? throttledProblem(this.refusalBudget.perHour, retryAfter) : refusalProblem(outcome);
   }
 
-  /** Logs a refused try and publishes `dsar.delivery.step_up_failed.v1`, in the transaction; a repeat of the log's newest entry only counts in it. */
-  private async refuse(
+  /**
+   * Logs a refused try and publishes `dsar.delivery.step_up_failed.v1`, in the transaction; a repeat of the log's newest
+   * entry only counts in it. The person's download page refuses its links' codes and sessions through it too.
+   */
+  async refuse(
     tx: EntityManager,
     facts: DeliveryFacts,
     principal: Principal,

@@ -50,4 +50,23 @@ export class StepUpChallengeEntity {
   /** When a newer challenge replaced it. */
   @Column('timestamptz', { name: 'revoked_at', nullable: true })
   revokedAt: Date | null;
+
+  /** A link of the person's download page (docs/delivery.md): the notification event it was issued for; null for a challenge of the API. */
+  @Column('text', { name: 'link_key', nullable: true })
+  linkKey?: string | null;
+
+  /** With the internal auth key, derives the link's credential (whose SHA-256 is `tokenHash`) and its code; 16 random bytes, hex. */
+  @Column('text', { name: 'link_salt', nullable: true })
+  linkSalt?: string | null;
+
+  /** The language the page speaks (the emails'). */
+  @Column('text', { name: 'link_language', nullable: true })
+  linkLanguage?: string | null;
+
+  /** Hex SHA-256 of the session the code answered; the downloads of the page need it. */
+  @Column('text', { name: 'session_hash', nullable: true })
+  sessionHash?: string | null;
+
+  @Column('timestamptz', { name: 'session_expires_at', nullable: true })
+  sessionExpiresAt?: Date | null;
 }
