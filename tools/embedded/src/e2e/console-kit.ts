@@ -12,12 +12,13 @@ import { type TestSystem, withEmbeddedSystem } from './systems';
 
 export const CONSOLE_AUDIENCE = 'dsar-api';
 export const CONSOLE_CLIENT_ID = 'dsar-console';
-/** The issuer's accounts: two operators of tenant A (four eyes), an auditor and an admin of tenant A, an operator of tenant B. */
+/** The issuer's accounts: two operators of tenant A (four eyes), an auditor and two admins of tenant A (four eyes), an operator of tenant B. */
 export const CONSOLE_ACCOUNTS = {
   ada: { tenantId: 'tenant-a', roles: ['operator'], name: 'Ada' },
   grace: { tenantId: 'tenant-a', roles: ['operator'], name: 'Grace' },
   ian: { tenantId: 'tenant-a', roles: ['auditor'], name: 'Ian' },
   alan: { tenantId: 'tenant-a', roles: ['admin'], name: 'Alan' },
+  mary: { tenantId: 'tenant-a', roles: ['admin'], name: 'Mary' },
   eve: { tenantId: 'tenant-b', roles: ['operator'], name: 'Eve' },
 };
 export type ConsoleLogin = keyof typeof CONSOLE_ACCOUNTS;

@@ -1,8 +1,8 @@
 import type { DataSystemMode, DataSystemView } from '@dsar/contracts';
-import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAuth } from '../../auth/auth';
 import { ProblemView } from '../../components/ProblemView';
+import { TextField } from '../../components/TextField';
 import { keysOf } from '../../labels';
 import type { Problem } from '../../problem';
 import {
@@ -165,34 +165,6 @@ export function DataSystemForm({ existing, others, onCancel, onDone }: { existin
         ) : null}
       </div>
     </form>
-  );
-}
-
-interface ControlProps {
-  id: string;
-  name: string;
-  'aria-describedby'?: string;
-  'aria-invalid'?: 'true';
-}
-
-/** A labelled control with its hint and its error, tied to it by `aria-describedby`. */
-function TextField({ id, name, label, hint, error, children }: { id: string; name: string; label: string; hint?: string; error?: string; children: (common: ControlProps) => ComponentChildren }) {
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      {children({ id, name, 'aria-describedby': describedBy, 'aria-invalid': error ? 'true' : undefined })}
-      {hint ? (
-        <p id={`${id}-hint`} class="hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} class="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
   );
 }
 

@@ -1,4 +1,4 @@
-import type { PolicyPack, PolicyPackSummary, UpgradeProposal, UpgradeProposalStatus } from '@dsar/contracts';
+import type { PolicyPackSummary, UpgradeProposal, UpgradeProposalStatus } from '@dsar/contracts';
 import { useState } from 'preact/hooks';
 import { useAuth, useSession } from '../../auth/auth';
 import { DateTime } from '../../components/DateTime';
@@ -9,12 +9,14 @@ import type { Problem } from '../../problem';
 import { useApiGet } from '../../use-api';
 import { useTitle } from '../../use-title';
 import './admin.css';
+import { CustomPacksSection } from './CustomPacks';
+import { PackDocument } from './PackDocument';
 import { changeWords, MANAGE_POLICIES, nextStep, openRequestsWords, PROPOSAL_STATUS_LABELS, type ProposalStep, STEP_LABELS, stepPath } from './proposals';
 
 /**
- * Policy packs (`/console/policies`): the packs the tenant's new requests use, one pack's document, and upgrade
- * proposals under four eyes (propose, approve by another admin, apply). Custom packs (register, approve, activate)
- * are not in the console yet: the API has them (docs/policy-packs/README.md).
+ * Policy packs (`/console/policies`): the packs the tenant's new requests use, one pack's document, the tenant's custom
+ * packs (register, approve by another admin, activate, deactivate: CustomPacks.tsx), and upgrade proposals under four
+ * eyes (propose, approve by another admin, apply).
  */
 export function PoliciesPage() {
   useTitle('Policy packs');
@@ -39,7 +41,7 @@ export function PoliciesPage() {
       </p>
       <section class="admin-section" aria-labelledby="catalog-heading">
         <h2 id="catalog-heading">Packs in use</h2>
-        <p class="muted">The deadline rules the tenant's new requests use today. Custom packs are registered and activated through the API for now.</p>
+        <p class="muted">The deadline rules the tenant's new requests use today.</p>
         {!packs.result ? <p role="status">Loading the packs…</p> : null}
         {packs.result && !packs.result.ok ? <ProblemView problem={packs.result.problem} context="The packs could not be read" /> : null}
         {packs.result?.ok && packs.result.data.length === 0 ? <p class="muted">No pack.</p> : null}
@@ -82,6 +84,7 @@ export function PoliciesPage() {
         ) : null}
         {shownPack ? <PackDocument key={shownPack} packId={shownPack} /> : null}
       </section>
+      <CustomPacksSection packs={packs.result} onChanged={changed} />
       <section class="admin-section" aria-labelledby="upgrades-heading">
         <h2 id="upgrades-heading">Upgrade proposals</h2>
         <p class="muted">An upgrade moves the tenant's packs to their newest releases. Another admin than the one who proposed it approves it (four eyes); then it is applied.</p>
@@ -194,73 +197,5 @@ function Proposal({ proposal, permissions, onDone }: { proposal: UpgradeProposal
         </div>
       ) : null}
     </article>
-  );
-}
-
-function periodWords(period: PolicyPack['rules']['default']['period']): string {
-  return `${period.amount} ${period.unit.replace(/_/g, ' ')}`;
-}
-
-function PackDocument({ packId }: { packId: string }) {
-  const pack = useApiGet<PolicyPack>(`/policies/${encodeURIComponent(packId)}`);
-  return (
-    <section class="panel pack-document" aria-labelledby="pack-heading">
-      <h3 id="pack-heading">Pack {packId}</h3>
-      {!pack.result ? <p role="status">Loading the pack…</p> : null}
-      {pack.result && !pack.result.ok ? <ProblemView problem={pack.result.problem} context="The pack could not be read" /> : null}
-      {pack.result?.ok ? (
-        <>
-          <dl class="facts">
-            <div>
-              <dt>Name</dt>
-              <dd>
-                {pack.result.data.name}, version {pack.result.data.version}
-              </dd>
-            </div>
-            <div>
-              <dt>Jurisdictions</dt>
-              <dd>{pack.result.data.jurisdictions.map((j) => `${j.name} (${j.code}, ${j.timeZone})`).join('; ')}</dd>
-            </div>
-            <div>
-              <dt>Response period</dt>
-              <dd>
-                {periodWords(pack.result.data.rules.default.period)}
-                {pack.result.data.rules.default.basis === 'service_target' ? ' (a service target: the law sets no day count)' : ''}
-              </dd>
-            </div>
-            <div>
-              <dt>Extension</dt>
-              <dd>
-                {pack.result.data.rules.default.extension?.maxTotal
-                  ? `Up to ${pack.result.data.rules.default.extension.maxTotal.amount} ${pack.result.data.rules.default.extension.maxTotal.unit.replace(/_/g, ' ')}`
-                  : pack.result.data.rules.default.extension
-                    ? 'No cap set by the law'
-                    : 'None'}
-              </dd>
-            </div>
-            <div>
-              <dt>Appeal</dt>
-              <dd>{pack.result.data.appeal ? `Answered within ${periodWords(pack.result.data.appeal.response)}` : 'No appeal to the controller'}</dd>
-            </div>
-          </dl>
-          <h4>Sources</h4>
-          <ul>
-            {pack.result.data.citations.map((citation, i) => (
-              <li key={i}>{citation.url ? <a href={citation.url}>{citation.title}</a> : citation.title}</li>
-            ))}
-          </ul>
-          {pack.result.data.notes.length > 0 ? (
-            <>
-              <h4>Notes</h4>
-              <ul>
-                {pack.result.data.notes.map((note, i) => (
-                  <li key={i}>{note}</li>
-                ))}
-              </ul>
-            </>
-          ) : null}
-        </>
-      ) : null}
-    </section>
   );
 }
