@@ -1,4 +1,4 @@
-import { saveScreenshot } from '@dsar/platform/testing';
+import { saveScreenshot, waitFor } from '@dsar/platform/testing';
 import { KEYS } from './e2e/gateway-intake.scenarios';
 import { ownPerson, intake } from './e2e/api-client';
 import { referenceOf, SHOWN_WITHIN_MS, shown, withConsole } from './e2e/console-kit';
@@ -92,7 +92,9 @@ describe('the operator console in Chromium, signed in through an OpenID Connect 
       await page.getByLabel('Identity kind').selectOption('email');
       await page.getByRole('button', { name: 'Apply' }).click();
       await shown(page.getByRole('link', { name: referenceOf(res.body.id as string) }));
-      expect(await page.getByRole('table', { name: 'Requests' }).getByRole('link').count()).toBe(1);
+      // The new request is on the unfiltered first page too: wait until the search's answer has replaced those rows.
+      const rows = page.getByRole('table', { name: 'Requests' }).getByRole('link');
+      await waitFor("only the person's request listed", async () => (await rows.count()) === 1, { timeoutMs: SHOWN_WITHIN_MS });
       expect(page.url().toLowerCase()).not.toContain(email.toLowerCase().split('@')[0]);
       await page.getByLabel('Sort by').selectOption('dueAt');
       await page.getByRole('button', { name: 'Apply' }).click();
