@@ -137,7 +137,7 @@ describe('shell completion', () => {
     expect(await complete('dsar', '-o', '')).toEqual(['json', 'table', 'yaml']);
     // The value of -o is not taken for a command's name.
     expect(await complete('dsar', '-o', 'yaml', 'req')).toEqual(['requestor', 'requests']);
-    expect(await complete('dsar', '-o', 'yaml', 'requests', '')).toEqual(['capture', 'clock', 'correct', 'create', 'duplicate', 'find', 'get', 'list', 'timeline', 'watch']);
+    expect(await complete('dsar', '-o', 'yaml', 'requests', '')).toEqual(['capture', 'clock', 'correct', 'create', 'duplicate', 'find', 'get', 'list', 'reveal', 'timeline', 'watch']);
   }, 30_000);
 
   it('writes the same per-command values and short flags into the zsh script', () => {

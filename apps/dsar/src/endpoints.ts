@@ -27,6 +27,7 @@ export const ENDPOINTS = {
   listRequests: get('/requests'),
   getRequest: get('/requests/:idOrReference'),
   getRequestTimeline: get('/requests/:id/timeline'),
+  revealRequestor: post('/requests/:id/requestor/reveal'),
   explainRequestClock: get('/requests/:id/clock/explain'),
   pauseRequestClock: post('/requests/:id/clock/pauses'),
   resumeRequestClock: post('/requests/:id/clock/resume', 'optional-json'),

@@ -1,17 +1,18 @@
-import type { ClockExplanation, RequestDetail, Timeline } from '@dsar/contracts';
-import { useState } from 'preact/hooks';
-import { useSession } from '../auth/auth';
+import type { ClockExplanation, RequestDetail, RequestorReveal, Timeline } from '@dsar/contracts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAuth, useSession } from '../auth/auth';
 import { DateTime } from '../components/DateTime';
 import { Link } from '../components/Link';
 import { ProblemView } from '../components/ProblemView';
 import { Tabs } from '../components/Tabs';
 import { formatDate } from '../format';
+import type { Problem } from '../problem';
 import { CHANNEL_LABELS, labelOf, OPEN_STATUSES, REQUEST_TYPE_LABELS, STATUS_LABELS } from '../labels';
 import { daysLeft } from '../queue/days-left';
 import { referenceOf } from '../reference';
 import { ActionsPanel } from '../request/ActionsPanel';
 import { DeadlinePicture } from '../request/DeadlinePicture';
-import { identitiesOf } from '../request/identities';
+import { identitiesOf, identitySourceOfDetail, revealPath } from '../request/identities';
 import { TimelineView } from '../request/TimelineView';
 import { AppealsTab } from '../request/tabs/AppealsTab';
 import { AuditTab } from '../request/tabs/AuditTab';
@@ -26,10 +27,13 @@ import { useTitle } from '../use-title';
 
 type Correction = ClockExplanation['corrections'][number];
 
+/** The detail as the page reads it: the requestor's identities masked by the API until a reveal, which is recorded. */
+const MASKED = new URLSearchParams({ requestor: 'masked' });
+
 /** One request (`/console/requests/<id>`, the id or its reference): its facts, deadline, actions and timeline. */
 export function RequestPage({ id }: { id: string }) {
   const session = useSession();
-  const detail = useApiGet<RequestDetail>(`/requests/${encodeURIComponent(id)}`);
+  const detail = useApiGet<RequestDetail>(`/requests/${encodeURIComponent(id)}`, MASKED);
   // The rest is read once the request is known (by its id, also when the address holds its reference): a request
   // that does not exist, or is another tenant's, costs one call.
   const known = detail.result?.ok ? `/requests/${encodeURIComponent(detail.result.data.id)}` : null;
@@ -71,7 +75,8 @@ export function RequestPage({ id }: { id: string }) {
       {request ? (
         <div class="request-layout">
           <RequestFacts request={request} corrections={explanation.result?.ok ? explanation.result.data.corrections : []} />
-          <Requestor request={request} />
+          {/* A changed request (an action, a replaced requestor) is shown masked again: a reveal shows what it answered. */}
+          <Requestor key={request.updatedAt} request={request} onRevealed={timeline.reload} />
           <section class="panel deadline" aria-labelledby="deadline-heading">
             <h2 id="deadline-heading">Deadline</h2>
             {!explanation.result ? <p role="status">Loading the deadline…</p> : null}
@@ -180,9 +185,53 @@ function RequestFacts({ request, corrections }: { request: RequestDetail; correc
   );
 }
 
-function Requestor({ request }: { request: RequestDetail }) {
-  const [revealed, setRevealed] = useState(false);
-  const identities = identitiesOf(request);
+/**
+ * The requestor, its identities masked as the API answers them. "Reveal" asks why, and the API answers them in clear
+ * and records the reveal (on the timeline and the audit chain); "Hide" masks them again, and seeing them again is
+ * another recorded reveal. A refused reveal shows the API's problem in the form.
+ */
+function Requestor({ request, onRevealed }: { request: RequestDetail; onRevealed: () => void }) {
+  const { api } = useAuth();
+  const [revealed, setRevealed] = useState<RequestorReveal | null>(null);
+  const [asking, setAsking] = useState(false);
+  const [reason, setReason] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const reasonField = useRef<HTMLTextAreaElement>(null);
+  const revealButton = useRef<HTMLButtonElement>(null);
+  const hideButton = useRef<HTMLButtonElement>(null);
+  const identities = identitiesOf(revealed ?? identitySourceOfDetail(request));
+
+  useEffect(() => {
+    if (asking) reasonField.current?.focus();
+  }, [asking]);
+  useEffect(() => {
+    if (revealed) hideButton.current?.focus();
+  }, [revealed]);
+
+  const close = () => {
+    setAsking(false);
+    setReason('');
+    setProblem(null);
+  };
+
+  const reveal = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setProblem(null);
+    // The reason goes as typed: the API trims it, and refuses a blank or too long one without recording anything.
+    const result = await api.post<RequestorReveal>(revealPath(request.id), { reason });
+    setBusy(false);
+    if (!result.ok) {
+      setProblem(result.problem);
+      return;
+    }
+    close();
+    setRevealed(result.data);
+    onRevealed();
+  };
+
   return (
     <section class="panel requestor" aria-labelledby="requestor-heading">
       <h2 id="requestor-heading">Requestor</h2>
@@ -194,17 +243,56 @@ function Requestor({ request }: { request: RequestDetail }) {
         {identities.map((identity, i) => (
           <div key={i}>
             <dt>{identity.label}</dt>
-            <dd class="identity">{revealed ? identity.value : identity.masked}</dd>
+            <dd class="identity">{identity.value}</dd>
           </div>
         ))}
       </dl>
-      {identities.length > 0 ? (
-        <button type="button" onClick={() => setRevealed(!revealed)}>
-          {revealed ? 'Hide' : 'Reveal'}
+      <p role="status" class="done">
+        {revealed ? 'Revealed; the reveal is recorded on the timeline.' : ''}
+      </p>
+      {identities.length === 0 ? <p class="muted">No identity recorded.</p> : null}
+      {identities.length > 0 && revealed ? (
+        <button type="button" ref={hideButton} onClick={() => setRevealed(null)}>
+          Hide
         </button>
-      ) : (
-        <p class="muted">No identity recorded.</p>
-      )}
+      ) : null}
+      {identities.length > 0 && !revealed ? (
+        <button type="button" ref={revealButton} aria-expanded={asking ? 'true' : 'false'} aria-controls={asking ? 'reveal-form' : undefined} onClick={() => (asking ? close() : setAsking(true))}>
+          Reveal
+        </button>
+      ) : null}
+      {asking ? (
+        <form id="reveal-form" class="action-form" onSubmit={reveal} noValidate aria-labelledby="reveal-heading">
+          <h3 id="reveal-heading">Reveal the identities</h3>
+          <p class="muted">Each reveal is recorded with who asked and why, on the timeline and the audit chain.</p>
+          <div class="field">
+            <label for="reveal-reason">
+              Why you need them in clear<span class="required"> (required)</span>
+            </label>
+            <textarea id="reveal-reason" name="reason" ref={reasonField} rows={2} maxLength={500} required value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+          </div>
+          {problem ? <ProblemView problem={problem} context="The reveal was refused" /> : null}
+          <div class="form-buttons">
+            <button type="submit" class="primary" disabled={busy}>
+              Reveal identities
+            </button>
+            <button
+              type="button"
+              onClick={() => {
+                close();
+                revealButton.current?.focus();
+              }}
+            >
+              Cancel
+            </button>
+            {busy ? (
+              <span role="status" class="muted">
+                Sending…
+              </span>
+            ) : null}
+          </div>
+        </form>
+      ) : null}
     </section>
   );
 }

@@ -232,7 +232,7 @@ async function watch(ctx: Context, opts: Record<string, unknown>): Promise<void>
 }
 
 export function requestsCommands(program: Command, kit: Kit): void {
-  const requests = program.command('requests').description('submit, capture, list, find, watch and read requests; decide a duplicate');
+  const requests = program.command('requests').description('submit, capture, list, find, watch and read requests; reveal a requestor; decide a duplicate');
 
   kit.api(requests, {
     name: 'create',
@@ -300,7 +300,23 @@ export function requestsCommands(program: Command, kit: Kit): void {
     name: 'get <idOrReference>',
     summary: 'a request in detail, by its id or its reference DSAR-XXXXXXXX, with its triage and the rights it asks for (GET /requests/:idOrReference)',
     endpoint: ENDPOINTS.getRequest,
-    examples: [`dsar requests get ${EXAMPLE_IDS.request}`, `dsar requests get DSAR-${EXAMPLE_IDS.request.slice(0, 8).toUpperCase()}`],
+    query: [
+      {
+        flags: '--masked',
+        description: "the requestor's identities masked (j***@example.org), as the console shows them; `requests reveal` shows them, recorded",
+        field: 'requestor',
+        value: 'masked',
+      },
+    ],
+    examples: [`dsar requests get ${EXAMPLE_IDS.request}`, `dsar requests get DSAR-${EXAMPLE_IDS.request.slice(0, 8).toUpperCase()}`, `dsar requests get ${EXAMPLE_IDS.request} --masked`],
+  });
+  kit.api(requests, {
+    name: 'reveal <id>',
+    summary:
+      "the requestor's identities in clear (name, email, phone, intake contact, account ids), with a reason that is recorded with the reveal on the timeline and the audit chain (POST /requests/:id/requestor/reveal)",
+    endpoint: ENDPOINTS.revealRequestor,
+    body: [{ flags: '--reason <text>', description: 'why you need them in clear (required, 1–500 characters; a salted hash on the audit chain)', field: 'reason', required: true }],
+    examples: [`dsar requests reveal ${EXAMPLE_IDS.request} --reason "Calling the requester back about the clarification."`],
   });
   kit.api(requests, {
     name: 'timeline <id>',

@@ -5,6 +5,7 @@ import { APPEAL_DECISIONS } from '../http/appeals';
 import { CLOSURE_REASONS, LIFECYCLE_ACTIONS, REFUSAL_REASONS } from '../http/lifecycle';
 import { DUPLICATE_RESOLUTIONS, IDENTITY_KINDS } from '../http/identity-kinds';
 import { AUTHORITY_STATUSES, INTAKE_CHANNELS, REQUEST_STATUSES, REQUEST_TYPES, REQUESTOR_TYPES } from '../http/requests';
+import { REQUESTOR_IDENTITY_FIELDS } from '../http/requestor-reveal';
 import { requestSubject } from './request-events';
 import { Topics } from './topics';
 
@@ -89,6 +90,22 @@ export const requestorReplacedV1 = z.object({
   emailKnown: z.boolean().optional(),
 });
 export type RequestorReplacedV1 = z.infer<typeof requestorReplacedV1>;
+
+/**
+ * Someone read the requestor's identities in clear (`POST /requests/:id/requestor/reveal`), with a reason: who, why,
+ * and which identities the request had to show, never their values. Not a workflow step: the status does not change.
+ */
+export const requestorRevealedV1 = z.object({
+  ...requestSubject,
+  /** The principal that asked for the reveal. */
+  actor: z.string().min(1),
+  /** Why, in the caller's words (kept as a salted hash on the audit chain). */
+  reason: z.string().min(1),
+  /** The identities shown (`name`, `email`, `phone`, `contact`, `account_id`); empty when the request had none. */
+  fields: z.array(z.enum(REQUESTOR_IDENTITY_FIELDS)),
+  revealedAt: instant,
+});
+export type RequestorRevealedV1 = z.infer<typeof requestorRevealedV1>;
 
 export const requestCorrectedV1 = z.object({
   ...transition,
@@ -200,6 +217,7 @@ export const LifecycleEventTypes = {
   closed: 'dsar.request.closed.v1',
   reopened: 'dsar.request.reopened.v1',
   requestorReplaced: 'dsar.request.requestor_replaced.v1',
+  requestorRevealed: 'dsar.request.requestor_revealed.v1',
   corrected: 'dsar.request.corrected.v1',
   duplicateMarked: 'dsar.request.duplicate_marked.v1',
   duplicateResolved: 'dsar.request.duplicate_resolved.v1',
@@ -225,6 +243,14 @@ export const lifecycleEventDefinitions: EventTypeDefinition[] = [
   define(LifecycleEventTypes.closed, requestClosedV1, 'The request was closed (withdrawn when it was still open).'),
   define(LifecycleEventTypes.reopened, requestReopenedV1, "An approved appeal reopened the request; dueAt is the appeal clock's deadline."),
   define(LifecycleEventTypes.requestorReplaced, requestorReplacedV1, 'The requestor snapshot was replaced (the new details stay in lifecycle-clock).'),
+  {
+    ...define(
+      LifecycleEventTypes.requestorRevealed,
+      requestorRevealedV1,
+      "Someone read the requestor's identities in clear, with a reason (`POST /requests/{id}/requestor/reveal`): who, why and which identities, never their values; the status does not change.",
+    ),
+    personalData: ['reason'],
+  },
   {
     ...define(
       LifecycleEventTypes.corrected,

@@ -1,6 +1,7 @@
 export * from './identity';
 export * from './identity-kinds';
 export * from './requests';
+export * from './requestor-reveal';
 export * from './policies';
 export * from './policy-admin';
 export * from './clock';

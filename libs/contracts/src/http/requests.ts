@@ -88,6 +88,14 @@ export const requestor = z
   })
   .meta({ id: 'Requestor' });
 
+/**
+ * The requestor as the request detail shows it: as recorded, or with `?requestor=masked` each identity masked
+ * (`j***@example.org`, which is no longer an email address, so the detail publishes `email` as text).
+ */
+export const requestorView = requestor
+  .extend({ email: z.string().optional().describe("The requestor's email address; masked (`j***@example.org`) with `?requestor=masked`") })
+  .meta({ id: 'RequestorView' });
+
 export const authority = z
   .strictObject({
     evidenceArtifacts: z.array(evidenceReference).max(50),
@@ -227,7 +235,7 @@ export const requestDetail = z
     intakeSource,
     locale: z.string().nullable().describe("The requester's language (ISO 639-1) as inferred from the intake text; null when not recognised. Notifications use it"),
     // `{"type": "subject"}` when intake named no requestor (docs/intake.md).
-    requestor,
+    requestor: requestorView,
     authority: authority.nullable(),
     appeals: z.array(appealView).describe('Appeals against the outcome, oldest first'),
     acknowledgedAt: timestamp.nullable().describe('When the requester was told of receipt'),

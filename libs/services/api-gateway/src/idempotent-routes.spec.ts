@@ -17,6 +17,7 @@ describe('an Idempotency-Key on every POST and PUT of the route table', () => {
 
   it('the exempt routes are these, each for its reason', () => {
     expect(commands.filter((r) => r.idempotencyExempt !== undefined).map(name)).toEqual([
+      'POST /requests/:id/requestor/reveal',
       'POST /requests/:id/audit/verify',
       'POST /requests/:id/delivery/address/verify',
       'POST /requests/:id/delivery/step-up/challenge',

@@ -24,8 +24,8 @@ function problemOf(fn: () => void): ProblemError {
 
 describe('query rules', () => {
   it('a route that publishes no query takes no parameter: each unknown one is named', () => {
-    expect(() => assertPublishedQuery(route('/requests/:idOrReference'), parse(''))).not.toThrow();
-    const problem = problemOf(() => assertPublishedQuery(route('/requests/:idOrReference'), parse('expand=all&_=1712345678')));
+    expect(() => assertPublishedQuery(route('/requests/:id/timeline'), parse(''))).not.toThrow();
+    const problem = problemOf(() => assertPublishedQuery(route('/requests/:id/timeline'), parse('expand=all&_=1712345678')));
     expect(problem.definition.name).toBe('REQUEST_VALIDATION_FAILED');
     expect(problem.errors).toEqual([
       { field: 'expand', message: 'is not a known field' },
@@ -39,6 +39,13 @@ describe('query rules', () => {
     const problem = problemOf(() => assertPublishedQuery(route('/requests'), parse('stauts=received')));
     expect(problem.errors).toEqual([{ field: 'stauts', message: 'is not a known field' }]);
     expect(problemOf(() => assertPublishedQuery(route('/requests'), parse('limit=0'))).errors).toEqual([{ field: 'limit', message: expect.any(String) }]);
+  });
+
+  it('the request detail takes `requestor` as `clear` or `masked`, and nothing else', () => {
+    const detail = route('/requests/:idOrReference');
+    for (const query of ['', 'requestor=clear', 'requestor=masked']) expect(() => assertPublishedQuery(detail, parse(query))).not.toThrow();
+    expect(problemOf(() => assertPublishedQuery(detail, parse('requestor=hidden'))).errors).toEqual([{ field: 'requestor', message: expect.stringContaining('masked') }]);
+    expect(problemOf(() => assertPublishedQuery(detail, parse('requestor=masked&masked=true'))).errors).toEqual([{ field: 'masked', message: 'is not a known field' }]);
   });
 
   it('every query of the route table is strict, and a table with a loose one is refused', () => {

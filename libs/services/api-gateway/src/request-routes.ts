@@ -1,4 +1,16 @@
-import { captureAccepted, type ErrorName, intakeAccepted, intakePayload, queuePage, queueQuery, requestDetail, timeline } from '@dsar/contracts';
+import {
+  captureAccepted,
+  type ErrorName,
+  intakeAccepted,
+  intakePayload,
+  queuePage,
+  queueQuery,
+  requestDetail,
+  requestDetailQuery,
+  requestorReveal,
+  requestorRevealCommand,
+  timeline,
+} from '@dsar/contracts';
 import { IDEMPOTENCY_ERRORS } from './route-errors';
 import type { GatewayRoute } from './route-types';
 
@@ -55,10 +67,26 @@ export const REQUEST_ROUTES: readonly GatewayRoute[] = [
     operationId: 'getRequest',
     summary: 'A request in detail, by its id or its reference',
     description:
-      "By the request id or the short reference operators see (`DSAR-1A2B3C4D`, in any case): a reference answers exactly what the id does, directly, without a redirect. Another tenant's (or workspace's) request is 404 by either; a value that starts with `DSAR-` and is not a short reference (a tagged one, a wrong length) is 400; a reference two requests share is 409 `REQUEST_REFERENCE_AMBIGUOUS` (`GET /requests?reference=` lists them).",
+      "By the request id or the short reference operators see (`DSAR-1A2B3C4D`, in any case): a reference answers exactly what the id does, directly, without a redirect. Another tenant's (or workspace's) request is 404 by either; a value that starts with `DSAR-` and is not a short reference (a tagged one, a wrong length) is 400; a reference two requests share is 409 `REQUEST_REFERENCE_AMBIGUOUS` (`GET /requests?reference=` lists them). The requestor's identities are in clear by default; `requestor=masked` masks them (the console's view), and `POST /requests/{id}/requestor/reveal` shows them with a recorded reason (docs/lifecycle.md#the-requestor-masked-and-revealed).",
     tag: 'Requests',
+    query: requestDetailQuery,
     response: { status: 200, schema: requestDetail, description: 'The request.' },
     errors: ['RESOURCE_NOT_FOUND', 'REQUEST_VALIDATION_FAILED', 'REQUEST_REFERENCE_AMBIGUOUS'],
+  },
+  {
+    method: 'POST',
+    path: '/requests/:id/requestor/reveal',
+    service: 'lifecycle-clock',
+    permission: 'requests:read',
+    operationId: 'revealRequestor',
+    summary: "The requestor's identities in clear, with a recorded reason",
+    description:
+      'Answers what `GET /requests/{id}?requestor=masked` hides: the requestor block, the intake contact and the account ids of `account_id` evidence, in clear. Each call is recorded with the caller and its `reason` as `dsar.request.requestor_revealed.v1` (which identities, never their values; the reason as a salted hash on the audit chain), in the same transaction, and shows on the timeline as `request_requestor_revealed`. Whoever may read the request may reveal, auditors included: the default detail has always shown these identities to them (docs/security.md#revealing-a-requestor). In any status; the request itself does not change.',
+    tag: 'Requests',
+    body: requestorRevealCommand,
+    response: { status: 200, schema: requestorReveal, description: 'The identities in clear; the reveal is recorded.' },
+    errors: ['REQUEST_VALIDATION_FAILED', 'RESOURCE_NOT_FOUND'],
+    idempotencyExempt: 'A replayed answer would show the identities again without a record of the reveal: each call reveals, and is recorded as a reveal of its own, a retry too.',
   },
   {
     method: 'GET',

@@ -16,13 +16,14 @@ import { RequestQueue } from './application/request-queue';
 import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
 import { RequestSystemTasks } from './application/request-system-tasks';
+import { RequestorReveals } from './application/requestor-reveals';
 import { IdentityBlindIndex } from './domain/identity/blind-index';
 import { TaskEventsHandler } from './events/task-events.handler';
 
 @Module({
   // The policy-usage route comes before the requests controller, so `policy-usage` is never read as a request id.
   controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler, TaskEventsHandler],
-  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks, RequestIdentities],
+  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks, RequestIdentities, RequestorReveals],
   exports: [RequestRegistry, RequestClock, RequestLifecycle, RequestIdentities],
 })
 export class LifecycleClockModule {

@@ -115,6 +115,7 @@ const CALLS: Readonly<Record<string, (r: Resources) => CallInput>> = {
   submitRequest: () => ({ json: intake() }),
   captureRequest: () => ({ json: intake() }),
   verifyAuditChain: () => ({ json: { sequence: 1, hash: `sha256:${'0'.repeat(64)}` } }),
+  revealRequestor: () => ({ json: { reason: 'The matrix reads the requestor.' } }),
   pauseRequestClock: () => ({ json: { reason: 'fee' } }),
   requestClarification: () => ({ json: { message: 'Which account do you mean?' } }),
   replaceRequestor: () => ({ json: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' } }),

@@ -1,11 +1,9 @@
 import { allowedActionsOf, type AppealView, OPEN_STATUSES, type QueuePage, type QueueQuery, type RequestDetail, type RequestStatus, type TransitionRecord } from '@dsar/contracts';
 import type { QueueSlice } from '../application/request-queue';
 import { duplicateMarkOf } from '../domain/duplicate-mark';
+import { requestorOf } from '../domain/identity/requestor-identities';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import type { RequestTransitionEntity } from '../infrastructure/request-transition.entity';
-
-/** The requestor of a request whose intake named none (docs/intake.md). */
-export const DEFAULT_REQUESTOR: RequestDetail['requestor'] = { type: 'subject' };
 
 const isOpen = (status: string) => (OPEN_STATUSES as readonly string[]).includes(status);
 
@@ -31,7 +29,7 @@ export function detailOf(row: RequestEntity, appeals: AppealView[], identityActi
     intakeSource: row.intakeSource,
     locale: row.locale ?? null,
     // The spec makes requestor.type always present: a request taken in without a requestor was made by the data subject.
-    requestor: row.requestor ?? { ...DEFAULT_REQUESTOR },
+    requestor: requestorOf(row),
     authority: row.authority ?? null,
     appeals,
     acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,

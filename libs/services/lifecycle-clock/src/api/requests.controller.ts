@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery } from '@dsar/contracts';
+import { LAST_EVENT_HEADER, newRequestCommand, type Principal, queueQuery, requestDetailQuery, requestorRevealCommand } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { CurrentPrincipal, parseInput, scopeOf } from '@dsar/platform/http';
@@ -10,6 +10,8 @@ import { RequestIdentities } from '../application/request-identities';
 import { RequestLifecycle } from '../application/request-lifecycle';
 import { RequestQueue } from '../application/request-queue';
 import { RequestRegistry } from '../application/request-registry';
+import { RequestorReveals } from '../application/requestor-reveals';
+import { maskedDetail } from '../domain/identity/requestor-identities';
 import type { RequestEntity } from '../infrastructure/request.entity';
 import { detailOf, queuePageOf, transitionRecordOf } from './request-views';
 
@@ -23,6 +25,7 @@ export class RequestsController {
     private readonly lifecycle: RequestLifecycle,
     private readonly clock: Clock,
     private readonly identities: RequestIdentities,
+    private readonly reveals: RequestorReveals,
   ) {}
 
   /** Creates a request from a normalized intake (intake-gateway calls this). */
@@ -54,12 +57,27 @@ export class RequestsController {
     return this.detailOf(row);
   }
 
-  /** By the request's id or its short reference (`DSAR-1A2B3C4D`): a reference answers what the id does, directly (docs/lifecycle.md#finding-a-request). */
+  /**
+   * By the request's id or its short reference (`DSAR-1A2B3C4D`): a reference answers what the id does, directly
+   * (docs/lifecycle.md#finding-a-request). `?requestor=masked` masks the requestor's identities (the console's view).
+   */
   @Get(':idOrReference')
-  async detail(@CurrentPrincipal() principal: Principal, @Param('idOrReference') idOrReference: string, @Res({ passthrough: true }) res: Response) {
+  async detail(@CurrentPrincipal() principal: Principal, @Param('idOrReference') idOrReference: string, @Query() rawQuery: Record<string, unknown>, @Res({ passthrough: true }) res: Response) {
+    const query = parseInput(requestDetailQuery, rawQuery, 'query');
     const row = await this.registry.requireByIdOrReference(scopeOf(principal), idOrReference);
     if (row.lastEventId) res.setHeader(LAST_EVENT_HEADER, row.lastEventId);
-    return this.detailOf(row);
+    const detail = await this.detailOf(row);
+    return query.requestor === 'masked' ? maskedDetail(detail) : detail;
+  }
+
+  /**
+   * The requestor's identities in clear, recorded with the caller's reason (`dsar.request.requestor_revealed.v1`).
+   * Not idempotent on purpose: a replayed answer would show them again without a record of it.
+   */
+  @Post(':id/requestor/reveal')
+  @HttpCode(200)
+  reveal(@CurrentPrincipal() principal: Principal, @Param('id') id: string, @Body() body: unknown) {
+    return this.reveals.reveal(principal, id, parseInput(requestorRevealCommand, body));
   }
 
   private async detailOf(row: RequestEntity) {

@@ -1,4 +1,4 @@
-import { maskAccount, maskEmail, maskName, maskPhone } from './mask';
+import { maskAccount, maskEmail, maskName, maskPhone } from './identity-mask';
 
 describe('masking identities', () => {
   it('shows the first letter of the mailbox and the domain of an email address', () => {

@@ -1,6 +1,7 @@
 /**
- * A person's identities as the request page shows them until "Reveal" is pressed: enough to tell two people apart at
- * a glance, not enough to read the identity off a screen over a shoulder. Each function is linear in its input.
+ * A person's identities as the masked request detail shows them (`GET /requests/:id?requestor=masked`, the console's
+ * view until a recorded reveal): enough to tell two people apart at a glance, not enough to read the identity off a
+ * screen over a shoulder. Each function is linear in its input.
  */
 const HIDDEN = '***';
 
