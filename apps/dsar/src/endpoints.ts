@@ -16,7 +16,7 @@ const post = (path: string, body: BodyKind = 'json'): Endpoint => ({ method: 'PO
 /**
  * Every endpoint the CLI calls. The unit tests (cli.spec.ts) hold this table
  * to the gateway's route table (endpointProblems: each route but the
- * providers' webhooks has an entry here with its method, path and body, and
+ * providers' webhooks and the person's download page has an entry here with its method, path and body, and
  * each entry here is a route) and to the OpenAPI document the gateway serves
  * (docs/api/openapi.json). A route added to the table without an entry here
  * fails them.
