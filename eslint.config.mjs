@@ -65,6 +65,23 @@ export default [
     },
   },
   {
+    // The person's download page (docs/delivery.md) is a bundle of its own, kept small: no framework and nothing of the
+    // console's code (an import that leaves apps/console/portal/), and like the console the contracts' types only.
+    files: ['apps/console/portal/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@dsar/*'], allowTypeImports: true, message: 'The download page imports only types from the workspace (import type).' },
+            { group: ['preact', 'preact/*'], message: 'The download page uses the DOM itself, no framework.' },
+            { regex: '^(\\.\\./){2,}', message: "The download page imports nothing of the console's code." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Contracts are plain data shared with every consumer: no framework imports.
     files: ['libs/contracts/**/*.ts'],
     rules: {

@@ -3,11 +3,18 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 /**
- * The operator console's bundle (docs/console.md): static files that the api-gateway serves under /console/ with a
- * strict Content-Security-Policy, so the build must emit no inline script or style. tools/scripts/console-build.ts
- * runs it (`npm run console:build`).
+ * The operator console's bundle (docs/console.md) and the person's download page (docs/delivery.md): static files
+ * that the api-gateway serves under /console/ and /portal/ with strict Content-Security-Policies, so the build must
+ * emit no inline script or style. tools/scripts/console-build.ts runs it (`npm run console:build`).
+ *
+ * The page is a second entry of the same build with files of its own: `portal/index.html` and `portal/assets/*` of the
+ * output, addressed from `/portal/`. It shares no chunk with the console (it imports none of its code).
  */
 const consoleRoot = fileURLToPath(new URL('.', import.meta.url));
+const PORTAL_DIR = 'portal/';
+
+/** Whether an output file is the page's: made from its entry, or from a file under portal/ of the sources. */
+const isPortal = (sources: readonly string[]) => sources.some((source) => source.startsWith(PORTAL_DIR));
 
 export default defineConfig({
   root: consoleRoot,
@@ -25,5 +32,16 @@ export default defineConfig({
     assetsInlineLimit: 0,
     target: 'es2022',
     sourcemap: false,
+    rolldownOptions: {
+      input: { index: resolve(consoleRoot, 'index.html'), portal: resolve(consoleRoot, `${PORTAL_DIR}index.html`) },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'portal' ? `${PORTAL_DIR}assets/[name]-[hash].js` : 'assets/[name]-[hash].js'),
+        assetFileNames: (asset) => (isPortal(asset.originalFileNames) ? `${PORTAL_DIR}assets/[name]-[hash][extname]` : 'assets/[name]-[hash][extname]'),
+      },
+    },
+  },
+  experimental: {
+    // The page's files are served under /portal/, not under the console's base.
+    renderBuiltUrl: (filename) => (filename.startsWith(PORTAL_DIR) ? `/${filename}` : undefined),
   },
 });

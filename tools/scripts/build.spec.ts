@@ -45,4 +45,31 @@ describe('npm run build', () => {
     // Nothing of the console is compiled module by module into apps/.
     expect(existsSync(path.join(dir, 'dist/apps/console'))).toBe(false);
   });
+
+  it("bundles the person's download page into console/portal/: its own few files, under 20 KB gzipped, none of the console's code", () => {
+    const portalDir = path.join(dir, 'dist/console/portal');
+    const files = readdirSync(portalDir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(portalDir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+    expect(files).toContain('index.html');
+    for (const file of files) expect(file).toMatch(/^index\.html$|^assets\/[\w-]+\.(js|css|svg)$/);
+    const gzipped = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(portalDir, f))).length, 0);
+    expect(gzipped).toBeLessThan(20 * 1024);
+    // The page names its files under /portal/ (where the gateway serves them, with its own CSP), one script, no inline code.
+    const page = readFileSync(path.join(portalDir, 'index.html'), 'utf8');
+    const urls = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url).toMatch(/^\/portal\/assets\//);
+    expect(page.match(/<script/g)).toHaveLength(1);
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)|<style|\sstyle=/);
+    // A chunk shared with the console would be named under the console's assets: the page's script imports nothing.
+    for (const js of files.filter((f) => f.endsWith('.js'))) {
+      const code = readFileSync(path.join(portalDir, js), 'utf8');
+      expect(code).not.toMatch(/\bimport\s*[\s{*"'(]|\/console\//);
+      expect(code).not.toContain('preact');
+    }
+    const consoleRoot = readdirSync(path.join(dir, 'dist/console/assets'));
+    expect(consoleRoot.filter((f) => f.startsWith('portal'))).toEqual([]);
+  });
 });

@@ -5,17 +5,20 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 /**
  * The operator console's build (`npm run console:build`, docs/console.md): Vite bundles apps/console into static
- * files that the api-gateway serves under /console/. `npm start`, the tests and `npm run build` call
- * `ensureConsoleBuilt`, which builds only when the sources changed since the last build: a stamp in the output
- * holds the digest of the sources it was built from.
+ * files that the api-gateway serves under /console/, and the person's download page (apps/console/portal, a second
+ * entry of the same build, docs/delivery.md) into `portal/` of the same output, which it serves under /portal/.
+ * `npm start`, the tests and `npm run build` call `ensureConsoleBuilt`, which builds only when the sources changed
+ * since the last build: a stamp in the output holds the digest of the sources it was built from.
  */
 
 const REPO_ROOT = resolve(__dirname, '../..');
 export const CONSOLE_SOURCE_DIR = join(REPO_ROOT, 'apps/console');
 export const CONSOLE_OUT_DIR = join(REPO_ROOT, 'dist/console');
 const STAMP = '.source-digest';
-/** What the bundle is made of, beside the sources under src/: the page, the build's own settings and the pinned packages. */
+/** What the bundle is made of, beside the folders of sources: the page, the build's own settings and the pinned packages. */
 const INPUTS = ['index.html', 'vite.config.ts', 'tsconfig.json'];
+/** The folders of sources: the console's, and the download page's (its page, style sheet, icon and code). */
+const SOURCE_DIRS = ['src', 'portal'];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
@@ -27,7 +30,8 @@ function filesUnder(dir: string): string[] {
 /** The digest of everything the build reads: a change to any of it, or to the lock file, builds again. */
 export function consoleSourceDigest(sourceDir = CONSOLE_SOURCE_DIR): string {
   const hash = createHash('sha256');
-  const files = [...INPUTS.map((f) => join(sourceDir, f)), ...filesUnder(join(sourceDir, 'src')).filter((f) => !/\.spec\.tsx?$/.test(f)), join(REPO_ROOT, 'package-lock.json')];
+  const sources = SOURCE_DIRS.flatMap((dir) => filesUnder(join(sourceDir, dir))).filter((f) => !/\.spec\.tsx?$/.test(f));
+  const files = [...INPUTS.map((f) => join(sourceDir, f)), ...sources, join(REPO_ROOT, 'package-lock.json')];
   for (const file of files) {
     if (!existsSync(file)) continue;
     hash.update(relative(REPO_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');

@@ -29,6 +29,8 @@ export const VIEWPORTS = {
 
 export interface NewPageOptions {
   viewport?: keyof typeof VIEWPORTS;
+  /** The browser's language (`navigator.languages`, Accept-Language), e.g. `de-DE`; default Chromium's own. */
+  locale?: string;
 }
 
 export interface OpenedPage {
@@ -58,7 +60,7 @@ function isAutomaticFaviconMiss(url: string): boolean {
 
 /** A page in a fresh browser context (no cookies or storage of another test), desktop-sized unless told otherwise. */
 export async function newPage(browser: Browser, options: NewPageOptions = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? 'desktop'] });
+  const context = await browser.newContext({ viewport: VIEWPORTS[options.viewport ?? 'desktop'], ...(options.locale ? { locale: options.locale } : {}) });
   const thirdParty: string[] = [];
   const errors: string[] = [];
   context.on('request', (request) => {

@@ -8,6 +8,7 @@ import { GatewayController } from './gateway.controller';
 import type { GatewaySettings } from './gateway-settings';
 import { CONSOLE_SETTINGS, GATEWAY_SETTINGS } from './gateway-tokens';
 import { OpenApiController } from './openapi.controller';
+import { PortalController } from './portal.controller';
 import { UPSTREAMS, type Upstreams, upstreamReady } from './upstreams';
 
 /**
@@ -22,7 +23,7 @@ export class ApiGatewayModule {
       module: ApiGatewayModule,
       global: true,
       // The OpenAPI routes are registered before the catch-all gateway route.
-      controllers: [OpenApiController, ApiDocsController, ConsoleController, GatewayController],
+      controllers: [OpenApiController, ApiDocsController, ConsoleController, PortalController, GatewayController],
       providers: [
         { provide: UPSTREAMS, useValue: upstreams },
         { provide: GATEWAY_SETTINGS, useValue: settings },

@@ -23,6 +23,12 @@ export interface ConsoleSettings {
   keySignIn: boolean;
 }
 
+/**
+ * The folder of the person's download page inside the console's build (a second entry of its Vite build,
+ * apps/console/vite.config.ts): `<CONSOLE_DIR>/portal/`, served under /portal/ (portal.controller.ts).
+ */
+export const PORTAL_FOLDER = 'portal';
+
 /** The console's files of an installation: `dist/console` of the repository, or of the image. */
 export const DEFAULT_CONSOLE_DIR = resolve(__dirname, '../../../../dist/console');
 export const DEFAULT_CONSOLE_OIDC_SCOPE = 'openid profile';
