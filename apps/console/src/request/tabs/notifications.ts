@@ -17,6 +17,7 @@ export const NOTIFICATION_KIND_LABELS: Readonly<Record<NotificationKind, string>
   request_refused: 'Request refused',
   request_fulfilled: 'Request fulfilled',
   delivery_prepared: 'Delivery prepared',
+  delivery_code: 'Delivery code',
   appeal_received: 'Appeal received',
   appeal_decided: 'Appeal decided',
   request_created: 'Request created',
