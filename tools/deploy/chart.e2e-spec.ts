@@ -345,7 +345,7 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     expect(SERVICES.filter((s) => before[s] !== after[s])).toEqual(['notifier']);
   });
 
-  it('gives the notifier, and no other service, the SMTP URL and Slack token of notifications.existingSecret, the DKIM key as a file, LIFECYCLE_CLOCK_URL and egress to SMTP and Slack', async () => {
+  it('gives the notifier, and no other service, the SMTP URL and Slack token of notifications.existingSecret, the DKIM key as a file, LIFECYCLE_CLOCK_URL, FULFILMENT_DELIVERY_URL, PORTAL_URL and egress to SMTP and Slack', async () => {
     const secret = 'dsar-notifications';
     const objects = await renderOnce(
       'base+notifications',
@@ -361,6 +361,8 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     );
     const lifecycleClock = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'lifecycle-clock');
     const lifecyclePort = ((lifecycleClock?.spec as { ports?: { port: number }[] }).ports ?? [])[0]?.port;
+    const fulfilmentDelivery = ofKind(objects, 'Service').find((s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'fulfilment-delivery');
+    const fulfilmentPort = ((fulfilmentDelivery?.spec as { ports?: { port: number }[] }).ports ?? [])[0]?.port;
     const notifierPolicy = ofKind(objects, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'notifier');
     type Rule = { to?: unknown[]; ports?: { port?: number | string }[] };
     const egressPorts = (policy: K8sObject | undefined): number[] =>
@@ -382,6 +384,9 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
         expect(origin.NOTIFIER_DKIM_PRIVATE_KEY_FILE).toBe(`secret volume ${secret}`);
         expect(fromSecret.sort()).toEqual(['NOTIFIER_DKIM_PRIVATE_KEY_FILE', 'SLACK_BOT_TOKEN', 'SMTP_URL']);
         expect(env.LIFECYCLE_CLOCK_URL).toBe(`http://${lifecycleClock?.metadata.name}:${lifecyclePort}`);
+        // It asks fulfilment-delivery for the link of a delivery by email, to the download page of the base scenario.
+        expect(env.FULFILMENT_DELIVERY_URL).toBe(`http://${fulfilmentDelivery?.metadata.name}:${fulfilmentPort}`);
+        expect(env.PORTAL_URL).toBe('https://dsar.example.com/portal/');
         expect({ emails: env.NOTIFIER_OPERATOR_EMAILS, channel: env.NOTIFIER_SLACK_CHANNEL, maxMs: env.NOTIFIER_RETRY_MAX_MS, dkim: env.NOTIFIER_DKIM_DOMAIN }).toEqual({
           emails: 'ops@example.com,dpo@example.com',
           channel: '#privacy-ops',
@@ -393,7 +398,7 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
       } else {
         expect({ service, fromSecret, mountsSecret }).toEqual({ service, fromSecret: [], mountsSecret: false });
         // NOTIFIER_URL is the gateway's upstream, not a notifier setting.
-        expect({ service, notifierVariables: Object.keys(env).filter((k) => /^(SMTP_|SLACK_|NOTIFIER_)/.test(k) && k !== 'NOTIFIER_URL') }).toEqual({ service, notifierVariables: [] });
+        expect({ service, notifierVariables: Object.keys(env).filter((k) => /^(SMTP_|SLACK_|NOTIFIER_|PORTAL_)/.test(k) && k !== 'NOTIFIER_URL') }).toEqual({ service, notifierVariables: [] });
         // The other callers of lifecycle-clock: the gateway, intake-gateway, verification, fulfilment-delivery and policy-registry (retention report).
         if (!['api-gateway', 'intake-gateway', 'verification', 'fulfilment-delivery', 'policy-registry'].includes(service))
           expect({ service, LIFECYCLE_CLOCK_URL: env.LIFECYCLE_CLOCK_URL }).toEqual({ service, LIFECYCLE_CLOCK_URL: undefined });
@@ -401,8 +406,8 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
         expect({ service, smtp: egressPorts(policy).filter((p) => p === 465 || p === 587) }).toEqual({ service, smtp: [] });
       }
     }
-    // The notifier reaches lifecycle-clock, the SMTP server (465, 587) and Slack (443).
-    expect(egressPorts(notifierPolicy)).toEqual(expect.arrayContaining([lifecyclePort, 465, 587, 443]));
+    // The notifier reaches lifecycle-clock, fulfilment-delivery, the SMTP server (465, 587) and Slack (443).
+    expect(egressPorts(notifierPolicy)).toEqual(expect.arrayContaining([lifecyclePort, fulfilmentPort, 465, 587, 443]));
     // Without the Secret: no SMTP or Slack variables, and no egress to them.
     const plain = await base();
     const plainNotifier = deploymentOf(plain, 'notifier')!;
@@ -410,6 +415,31 @@ describe(`from the base scenario (${BASE ? path.relative(CHART, BASE) : 'none'})
     expect([plainEnv.SMTP_URL, plainEnv.SLACK_BOT_TOKEN, plainEnv.NOTIFIER_DKIM_PRIVATE_KEY_FILE]).toEqual([undefined, undefined, undefined]);
     const plainPolicy = ofKind(plain, 'NetworkPolicy').find((p) => p.metadata.labels?.['app.kubernetes.io/component'] === 'notifier');
     expect(egressPorts(plainPolicy).filter((p) => [443, 465, 587].includes(p))).toEqual([]);
+  });
+
+  it("gives the notifier the download page's address: notifications.portalUrl, else console.publicUrl, else the Ingress's first host; refuses to render without one", async () => {
+    const portalUrlOf = async (key: string, set: string[]) => {
+      const objects = await renderOnce(key, [BASE], ['notifications.portalUrl=', ...set]);
+      const notifier = deploymentOf(objects, 'notifier')!;
+      return containerEnvironment(mainContainer(notifier, 'notifier'), podTemplateOf(notifier).spec, objects).env.PORTAL_URL;
+    };
+    expect(await portalUrlOf('base+portal-console', ['console.publicUrl=https://privacy.example.org/'])).toBe('https://privacy.example.org/portal/');
+    expect(
+      await portalUrlOf('base+portal-ingress-tls', [
+        'ingress.enabled=true',
+        'ingress.hosts[0].host=dsar.example.net',
+        'ingress.tls[0].secretName=dsar-tls',
+        'ingress.tls[0].hosts[0]=dsar.example.net',
+      ]),
+    ).toBe('https://dsar.example.net/portal/');
+    expect(await portalUrlOf('base+portal-ingress', ['ingress.enabled=true', 'ingress.hosts[0].host=dsar.internal.example'])).toBe('http://dsar.internal.example/portal/');
+    expect(await portalUrlOf('base+portal-both', ['notifications.portalUrl=https://p.example.org/portal/', 'console.publicUrl=https://c.example.org'])).toBe('https://p.example.org/portal/');
+    const none = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['notifications.portalUrl='] }));
+    expect(none.code).not.toBe(0);
+    expect(none.stderr).toMatch(/notifications\.portalUrl: give the public address of the person's download page/);
+    const malformed = await run(tools.helm, templateArgs({ valuesFiles: [BASE], set: ['notifications.portalUrl=https://dsar.example.org/'] }));
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.stderr).toMatch(/portalUrl/);
   });
 
   it('refuses half a DKIM configuration, and DKIM without a Secret for the key', async () => {

@@ -86,10 +86,12 @@ describe('deploy/compose/compose.yaml', () => {
   it('points every service at the services it calls (each <SERVICE>_URL its schema reads), on their ports, and starts it after them', () => {
     const upstreamsOf = (service: string) =>
       [...schemaKeys(schemas.get(service)!)].map((k) => /^(\w+)_URL$/.exec(k)?.[1].toLowerCase().replace(/_/g, '-')).filter((u): u is string => !!u && SERVICES.includes(u));
-    // The gateway calls every other service; intake-gateway, verification, fulfilment-delivery and the notifier call lifecycle-clock;
-    // policy-registry calls the five services that own a retention class (its retention report, docs/retention.md).
+    // The gateway calls every other service; intake-gateway, verification, fulfilment-delivery and the notifier call lifecycle-clock,
+    // the notifier also fulfilment-delivery (the link of a delivery by email); policy-registry calls the five services that own a
+    // retention class (its retention report, docs/retention.md).
     expect(upstreamsOf('api-gateway').sort()).toEqual(SERVICES.filter((s) => s !== 'api-gateway'));
     expect(SERVICES.filter((s) => upstreamsOf(s).includes('lifecycle-clock'))).toEqual(expect.arrayContaining(['api-gateway', 'intake-gateway', 'notifier', 'policy-registry']));
+    expect(upstreamsOf('notifier').sort()).toEqual(['fulfilment-delivery', 'lifecycle-clock']);
     expect(upstreamsOf('policy-registry').sort()).toEqual(['audit-ledger', 'fulfilment-delivery', 'lifecycle-clock', 'notifier', 'verification']);
     for (const service of SERVICES) {
       const env = environmentOf(service);

@@ -35,7 +35,12 @@
 #
 # The notifier (docs/notifications.md) reads lifecycle-clock at
 # LIFECYCLE_CLOCK_URL (default http://127.0.0.1:3002, where this script runs
-# it), like the intake-gateway, verification and fulfilment-delivery. Its
+# it), like the intake-gateway, verification and fulfilment-delivery, and asks
+# fulfilment-delivery at FULFILMENT_DELIVERY_URL (default
+# http://127.0.0.1:3004) for the link of a delivery by email. That link opens
+# the person's download page at PORTAL_URL, here by default
+# http://localhost:$PORT/portal/ (the gateway of this script); export
+# PORTAL_URL when people reach the gateway by another address. Its other
 # settings come from the environment like every other: export SMTP_URL (or
 # SMTP_URL_FILE) to send email, SLACK_BOT_TOKEN (or SLACK_BOT_TOKEN_FILE) to
 # post to Slack, and NOTIFIER_* (sender, operators, digest, retries). Without
@@ -101,8 +106,9 @@ if [ -z "${STORAGE_MASTER_KEY:-}" ] && [ -z "${STORAGE_MASTER_KEY_FILE:-}" ]; th
   fulfilment_env+=("STORAGE_MASTER_KEY_FILE=$storage_key_file")
 fi
 
-# Variables of the notifier process only: where it writes emails without an SMTP server ($DATA_DIR/mail).
-notifier_env=("DATA_DIR=$data_dir")
+# Variables of the notifier process only: where it writes emails without an SMTP server ($DATA_DIR/mail), and the
+# download page its delivery links open (the gateway's, unless PORTAL_URL is exported).
+notifier_env=("DATA_DIR=$data_dir" "PORTAL_URL=${PORTAL_URL:-http://localhost:${PORT:-8080}/portal/}")
 intake_env=()
 
 # The notifier tags the references in its emails to data subjects and intake-gateway checks the tag of a quoted one,

@@ -148,6 +148,48 @@ without its Secret (or the variable in the service's own env).
 {{- end }}
 
 {{/*
+The person's download page (PORTAL_URL, docs/notifications.md#delivery-by-email),
+which the notifier's links of deliveries by email open: notifications.portalUrl,
+else console.publicUrl + "/portal/", else the Ingress's first host (https when
+a TLS entry lists it); empty when none of these is set.
+*/}}
+{{- define "dsar.portalUrl" -}}
+{{- $n := .Values.notifications | default dict }}
+{{- $console := .Values.console | default dict }}
+{{- $ingress := .Values.ingress | default dict }}
+{{- if $n.portalUrl }}
+{{- $n.portalUrl }}
+{{- else if $console.publicUrl }}
+{{- printf "%s/portal/" (trimSuffix "/" $console.publicUrl) }}
+{{- else if and $ingress.enabled $ingress.hosts }}
+{{- $host := (first $ingress.hosts).host | default "" }}
+{{- $tls := false }}
+{{- range ($ingress.tls | default list) }}
+{{- if has $host (.hosts | default list) }}
+{{- $tls = true }}
+{{- end }}
+{{- end }}
+{{- if $host }}
+{{- printf "%s://%s/portal/" (ternary "https" "http" $tls) $host }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+Checks the download page's address: the notifier refuses to start without
+PORTAL_URL, so the chart refuses to render it without one (dsar.portalUrl, or
+the variable in the notifier's own env).
+*/}}
+{{- define "dsar.validatePortalUrl" -}}
+{{- if hasKey (.Values.services | default dict) "notifier" }}
+{{- $own := (index .Values.services "notifier" | default dict).env | default dict }}
+{{- if not (or (include "dsar.portalUrl" .) (hasKey $own "PORTAL_URL")) }}
+{{- fail "notifications.portalUrl: give the public address of the person's download page, the gateway's public URL with /portal/ (e.g. https://dsar.example.org/portal/), or set console.publicUrl, or enable the Ingress (its first host is taken). The notifier sends a link to it for every delivery by email; see docs/notifications.md#delivery-by-email." }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
 Checks the identity index key: lifecycle-clock refuses to start without
 IDENTITY_INDEX_KEY, so the chart refuses to render it without its Secret (or
 the variable in the service's own env).
@@ -168,7 +210,8 @@ api-gateway calls every other service; policy-registry calls the five services
 that own a retention class (dsar.retentionOwners), whose next sweeps its
 retention report previews (docs/retention.md); the intake-gateway,
 verification, fulfilment-delivery and the notifier (which reads the request's
-address and words at send time) call lifecycle-clock.
+address and words at send time) call lifecycle-clock; the notifier also calls
+fulfilment-delivery (the link of a delivery by email).
 Call with (dict "root" $ "name" "<service>").
 */}}
 {{- define "dsar.upstreams" -}}
@@ -186,8 +229,13 @@ Call with (dict "root" $ "name" "<service>").
 {{- $upstreams = append $upstreams . }}
 {{- end }}
 {{- end }}
-{{- else if and (has .name (list "intake-gateway" "verification" "fulfilment-delivery" "notifier")) (hasKey .root.Values.services "lifecycle-clock") }}
+{{- else }}
+{{- if and (has .name (list "intake-gateway" "verification" "fulfilment-delivery" "notifier")) (hasKey .root.Values.services "lifecycle-clock") }}
 {{- $upstreams = append $upstreams "lifecycle-clock" }}
+{{- end }}
+{{- if and (eq .name "notifier") (hasKey .root.Values.services "fulfilment-delivery") }}
+{{- $upstreams = append $upstreams "fulfilment-delivery" }}
+{{- end }}
 {{- end }}
 {{- toJson $upstreams }}
 {{- end }}
@@ -300,9 +348,10 @@ Call with (dict "root" $ "name" "<service>").
 
 {{/*
 The notifier's non-secret settings from notifications (docs/notifications.md),
-as YAML of a map: NOTIFIER_*, SLACK_API_URL and, with notifications.dkim, the
-DKIM domain, selector and the path of the mounted private key. An empty value
-(or null) leaves the service's default; services.notifier.env wins over these.
+as YAML of a map: NOTIFIER_*, SLACK_API_URL, PORTAL_URL (dsar.portalUrl) and,
+with notifications.dkim, the DKIM domain, selector and the path of the mounted
+private key. An empty value (or null) leaves the service's default;
+services.notifier.env wins over these.
 */}}
 {{- define "dsar.notifierConfig" -}}
 {{- $n := .Values.notifications | default dict }}
@@ -334,6 +383,9 @@ DKIM domain, selector and the path of the mounted private key. An empty value
 {{- with $n.tenantSettings }}
 {{- /* A map is passed as its JSON text; JSON text as it is. */}}
 {{- $_ := set $cfg "NOTIFIER_TENANT_SETTINGS" (ternary . (toJson .) (kindIs "string" .)) }}
+{{- end }}
+{{- with (include "dsar.portalUrl" .) }}
+{{- $_ := set $cfg "PORTAL_URL" . }}
 {{- end }}
 {{- if include "dsar.dkimSecret" . }}
 {{- $dkim := $n.dkim }}

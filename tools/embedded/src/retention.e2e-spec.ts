@@ -47,7 +47,7 @@ describe('retention with two notifier replicas on one PostgreSQL', () => {
         const config = { ...getConfig(), HOST: '127.0.0.1', PORT: 0 };
         replica = await hostService(notifierServiceWith(notifierSettingsFrom(config)), config, {
           clock: getSystem().clock,
-          upstreams: { 'lifecycle-clock': getSystem().services.get('lifecycle-clock')!.url },
+          upstreams: { 'lifecycle-clock': getSystem().services.get('lifecycle-clock')!.url, 'fulfilment-delivery': getSystem().services.get('fulfilment-delivery')!.url },
         });
         await replica.startConsuming();
         replica.startPublishing();

@@ -27,7 +27,7 @@ import {
 } from '@dsar/services/fulfilment-delivery';
 import { intakeGatewayService, intakeGatewayServiceWith, type WebhookConfig, webhookSettingsFrom } from '@dsar/services/intake-gateway';
 import { deadlineMonitorSettingsFrom, identityIndexSettingsFrom, type LifecycleConfig, lifecycleClockService, lifecycleClockServiceWith } from '@dsar/services/lifecycle-clock';
-import { type NotifierConfig, notifierService, notifierServiceWith, notifierSettingsFrom } from '@dsar/services/notifier';
+import { type NotifierConfig, notifierService, notifierServiceWith, type NotifierSettings, notifierSettingsFrom } from '@dsar/services/notifier';
 import { type PolicyAdminConfig, policyAdminSettingsProvider, policyRegistryService, policyRegistryServiceWith } from '@dsar/services/policy-registry';
 import { retentionSettingsFrom } from '@dsar/platform/retention';
 import { ensureDevStorageMasterKey, StorageModule, type StorageConfig, storageMasterKeyFrom } from '@dsar/platform/storage';
@@ -82,10 +82,21 @@ export interface SystemOptions {
   clock?: Clock;
 }
 
-/** The domain services configured for this run. */
-async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]> {
+/**
+ * The person's download page that the notifier's delivery links open: PORTAL_URL, else this process's gateway on this
+ * machine, `http://localhost:<PORT>/portal/`. Unknown (undefined) while the gateway's port is: PORT 0 takes any free
+ * port, and the address is given to the notifier once the gateway listens (startSystem).
+ */
+function embeddedPortalUrl(config: Pick<SystemConfig, 'PORTAL_URL'>, gatewayPort: number | undefined): string | undefined {
+  if (config.PORTAL_URL) return config.PORTAL_URL;
+  return gatewayPort ? `http://localhost:${gatewayPort}/portal/` : undefined;
+}
+
+/** The domain services configured for this run, with the notifier's settings (startSystem completes its download page's address). */
+async function domainServices(given: SystemConfig): Promise<{ definitions: ServiceDefinition[]; notifier: NotifierSettings }> {
   const config = await withIdentityIndexKey(await withReferenceKey(given));
   const storage = await withOneStorageKey(config);
+  const notifier = notifierSettingsFrom({ ...config, PORTAL_URL: embeddedPortalUrl(config, config.PORT) });
   const configured = [
     lifecycleClockServiceWith(deadlineMonitorSettingsFrom(config), retentionSettingsFrom(config), identityIndexSettingsFrom(config)),
     // Without a configured master key, evidence is encrypted with the development key kept in DATA_DIR.
@@ -97,13 +108,13 @@ async function domainServices(given: SystemConfig): Promise<ServiceDefinition[]>
       retentionSettingsFrom(config),
     ),
     auditLedgerServiceWith(await checkpointSettings(config), retentionSettingsFrom(config)),
-    notifierServiceWith(notifierSettingsFrom(config)),
+    notifierServiceWith(notifier),
     // The inbound webhooks, on their secrets and routes (none: both answer 404).
     intakeGatewayServiceWith(webhookSettingsFrom(config)),
     // The four-eyes rule of pack upgrades (POLICY_UPGRADE_FOUR_EYES, POLICY_TENANT_SETTINGS).
     policyRegistryServiceWith(policyAdminSettingsProvider(config)),
   ];
-  return DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s);
+  return { definitions: DOMAIN_SERVICES.map((s) => configured.find((c) => c.name === s.name) ?? s), notifier };
 }
 
 /**
@@ -225,7 +236,8 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     // Every service signs and checks internal identity with the same key (ADR 0020).
     const keyed: SystemConfig = { ...config, INTERNAL_AUTH_KEY: internalAuthKey, INTERNAL_AUTH_KEY_FILE: undefined };
     const hosts = new Map<string, (port: number) => Promise<HostedService>>();
-    for (const definition of await domainServices(config)) {
+    const domain = await domainServices(config);
+    for (const definition of domain.definitions) {
       const upstreams = Object.fromEntries([...services].map(([name, s]) => [name, s.url]));
       const host = (port: number) =>
         hostService(
@@ -253,6 +265,9 @@ export async function startSystem(config: SystemConfig, options: SystemOptions =
     const gateway = await hostService(apiGatewayService(upstreams, gatewaySettings), gatewayHostConfig(keyed), { logName: 'dsar', logDestination: options.logDestination, clock: options.clock });
     started.push(gateway);
     services.set('api-gateway', gateway);
+    // With PORT 0 the gateway's port is known only now, before any event is consumed; a delivery email tried earlier
+    // (none is due on a first start) waits as a transient failure.
+    domain.notifier.portalUrl ??= embeddedPortalUrl(config, (gateway.app.getHttpServer().address() as AddressInfo).port);
     for (const s of started) await s.startConsuming();
     for (const s of started) s.startPublishing();
     const stopped = new Set<string>();

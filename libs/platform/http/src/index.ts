@@ -8,6 +8,7 @@ export * from './request-path';
 export * from './upstream-problem';
 export * from './content-disposition';
 export * from './byte-range';
+export * from './clients/delivery-link-client';
 export * from './clients/lifecycle-client';
 export * from './clients/retention-client';
 export * from './file-response';

@@ -31,7 +31,7 @@ describe('the alert of a duplicate mark', () => {
     // No dispatch interval: sends go out when the test drains the dispatcher.
     const settings = notifierSettingsFrom({ DATA_DIR: dataDir, NOTIFIER_DISPATCH_INTERVAL_MS: 0, NOTIFIER_OPERATOR_EMAILS: ['intake-desk@example.com'], NOTIFIER_DIGEST_TIME: 'off' });
     service = await hostService(notifierServiceWith(settings), testHostConfig({ DATA_DIR: `memory://duplicate-notifications-${uniqueSuffix()}`, DB_MIGRATIONS: 'run' }), {
-      upstreams: { 'lifecycle-clock': 'http://127.0.0.1:9' },
+      upstreams: { 'lifecycle-clock': 'http://127.0.0.1:9', 'fulfilment-delivery': 'http://127.0.0.1:9' },
     });
     await service.startConsuming();
     ds = service.app.get(UnitOfWork).dataSource;

@@ -12,7 +12,7 @@ export { NotifierModule } from './notifier.module';
 export { Dispatcher } from './application/dispatcher';
 export { DailyDigest } from './application/daily-digest';
 export { NotificationPurge } from './application/notification-purge';
-export { type NotifierConfig, notifierFields, type NotifierSettings, notifierSettingsFrom } from './notifier-settings';
+export { type NotifierConfig, notifierFields, type NotifierSettings, notifierSettingsFrom, requirePortalUrl } from './notifier-settings';
 
 /** notifier turns domain events into email and chat notifications and keeps their history, on the given settings. */
 export function notifierServiceWith(settings: NotifierSettings): ServiceDefinition {
@@ -22,7 +22,8 @@ export function notifierServiceWith(settings: NotifierSettings): ServiceDefiniti
     persistence: true,
     entities: [NotificationEntity, NotificationSendEntity, NotificationAttemptEntity, RetentionRuleEntity],
     migrations: [...retentionMigrations, Notifications1763700000500, OwnerNotifications1763700000510],
-    calls: ['lifecycle-clock'],
+    // lifecycle-clock: the request a message is about; fulfilment-delivery: the link of a delivery by email.
+    calls: ['lifecycle-clock', 'fulfilment-delivery'],
   };
 }
 

@@ -30,6 +30,19 @@ const emailList = z
   ])
   .pipe(z.array(z.email('each must be an email address')));
 
+/**
+ * The person's download page on the gateway's public address (docs/notifications.md#delivery-by-email): an absolute
+ * http(s) URL whose path ends in `/portal/`, without a query or fragment, since a link appends `#<linkId>.<credential>`.
+ */
+const portalUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'an absolute http(s) URL, e.g. https://dsar.example.org/portal/', abort: true })
+  .refine(isPortalUrl, 'must end in /portal/, without a query, fragment or credentials, e.g. https://dsar.example.org/portal/');
+
+function isPortalUrl(value: string): boolean {
+  const url = new URL(value);
+  return value.endsWith('/portal/') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}
+
 /** One tenant's notification settings (NOTIFIER_TENANT_SETTINGS); every member is optional and falls back to the service-wide setting. */
 const tenantSettings = z.strictObject({
   /** The From of the tenant's emails, e.g. `"Acme Privacy <privacy@acme.example>"`. */
@@ -84,9 +97,25 @@ export const notifierFields = {
   NOTIFIER_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
   /** How often due sends are looked for, in milliseconds (new notifications go out at once anyway); 0 turns the dispatcher off. */
   NOTIFIER_DISPATCH_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(5_000),
+  /**
+   * The person's download page, which the links of deliveries by email open: `<gateway's public URL>/portal/`.
+   * Required by the notifier's own process (requirePortalUrl); the embedded runner defaults it to its gateway.
+   */
+  PORTAL_URL: portalUrlSchema.optional(),
   /** The retention sweep of `notification_log` (docs/retention.md). */
   ...retentionFields,
 };
+
+/** The notifier's process refuses to start without PORTAL_URL: a delivery by email could not send its link. */
+export function requirePortalUrl(value: { PORTAL_URL?: string }, ctx: z.RefinementCtx): void {
+  if (value.PORTAL_URL === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['PORTAL_URL'],
+      message: "required: the person's download page on the gateway's public address, e.g. https://dsar.example.org/portal/ (the links of deliveries by email open it)",
+    });
+  }
+}
 
 export interface NotifierConfig extends RetentionConfig, RequestReferenceKeyConfig {
   DATA_DIR?: string;
@@ -110,6 +139,7 @@ export interface NotifierConfig extends RetentionConfig, RequestReferenceKeyConf
   NOTIFIER_RETRY_MAX_MS: number;
   NOTIFIER_MAX_ATTEMPTS: number;
   NOTIFIER_DISPATCH_INTERVAL_MS: number;
+  PORTAL_URL?: string;
 }
 
 /** Where operator messages of a tenant go, in which language and zone. */
@@ -141,6 +171,13 @@ export interface NotifierSettings {
    * shipped processes, whose configuration requires it): they carry the short reference, which answers nothing.
    */
   referenceKey?: string;
+  /**
+   * The person's download page (PORTAL_URL, ending in `/portal/`): a delivery by email links to
+   * `<portalUrl>#<linkId>.<credential>`. Absent, such an email waits (a transient failure) until it is known: the
+   * embedded runner sets it once its gateway listens when that took any free port (PORT 0); the notifier's own
+   * process requires it.
+   */
+  portalUrl?: string;
 }
 
 export const NOTIFIER_SETTINGS = Symbol('NOTIFIER_SETTINGS');
@@ -200,6 +237,7 @@ export function notifierSettingsFrom(config: Partial<NotifierConfig>): NotifierS
     batchSize: 50,
     retention: retentionSettingsFrom(config),
     referenceKey: requestReferenceKeysFrom(config)[0],
+    portalUrl: config.PORTAL_URL,
   };
 }
 

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Clock } from '@dsar/platform/clock';
-import { LifecycleClient } from '@dsar/platform/http';
+import { DeliveryLinkClient, LifecycleClient } from '@dsar/platform/http';
 import { RequestClosures, RetentionSweeper, retentionParts } from '@dsar/platform/retention';
 import { NotificationsController } from './api/notifications.controller';
 import { DailyDigest } from './application/daily-digest';
@@ -29,6 +29,7 @@ export class NotifierModule {
         { provide: NOTIFIER_SETTINGS, useValue: settings },
         { provide: NOTIFIER_CHANNELS, inject: [Clock], useFactory: (clock: Clock) => channelsFrom(settings, clock) },
         LifecycleClient,
+        DeliveryLinkClient,
         Notifications,
         MessageComposer,
         Dispatcher,

@@ -32,8 +32,8 @@ describe('notifications of data-system tasks', () => {
     // No dispatch interval: sends go out when the test drains the dispatcher.
     const settings = notifierSettingsFrom({ DATA_DIR: dataDir, NOTIFIER_DISPATCH_INTERVAL_MS: 0, NOTIFIER_OPERATOR_EMAILS: ['privacy-ops@example.com'], NOTIFIER_DIGEST_TIME: 'off' });
     service = await hostService(notifierServiceWith(settings), testHostConfig({ DATA_DIR: `memory://task-notifications-${uniqueSuffix()}`, DB_MIGRATIONS: 'run' }), {
-      // Messages to owners and operators are written from the event's facts: lifecycle-clock is never called.
-      upstreams: { 'lifecycle-clock': 'http://127.0.0.1:9' },
+      // Messages to owners and operators are written from the event's facts: lifecycle-clock and fulfilment-delivery are never called.
+      upstreams: { 'lifecycle-clock': 'http://127.0.0.1:9', 'fulfilment-delivery': 'http://127.0.0.1:9' },
     });
     await service.startConsuming();
     ds = service.app.get(UnitOfWork).dataSource;

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isInfrastructureUnavailable, ProblemError } from '@dsar/platform/errors';
-import { LifecycleClient } from '@dsar/platform/http';
-import { type NotificationChannel, type RequestDetail, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
+import { DeliveryLinkClient, LifecycleClient } from '@dsar/platform/http';
+import { type DeliveryLinkIssued, type NotificationChannel, type Principal, type RequestDetail, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
 import { shownRequestType } from '../domain/labels';
 import { type RenderedMessage, renderNotification, resolveLocale } from '../domain/render';
 import { requestReference, type TemplateContext } from '../domain/template-context';
@@ -20,16 +20,22 @@ const UNRESOLVED = '(unresolved)';
 export const NO_ADDRESS_ERROR = 'the request has no email address for the data subject (requestor.email or an email contact)';
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+/** A failure to write a message: `transient` ones are tried again by the dispatcher. */
+type Failure = { transient: boolean; error: string };
+
 /**
  * Writes a notification for its channel at send time: for the data subject
  * it reads the request from lifecycle-clock (the address, the language, the
  * words the operator wrote), so that what was purged or corrected there is
- * what counts; operator messages are written from the notification's facts.
+ * what counts, and for a delivery by email asks fulfilment-delivery for the
+ * link to the download page; operator messages are written from the
+ * notification's facts.
  */
 @Injectable()
 export class MessageComposer {
   constructor(
     private readonly lifecycle: LifecycleClient,
+    private readonly links: DeliveryLinkClient,
     @Inject(NOTIFIER_SETTINGS) private readonly settings: NotifierSettings,
   ) {}
 
@@ -54,11 +60,15 @@ export class MessageComposer {
     }
     const to = detail.requestor?.email ?? (detail.intakeSource.contact && EMAIL.test(detail.intakeSource.contact.trim()) ? detail.intakeSource.contact.trim() : undefined);
     if (!to) return { ok: false, transient: false, error: NO_ADDRESS_ERROR, destination: UNRESOLVED };
+    const factual = factsContext(n);
+    // Asked for once the address is known: a new link revokes the request's earlier one.
+    const delivery = await this.deliveryOf(n, principal, factual.delivery);
+    if (!delivery.ok) return { ok: false, transient: delivery.transient, error: delivery.error, destination: maskDestination(to) };
     const resolved = resolveJurisdiction(detail.jurisdiction);
     const reference = this.subjectReference(n.requestId);
-    const factual = factsContext(n);
     const context: TemplateContext = {
       ...factual,
+      delivery: delivery.context,
       // A refusal recorded before the event said whether the pack gives an appeal: the current pack of the jurisdiction says.
       refusal: factual.refusal && { ...factual.refusal, appealAvailable: factual.refusal.appealAvailable ?? resolved?.pack.appeal != null },
       reference,
@@ -75,6 +85,28 @@ export class MessageComposer {
       overrides: this.settings.tenants[n.tenantId]?.templates,
     });
     return { ok: true, destination: maskDestination(to), email: this.email(n, sendId, to, rendered, reference) };
+  }
+
+  /**
+   * The delivery a message tells of. A delivery by email sends the link to the person's download page in
+   * delivery_prepared and its one-time code in delivery_code: both ask fulfilment-delivery for the link of the event
+   * they come from (the key), so they carry the same link and code, and a replay sends them again. Each message gets
+   * its one secret in its context, and nothing else holds it: no row, no attempt, no log line.
+   */
+  private async deliveryOf(n: NotificationEntity, principal: Principal, factual: TemplateContext['delivery']): Promise<{ ok: true; context: TemplateContext['delivery'] } | ({ ok: false } & Failure)> {
+    const secret = deliverySecretOf(n);
+    if (!secret) return { ok: true, context: factual };
+    if (!n.requestId || !n.sourceEventId) return { ok: false, transient: false, error: 'no delivery event to issue the download link for' };
+    // Only the embedded runner starts without it, until its gateway listens.
+    if (!this.settings.portalUrl) return { ok: false, transient: true, error: "the download page's address (PORTAL_URL) is not known yet" };
+    let issued: DeliveryLinkIssued;
+    try {
+      issued = await this.links.issue(principal, n.requestId, n.sourceEventId);
+    } catch (e) {
+      return { ok: false, ...linkFailure(e) };
+    }
+    const shown = secret === 'link' ? { link: `${this.settings.portalUrl}#${issued.linkId}.${issued.credential}` } : { code: issued.code };
+    return { ok: true, context: { channel: 'email', level: '', ...factual, expiresAt: new Date(issued.expiresAt), ...shown } };
   }
 
   /**
@@ -130,11 +162,31 @@ export class MessageComposer {
   }
 }
 
+/** Which secret of a delivery by email a notification carries: the link (delivery_prepared) or its code (delivery_code). */
+function deliverySecretOf(n: NotificationEntity): 'link' | 'code' | undefined {
+  if (n.kind === 'delivery_code') return 'code';
+  return n.kind === 'delivery_prepared' && n.facts.channel === 'email' ? 'link' : undefined;
+}
+
 /** Why the request could not be read: gone (permanent) or its owner unreachable (try later). */
-function readFailure(e: unknown): { transient: boolean; error: string } {
+function readFailure(e: unknown): Failure {
   if (e instanceof ProblemError && e.definition.name === 'RESOURCE_NOT_FOUND') return { transient: false, error: 'the request no longer exists' };
   if ((e instanceof ProblemError && e.status >= 500) || isInfrastructureUnavailable(e)) return { transient: true, error: 'lifecycle-clock could not be reached' };
   return { transient: true, error: `reading the request failed: ${(e as Error).message}`.slice(0, 300) };
+}
+
+/**
+ * Why no download link could be had: the request, or its prepared and fulfilled delivery, is gone there (permanent:
+ * nothing to send until an operator prepares the delivery again, which notifies anew), or fulfilment-delivery is
+ * unreachable (try later).
+ */
+function linkFailure(e: unknown): Failure {
+  if (e instanceof ProblemError && e.definition.name === 'RESOURCE_NOT_FOUND') return { transient: false, error: 'fulfilment-delivery has no such request: no download link to send' };
+  if (e instanceof ProblemError && e.definition.name === 'DELIVERY_NOTHING_TO_DELIVER') return { transient: false, error: 'delivery of the request is no longer prepared: no download link to send' };
+  if (e instanceof ProblemError && e.definition.name === 'LIFECYCLE_TRANSITION_DISALLOWED') return { transient: false, error: 'the request is no longer fulfilled: no download link to send' };
+  if (e instanceof ProblemError && (e.status === 404 || e.status === 409)) return { transient: false, error: `fulfilment-delivery refused the download link (${e.status} ${e.definition.name})` };
+  if ((e instanceof ProblemError && e.status >= 500) || isInfrastructureUnavailable(e)) return { transient: true, error: 'fulfilment-delivery could not be reached' };
+  return { transient: true, error: `getting the download link failed: ${(e as Error).message}`.slice(0, 300) };
 }
 
 function dateOf(value: unknown): Date | undefined {

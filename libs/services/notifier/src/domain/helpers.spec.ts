@@ -45,6 +45,12 @@ describe('template helpers', () => {
     expect(render('{{extensionLength e}}', { e: { additionalDays: 1, additionalMonths: null } }, 'en')).toBe('1 day');
   });
 
+  it('write a one-time code in groups of four digits, and nothing for what is not digits', () => {
+    expect(render('{{oneTimeCode c}}', { c: '40719385' })).toBe('4071 9385');
+    expect(render('{{oneTimeCode c}}', { c: '123456' })).toBe('1234 56');
+    expect(render('[{{oneTimeCode c}}|{{oneTimeCode n}}|{{oneTimeCode x}}|{{oneTimeCode}}]', { c: '4071 9385', n: 40719385 })).toBe('[|||]');
+  });
+
   it('are registered on their own instance, not on the global Handlebars', () => {
     expect(Handlebars.helpers).not.toHaveProperty('refusalReason');
   });

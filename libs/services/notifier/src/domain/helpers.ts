@@ -52,6 +52,8 @@ export const HELPERS: Readonly<Record<string, Helper>> = {
     if (!e || typeof e !== 'object') return '';
     return isCount(e.additionalMonths) ? formatUnit(e.additionalMonths, 'month', data) : formatUnit(e.additionalDays, 'day', data);
   }),
+  /** A one-time code in groups of four digits (`1234 5678`), easier to read and type; anything but digits shows as nothing. */
+  oneTimeCode: (...args: unknown[]) => (typeof args[0] === 'string' && /^\d+$/.test(args[0]) ? (args[0].match(/\d{1,4}/g) ?? []).join(' ') : ''),
   count: (...args: unknown[]) => (Array.isArray(args[0]) ? args[0].length : 0),
   mask: (...args: unknown[]) => (typeof args[0] === 'string' ? maskDestination(args[0]) : ''),
   eq: (...args: unknown[]) => args.length > 2 && args[0] === args[1],

@@ -28,6 +28,16 @@ describe('operator context', () => {
     expect(JSON.stringify(context)).not.toContain('ravi');
   });
 
+  it('keeps of a delivery its channel, level and expiry, never its link or its code', () => {
+    const expiresAt = new Date('2026-05-05T08:00:00Z');
+    const context = operatorContext({
+      requestId: 'r3',
+      reference: 'DSAR-R3',
+      delivery: { channel: 'email', level: 'token', expiresAt, link: 'https://dsar.example.org/portal/#link.credential', code: '40719385' },
+    });
+    expect(context.delivery).toEqual({ channel: 'email', level: 'token', expiresAt });
+  });
+
   it('masks destinations enough to tell them apart, not to use them', () => {
     expect(maskDestination('jane.doe@example.com')).toBe('j***@e***.com');
     expect(maskDestination('+49 170 1234567')).toBe('***567');

@@ -22,6 +22,7 @@ export function operatorContext(context: TemplateContext): TemplateContext {
     refusal: c.refusal && { reason: c.refusal.reason },
     extension: c.extension && { ...c.extension, reason: null },
     verification: c.verification && { methods: c.verification.methods, expiresAt: c.verification.expiresAt, day: c.verification.day },
+    // Never a delivery's link or its code: they open the person's data.
     delivery: c.delivery && { channel: c.delivery.channel, level: c.delivery.level, expiresAt: c.delivery.expiresAt },
     appeal: c.appeal && { decision: c.appeal.decision, dueAt: c.appeal.dueAt, reopened: c.appeal.reopened },
     deadline: c.deadline && { kind: c.deadline.kind, thresholdDays: c.deadline.thresholdDays, status: c.deadline.status },

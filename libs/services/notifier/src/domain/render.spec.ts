@@ -168,10 +168,69 @@ describe('renderNotification', () => {
     expect(text).toContain('You will receive it through our secure portal.');
     expect(text).toContain('one-time code');
     expect(text).toMatch(/valid until April 10, 2026/);
-    const standard = renderNotification('delivery_prepared', 'en', { ...full, delivery: { channel: 'email', level: 'standard' } }, options);
-    expect(standard.text).toContain('You will receive it by email.');
+    const standard = renderNotification('delivery_prepared', 'en', { ...full, delivery: { channel: 'secure_remote_access', level: 'standard' } }, options);
+    expect(standard.text).toContain('You will receive it through secure remote access.');
     expect(standard.text).not.toContain('one-time code');
     expect(standard.text).toContain('valid for a limited time only');
+  });
+
+  describe('a delivery by email', () => {
+    const link = 'https://dsar.example.org/portal/#2f3e4d5c-6b7a-4980-a1b2-c3d4e5f60718.tR7vQ2mX9kLp4sWn8bYc1dFg6hJz0aE5uIo3eRtY-_k';
+    const expiresAt = new Date('2026-04-10T12:00:00Z');
+    const withLink: TemplateContext = { ...full, delivery: { channel: 'email', level: 'token', expiresAt, link } };
+    const withCode: TemplateContext = { ...full, delivery: { channel: 'email', level: 'token', expiresAt, code: '40719385' } };
+    // The day of the expiry in each language (Europe/Berlin): the link's and the code's messages both give it.
+    const EXPIRY: Record<(typeof LOCALES)[number], string> = { en: 'April 10, 2026', de: '10. April 2026', fr: '10 avril 2026', es: '10 de abril de 2026', pt: '10 de abril de 2026' };
+    // "Once, in one browser … a one-time code in a separate email" in each language.
+    const TERMS: Record<(typeof LOCALES)[number], RegExp> = {
+      en: /opened only once, in one browser:.*one-time code, which we are sending you in a separate email/,
+      de: /nur einmal und nur in einem Browser öffnen:.*Einmalcode, den wir Ihnen in einer separaten E-Mail senden/,
+      fr: /ouvert qu'une seule fois, dans un seul navigateur.*code à usage unique, que nous vous envoyons dans un e-mail séparé/,
+      es: /abrirse una vez y en un único navegador:.*código de un solo uso, que le enviamos en un correo electrónico aparte/,
+      pt: /aberto uma vez e em um único navegador:.*código de uso único, que enviamos em um e-mail separado/,
+    };
+
+    it.each(LOCALES)('in %s, the link with its expiry, once only, in one browser, the code coming apart; never a code', (locale) => {
+      const { subject, text, html } = renderNotification('delivery_prepared', locale, withLink, options);
+      // On a line of its own, whole: a mail client makes it a link.
+      expect(text).toContain(`\n\n${link}\n\n`);
+      expect(html).toContain(`<a href="${link}">${link}</a>`);
+      expect(text).toContain(EXPIRY[locale]);
+      expect(text).toMatch(TERMS[locale]);
+      expect(html).toMatch(TERMS[locale]);
+      for (const part of [subject, text, html]) {
+        expect(part).not.toMatch(/4071|9385/);
+        expect(part).not.toMatch(LEAKS);
+      }
+    });
+
+    it.each(LOCALES)('in %s, the code in groups of four and its expiry; never the link', (locale) => {
+      const { subject, text, html } = renderNotification('delivery_code', locale, withCode, options);
+      expect(text).toContain('\n\n4071 9385\n\n');
+      expect(html).toMatch(/<p style="[^"]*monospace[^"]*">4071 9385<\/p>/);
+      expect(text).toContain(EXPIRY[locale]);
+      expect(subject).not.toContain('4071');
+      for (const part of [subject, text, html]) {
+        expect(part).not.toContain('portal');
+        expect(part).not.toContain('tR7vQ2mX9kLp4sWn8bYc1dFg6hJz0aE5uIo3eRtY-_k');
+        expect(part).not.toMatch(LEAKS);
+      }
+    });
+
+    it('says the code is never asked for by phone, and whom to tell when the data was not asked for', () => {
+      const { text } = renderNotification('delivery_code', 'en', withCode, options);
+      expect(text).toContain('Never share this code with anyone, not even with us. We will never ask you for it, by phone, by email or in any other way.');
+      expect(text).toContain('If you did not ask for your data, do not use the code and let us know at once');
+      expect(renderNotification('delivery_code', 'de', withCode, options).text).toContain('weder am Telefon noch per E-Mail');
+    });
+
+    it('writes both messages without a link or code to hand (a template checked alone) without an empty line where they go', () => {
+      const bare: TemplateContext = { ...minimal, delivery: { channel: 'email', level: 'token' } };
+      expect(renderNotification('delivery_prepared', 'en', bare, options).text).toContain('We will send you a link to download it.');
+      const code = renderNotification('delivery_code', 'en', bare, options);
+      expect(code.text).not.toContain('is:');
+      expect(code.html).not.toContain('monospace');
+    });
   });
 
   it('tells the appeal decision, and the right to complain when the request stays closed', () => {
@@ -233,6 +292,15 @@ describe('renderNotification', () => {
           expect(part).not.toContain('erika@example.com');
         }
       }
+    });
+
+    it("never show a delivery's link or code, even when a tenant template asks for them", () => {
+      const secret = { ...full, delivery: { channel: 'email', level: 'token', link: 'https://dsar.example.org/portal/#l.SECRET-CREDENTIAL', code: '40719385' } };
+      const message = renderNotification('notification_failed', 'en', secret, {
+        ...options,
+        overrides: { notification_failed: { en: { text: 'Failed {{reference}} {{delivery.channel}} {{delivery.link}} {{delivery.code}}' } } },
+      });
+      expect(message.text).toBe('Failed DSAR-1A2B3C4D email');
     });
 
     it('keeps them out even when a tenant template asks for them', () => {

@@ -33,8 +33,13 @@ export interface TemplateContext {
   /** `reason` is free text for the requester; operator kinds do not see it. */
   extension?: { additionalDays: number; additionalMonths: number | null; reason: string | null; previousDueAt: Date; dueAt: Date };
   verification?: { methods: string[]; expiresAt: Date | null; day?: number };
-  /** `expiresAt`: until when the download link or access works, when known. */
-  delivery?: { channel: string; level: string; expiresAt?: Date };
+  /**
+   * `expiresAt`: until when the download link or access works, when known. A delivery by email also has `link`, the
+   * person's download page with the link's id and credential (in delivery_prepared only), or `code`, the link's
+   * one-time code (in delivery_code only): each of the two messages carries one secret, never both, and neither is
+   * kept anywhere (docs/notifications.md#delivery-by-email).
+   */
+  delivery?: { channel: string; level: string; expiresAt?: Date; link?: string; code?: string };
   appeal?: { decision?: string; dueAt?: Date; reopened?: boolean };
   deadline?: { kind: 'response' | 'acknowledgement'; thresholdDays?: number; status?: string };
   digest?: { date: Date; atRisk: RequestSummary[]; overdue: RequestSummary[] };

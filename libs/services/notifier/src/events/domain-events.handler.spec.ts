@@ -1,4 +1,4 @@
-import { domainEventCatalog, LifecycleEventTypes, TaskEventTypes } from '@dsar/contracts';
+import { DeliveryEventTypes, domainEventCatalog, LifecycleEventTypes, TaskEventTypes } from '@dsar/contracts';
 import { mappingsOf, NOTIFYING_EVENTS } from './domain-events.handler';
 
 const requestId = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
@@ -116,5 +116,33 @@ describe('the notification of a duplicate mark', () => {
     expect(alert).toMatchObject({ kind: 'duplicate_marked', audience: 'operators' });
     expect(alert.recipient).toBeUndefined();
     expect(alert.facts(marked)).toEqual({ duplicateOf: primary, matchedKinds: ['email', 'phone'], windowDays: 30, sameIdentityRequests: 4, markedAt: '2026-06-10T07:45:00.000Z' });
+  });
+});
+
+describe('the notifications of a prepared delivery', () => {
+  const prepared = (channel: string) =>
+    parsed(DeliveryEventTypes.prepared, {
+      requestId,
+      tenantId: 'tenant-a',
+      workspaceId: null,
+      actor: 'key:ops',
+      occurredAt: '2026-06-10T07:45:00.000Z',
+      channel,
+      securityLevel: 'token',
+      artifactCount: 2,
+    });
+
+  it('tell the data subject by email of a delivery by email twice: the link, and apart its code, with the same facts and no secret', () => {
+    const data = prepared('email');
+    const mappings = mappingsOf(DeliveryEventTypes.prepared, data);
+    expect(mappings.map((m) => [m.kind, m.audience])).toEqual([
+      ['delivery_prepared', 'subject'],
+      ['delivery_code', 'subject'],
+    ]);
+    for (const m of mappings) expect(m.facts(data)).toEqual({ channel: 'email', securityLevel: 'token', artifactCount: 2 });
+  });
+
+  it.each(['portal', 'secure_remote_access'])('tell of a delivery through %s once, as before', (channel) => {
+    expect(mappingsOf(DeliveryEventTypes.prepared, prepared(channel)).map((m) => m.kind)).toEqual(['delivery_prepared']);
   });
 });

@@ -60,6 +60,11 @@ function taskFacts(d: Record<string, unknown>): Record<string, unknown> {
 
 const taskOwner = (d: Record<string, unknown>): OwnerAddress => (d as { owner: OwnerAddress }).owner;
 
+type DeliveryPreparedV1 = z.infer<typeof deliveryPreparedV1>;
+
+/** The facts of a delivery's notifications: how it is delivered and how much; never the link or its code. */
+const deliveryFacts = (d: Record<string, unknown>): Record<string, unknown> => pick(d as DeliveryPreparedV1, ['channel', 'securityLevel', 'artifactCount']);
+
 /**
  * Which domain event makes which notification, and the facts its template
  * gets from the event (identifiers, codes and dates; the words and the
@@ -90,7 +95,12 @@ export const NOTIFYING_EVENTS: Readonly<Record<string, Mapping | readonly Mappin
   },
   [LifecycleEventTypes.refused]: { kind: 'request_refused', audience: 'subject', facts: (d) => pick(d as RequestRefusedV1, ['reason', 'dueAt', 'appealAvailable']) },
   [LifecycleEventTypes.fulfilled]: { kind: 'request_fulfilled', audience: 'subject', facts: (d) => pick(d, ['dueAt']) },
-  [DeliveryEventTypes.prepared]: { kind: 'delivery_prepared', audience: 'subject', facts: (d) => pick(d as z.infer<typeof deliveryPreparedV1>, ['channel', 'securityLevel', 'artifactCount']) },
+  // A delivery by email sends the link to the download page and, in a second message, its one-time code
+  // (docs/notifications.md#delivery-by-email); both are asked for when they are written, under this event's id.
+  [DeliveryEventTypes.prepared]: [
+    { kind: 'delivery_prepared', audience: 'subject', facts: deliveryFacts },
+    { kind: 'delivery_code', audience: 'subject', when: (d) => (d as DeliveryPreparedV1).channel === 'email', facts: deliveryFacts },
+  ],
   [LifecycleEventTypes.appealSubmitted]: { kind: 'appeal_received', audience: 'subject', facts: (d) => pick(d as AppealSubmittedV1, ['appealId', 'appealDueAt']) },
   [LifecycleEventTypes.appealDecided]: { kind: 'appeal_decided', audience: 'subject', facts: (d) => pick(d as AppealDecidedV1, ['appealId', 'decision', 'reopened', 'dueAt']) },
   [LifecycleEventTypes.deadlineApproaching]: { kind: 'deadline_approaching', audience: 'operators', facts: (d) => pick(d as DeadlineApproachingV1, ['deadline', 'dueAt', 'thresholdDays', 'status']) },

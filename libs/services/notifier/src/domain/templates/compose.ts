@@ -26,6 +26,8 @@ export type Block =
   | { type: 'quote'; expression: string; title?: string }
   | { type: 'facts'; rows: Fact[] }
   | { type: 'list'; each: string; item: string; title?: string }
+  | { type: 'link'; expression: string }
+  | { type: 'code'; expression: string }
   | { type: 'if'; test: string; then: Block[]; otherwise: Block[] };
 
 export const p = (text: string): Block => ({ type: 'p', text });
@@ -35,6 +37,10 @@ export const facts = (...rows: Fact[]): Block => ({ type: 'facts', rows });
 export const fact = (label: string, value: string, when?: string): Fact => ({ label, value, when });
 /** One line per element of the array at `each`, under a title; nothing at all when it is empty. */
 export const list = (each: string, item: string, title?: string): Block => ({ type: 'list', each, item, title });
+/** A link on a line of its own: the URL in plain text, an anchor showing the URL in HTML; nothing when it is empty. */
+export const link = (expression: string): Block => ({ type: 'link', expression });
+/** A one-time code on a line of its own, in groups of four digits (`oneTimeCode`), set large in HTML; nothing when it is empty. */
+export const code = (expression: string): Block => ({ type: 'code', expression });
 export const when = (test: string, then: Block | Block[], otherwise: Block | Block[] = []): Block => ({
   type: 'if',
   test,
@@ -46,6 +52,8 @@ export const when = (test: string, then: Block | Block[], otherwise: Block | Blo
 export const JURISDICTION = '{{#if jurisdictionName}}{{jurisdictionName}}{{#if jurisdiction}} ({{jurisdiction}}){{/if}}{{else}}{{jurisdiction}}{{/if}}';
 /** ` (Access to personal data)` after a reference, when the type is known. */
 export const TYPE_SUFFIX = '{{#if requestType}} ({{requestType requestType}}){{/if}}';
+/** A delivery by email: the person gets a link to the download page and, in a second message, its one-time code. */
+export const BY_EMAIL = '(eq delivery.channel "email")';
 /** The due date after an extension: the extension's own, else the request's. */
 export const NEW_DUE = '(or extension.dueAt dueAt)';
 
@@ -121,6 +129,10 @@ function textBlock(block: Block, colon: string): string {
       return block.rows.map((r) => guard(r.when, `${r.label}${colon}${r.value}\n`)).join('');
     case 'list':
       return guard(`(count ${block.each})`, `${block.title ? `${block.title}\n` : ''}{{#each ${block.each}}}- ${block.item}\n{{/each}}`);
+    case 'link':
+      return guard(block.expression, `{{${block.expression}}}`);
+    case 'code':
+      return guard(block.expression, `{{oneTimeCode ${block.expression}}}`);
     case 'if':
       return `{{#if ${block.test}}}${textOf(block.then, colon)}{{else}}${textOf(block.otherwise, colon)}{{/if}}`;
   }
@@ -130,6 +142,9 @@ const P = 'margin:0 0 16px';
 const QUOTE = 'margin:0 0 16px;padding:8px 16px;border-left:4px solid #c8ccd0;background:#f6f7f8;white-space:pre-line';
 const LABEL = 'padding:2px 16px 2px 0;color:#555c63;vertical-align:top';
 const VALUE = 'padding:2px 0;vertical-align:top;font-weight:bold';
+// A long link breaks anywhere rather than widening the message past a phone's screen.
+const LINK = 'margin:0 0 16px;word-break:break-all';
+const CODE = "margin:0 0 16px;font-family:Consolas,Menlo,'Courier New',monospace;font-size:26px;font-weight:bold;letter-spacing:2px";
 
 function htmlOf(blocks: Block[]): string {
   return blocks.map(htmlBlock).join('\n');
@@ -147,6 +162,10 @@ function htmlBlock(block: Block): string {
     }
     case 'list':
       return guard(`(count ${block.each})`, `${htmlTitle(block.title)}<ul style="${P};padding-left:20px">{{#each ${block.each}}}<li>${block.item}</li>{{/each}}</ul>`);
+    case 'link':
+      return guard(block.expression, `<p style="${LINK}"><a href="{{${block.expression}}}">{{${block.expression}}}</a></p>`);
+    case 'code':
+      return guard(block.expression, `<p style="${CODE}">{{oneTimeCode ${block.expression}}}</p>`);
     case 'if':
       return `{{#if ${block.test}}}${htmlOf(block.then)}{{else}}${htmlOf(block.otherwise)}{{/if}}`;
   }

@@ -18,6 +18,9 @@ import {
   CLAIM_COMMAND,
   ANSWER_COMMAND,
   DUPLICATE_RESOLUTION,
+  BY_EMAIL,
+  code,
+  link,
   when,
 } from './compose';
 
@@ -108,18 +111,41 @@ export const de: Record<NotificationKind, MessageTemplates> = {
 
   delivery_prepared: subjectMessage(frame, 'Ihr Antrag {{reference}}: Ihre Daten stehen bereit', [
     p('die Daten, die wir zu Ihrem Antrag {{reference}} zusammengestellt haben, stehen für Sie bereit.'),
-    when('delivery.channel', p('Sie erhalten sie {{channel delivery.channel}}.'), p('Wir senden Ihnen eine Anleitung, wie Sie die Daten abrufen können.')),
     when(
-      '(eq delivery.level "standard")',
-      p('Möglicherweise werden Sie gebeten, sich anzumelden oder Ihre Identität erneut zu bestätigen, bevor Sie die Daten öffnen können.'),
-      p('Zu Ihrem Schutz benötigen Sie zum Öffnen einen Einmalcode, den wir Ihnen gesondert zusenden.'),
+      BY_EMAIL,
+      [
+        when('delivery.link', [p('Um sie herunterzuladen, öffnen Sie diesen Link:'), link('delivery.link')], p('Wir senden Ihnen einen Link, über den Sie die Daten herunterladen können.')),
+        when('delivery.expiresAt', p('Der Link ist bis zum {{datetime delivery.expiresAt}} gültig.')),
+        p(
+          'Der Link lässt sich nur einmal und nur in einem Browser öffnen: Öffnen Sie ihn in dem Browser, in dem Sie Ihre Dateien speichern möchten, und laden Sie dort alle herunter. Zum Öffnen der Seite benötigen Sie einen Einmalcode, den wir Ihnen in einer separaten E-Mail senden.',
+        ),
+        p(
+          'Bitte leiten Sie diese E-Mail nicht weiter und geben Sie den Link an niemanden weiter. Ist der Link abgelaufen oder funktioniert er nicht mehr, wenden Sie sich an uns; wir senden Ihnen dann einen neuen.',
+        ),
+      ],
+      [
+        when('delivery.channel', p('Sie erhalten sie {{channel delivery.channel}}.'), p('Wir senden Ihnen eine Anleitung, wie Sie die Daten abrufen können.')),
+        when(
+          '(eq delivery.level "standard")',
+          p('Möglicherweise werden Sie gebeten, sich anzumelden oder Ihre Identität erneut zu bestätigen, bevor Sie die Daten öffnen können.'),
+          p('Zu Ihrem Schutz benötigen Sie zum Öffnen einen Einmalcode, den wir Ihnen gesondert zusenden.'),
+        ),
+        when(
+          'delivery.expiresAt',
+          p('Der Link ist bis zum {{datetime delivery.expiresAt}} gültig. Danach wenden Sie sich bitte an uns, damit wir Ihnen die Daten erneut bereitstellen.'),
+          p('Der Link ist nur für begrenzte Zeit gültig. Ist er abgelaufen, wenden Sie sich bitte an uns, damit wir Ihnen die Daten erneut bereitstellen.'),
+        ),
+        p('Bitte geben Sie den Link und den Code an niemanden weiter. Wir werden Sie niemals nach Ihrem Passwort fragen.'),
+      ],
     ),
-    when(
-      'delivery.expiresAt',
-      p('Der Link ist bis zum {{datetime delivery.expiresAt}} gültig. Danach wenden Sie sich bitte an uns, damit wir Ihnen die Daten erneut bereitstellen.'),
-      p('Der Link ist nur für begrenzte Zeit gültig. Ist er abgelaufen, wenden Sie sich bitte an uns, damit wir Ihnen die Daten erneut bereitstellen.'),
-    ),
-    p('Bitte geben Sie den Link und den Code an niemanden weiter. Wir werden Sie niemals nach Ihrem Passwort fragen.'),
+  ]),
+
+  delivery_code: subjectMessage(frame, 'Ihr Antrag {{reference}}: Ihr Einmalcode', [
+    when('delivery.code', [p('Ihr Einmalcode zum Herunterladen Ihrer Daten lautet:'), code('delivery.code')]),
+    p('Geben Sie den Code auf der Seite ein, die der Link aus unserer anderen E-Mail zu diesem Antrag öffnet.'),
+    when('delivery.expiresAt', p('Der Code ist bis zum {{datetime delivery.expiresAt}} gültig und funktioniert nur zusammen mit diesem Link.')),
+    p('Geben Sie den Code niemals an andere weiter, auch nicht an uns. Wir werden Sie niemals danach fragen, weder am Telefon noch per E-Mail noch auf anderem Weg.'),
+    p('Wenn Sie Ihre Daten nicht angefordert haben, verwenden Sie den Code nicht und teilen Sie uns dies bitte umgehend mit, unter Angabe Ihrer Referenznummer {{reference}}, aber ohne den Code.'),
   ]),
 
   appeal_received: subjectMessage(frame, 'Ihr Einspruch zum Antrag {{reference}} ist eingegangen', [

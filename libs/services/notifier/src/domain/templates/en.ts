@@ -18,6 +18,9 @@ import {
   CLAIM_COMMAND,
   ANSWER_COMMAND,
   DUPLICATE_RESOLUTION,
+  BY_EMAIL,
+  code,
+  link,
   when,
 } from './compose';
 
@@ -99,18 +102,39 @@ export const en: Record<NotificationKind, MessageTemplates> = {
 
   delivery_prepared: subjectMessage(frame, 'Your request {{reference}}: your data is ready', [
     p('The data we prepared in response to your request {{reference}} is ready for you.'),
-    when('delivery.channel', p('You will receive it {{channel delivery.channel}}.'), p('We will send you instructions on how to retrieve it.')),
     when(
-      '(eq delivery.level "standard")',
-      p('You may be asked to sign in or to confirm your identity again before you can open it.'),
-      p('For your protection, you will need a one-time code, which we will send you separately, before you can open it.'),
+      BY_EMAIL,
+      [
+        when('delivery.link', [p('To download it, open this link:'), link('delivery.link')], p('We will send you a link to download it.')),
+        when('delivery.expiresAt', p('The link is valid until {{datetime delivery.expiresAt}}.')),
+        p(
+          'The link can be opened only once, in one browser: open it in the browser in which you want to save your files, and download them all there. To open the page, you will need a one-time code, which we are sending you in a separate email.',
+        ),
+        p('Please do not forward this email or share the link with anyone. If the link has expired or no longer works, contact us and we will send you a new one.'),
+      ],
+      [
+        when('delivery.channel', p('You will receive it {{channel delivery.channel}}.'), p('We will send you instructions on how to retrieve it.')),
+        when(
+          '(eq delivery.level "standard")',
+          p('You may be asked to sign in or to confirm your identity again before you can open it.'),
+          p('For your protection, you will need a one-time code, which we will send you separately, before you can open it.'),
+        ),
+        when(
+          'delivery.expiresAt',
+          p('The link is valid until {{datetime delivery.expiresAt}}. After that, please contact us and we will make your data available again.'),
+          p('The link is valid for a limited time only. If it has expired, please contact us and we will make your data available again.'),
+        ),
+        p('Please do not share the link or the code with anyone. We will never ask you for your password.'),
+      ],
     ),
-    when(
-      'delivery.expiresAt',
-      p('The link is valid until {{datetime delivery.expiresAt}}. After that, please contact us and we will make your data available again.'),
-      p('The link is valid for a limited time only. If it has expired, please contact us and we will make your data available again.'),
-    ),
-    p('Please do not share the link or the code with anyone. We will never ask you for your password.'),
+  ]),
+
+  delivery_code: subjectMessage(frame, 'Your request {{reference}}: your one-time code', [
+    when('delivery.code', [p('Your one-time code for downloading your data is:'), code('delivery.code')]),
+    p('Enter the code on the page that the link in our other email about this request opens.'),
+    when('delivery.expiresAt', p('The code is valid until {{datetime delivery.expiresAt}} and works with that link only.')),
+    p('Never share this code with anyone, not even with us. We will never ask you for it, by phone, by email or in any other way.'),
+    p('If you did not ask for your data, do not use the code and let us know at once, quoting your reference {{reference}} but not the code.'),
   ]),
 
   appeal_received: subjectMessage(frame, 'We have received your appeal concerning request {{reference}}', [

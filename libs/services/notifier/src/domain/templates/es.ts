@@ -18,6 +18,9 @@ import {
   CLAIM_COMMAND,
   ANSWER_COMMAND,
   DUPLICATE_RESOLUTION,
+  BY_EMAIL,
+  code,
+  link,
   when,
 } from './compose';
 
@@ -106,18 +109,39 @@ export const es: Record<NotificationKind, MessageTemplates> = {
 
   delivery_prepared: subjectMessage(frame, 'Su solicitud {{reference}}: sus datos están listos', [
     p('Los datos que hemos preparado en respuesta a su solicitud {{reference}} ya están listos.'),
-    when('delivery.channel', p('Los recibirá {{channel delivery.channel}}.'), p('Le enviaremos instrucciones para acceder a ellos.')),
     when(
-      '(eq delivery.level "standard")',
-      p('Es posible que se le pida que inicie sesión o que vuelva a confirmar su identidad antes de poder abrirlos.'),
-      p('Por su seguridad, para abrirlos necesitará un código de un solo uso que le enviaremos por separado.'),
+      BY_EMAIL,
+      [
+        when('delivery.link', [p('Para descargarlos, abra este enlace:'), link('delivery.link')], p('Le enviaremos un enlace para descargarlos.')),
+        when('delivery.expiresAt', p('El enlace es válido hasta el {{datetime delivery.expiresAt}}.')),
+        p(
+          'El enlace solo puede abrirse una vez y en un único navegador: ábralo en el navegador en el que quiera guardar sus archivos y descárguelos todos allí. Para abrir la página necesitará un código de un solo uso, que le enviamos en un correo electrónico aparte.',
+        ),
+        p('No reenvíe este correo ni comparta el enlace con nadie. Si el enlace ha caducado o ya no funciona, póngase en contacto con nosotros y le enviaremos uno nuevo.'),
+      ],
+      [
+        when('delivery.channel', p('Los recibirá {{channel delivery.channel}}.'), p('Le enviaremos instrucciones para acceder a ellos.')),
+        when(
+          '(eq delivery.level "standard")',
+          p('Es posible que se le pida que inicie sesión o que vuelva a confirmar su identidad antes de poder abrirlos.'),
+          p('Por su seguridad, para abrirlos necesitará un código de un solo uso que le enviaremos por separado.'),
+        ),
+        when(
+          'delivery.expiresAt',
+          p('El enlace es válido hasta el {{datetime delivery.expiresAt}}. Después de esa fecha, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
+          p('El enlace solo es válido durante un tiempo limitado. Si ha caducado, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
+        ),
+        p('No reenvíe el enlace ni el código a nadie. Nunca le pediremos su contraseña.'),
+      ],
     ),
-    when(
-      'delivery.expiresAt',
-      p('El enlace es válido hasta el {{datetime delivery.expiresAt}}. Después de esa fecha, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
-      p('El enlace solo es válido durante un tiempo limitado. Si ha caducado, póngase en contacto con nosotros y volveremos a poner sus datos a su disposición.'),
-    ),
-    p('No reenvíe el enlace ni el código a nadie. Nunca le pediremos su contraseña.'),
+  ]),
+
+  delivery_code: subjectMessage(frame, 'Su solicitud {{reference}}: su código de un solo uso', [
+    when('delivery.code', [p('Su código de un solo uso para descargar sus datos es:'), code('delivery.code')]),
+    p('Introduzca el código en la página que abre el enlace de nuestro otro correo sobre esta solicitud.'),
+    when('delivery.expiresAt', p('El código es válido hasta el {{datetime delivery.expiresAt}} y solo funciona con ese enlace.')),
+    p('No comparta nunca este código con nadie, ni siquiera con nosotros. Nunca se lo pediremos, ni por teléfono, ni por correo electrónico, ni de ninguna otra forma.'),
+    p('Si usted no ha pedido sus datos, no utilice el código e infórmenos cuanto antes indicando su referencia {{reference}}, pero no el código.'),
   ]),
 
   appeal_received: subjectMessage(frame, 'Hemos recibido su apelación sobre la solicitud {{reference}}', [

@@ -18,6 +18,9 @@ import {
   CLAIM_COMMAND,
   ANSWER_COMMAND,
   DUPLICATE_RESOLUTION,
+  BY_EMAIL,
+  code,
+  link,
   when,
 } from './compose';
 
@@ -116,18 +119,39 @@ export const fr: Record<NotificationKind, MessageTemplates> = {
 
   delivery_prepared: subjectMessage(frame, `Votre demande {{reference}}${C} vos données sont prêtes`, [
     p('Les données que nous avons préparées en réponse à votre demande {{reference}} sont prêtes.'),
-    when('delivery.channel', p('Elles vous seront transmises {{channel delivery.channel}}.'), p('Nous vous enverrons les instructions pour y accéder.')),
     when(
-      '(eq delivery.level "standard")',
-      p('Il pourra vous être demandé de vous connecter ou de confirmer à nouveau votre identité avant de pouvoir les consulter.'),
-      p("Pour votre sécurité, vous aurez besoin d'un code à usage unique, que nous vous enverrons séparément, pour y accéder."),
+      BY_EMAIL,
+      [
+        when('delivery.link', [p(`Pour les télécharger, ouvrez ce lien${C}`), link('delivery.link')], p('Nous vous enverrons un lien pour les télécharger.')),
+        when('delivery.expiresAt', p("Le lien est valable jusqu'au {{datetime delivery.expiresAt}}.")),
+        p(
+          `Le lien ne peut être ouvert qu'une seule fois, dans un seul navigateur${C} ouvrez-le dans le navigateur où vous souhaitez enregistrer vos fichiers, et téléchargez-les tous à partir de celui-ci. Pour accéder à la page, vous aurez besoin d'un code à usage unique, que nous vous envoyons dans un e-mail séparé.`,
+        ),
+        p('Ne transférez pas cet e-mail et ne communiquez ce lien à personne. Si le lien a expiré ou ne fonctionne plus, contactez-nous et nous vous en enverrons un nouveau.'),
+      ],
+      [
+        when('delivery.channel', p('Elles vous seront transmises {{channel delivery.channel}}.'), p('Nous vous enverrons les instructions pour y accéder.')),
+        when(
+          '(eq delivery.level "standard")',
+          p('Il pourra vous être demandé de vous connecter ou de confirmer à nouveau votre identité avant de pouvoir les consulter.'),
+          p("Pour votre sécurité, vous aurez besoin d'un code à usage unique, que nous vous enverrons séparément, pour y accéder."),
+        ),
+        when(
+          'delivery.expiresAt',
+          p("Le lien est valable jusqu'au {{datetime delivery.expiresAt}}. Passé ce délai, contactez-nous et nous remettrons vos données à votre disposition."),
+          p("Le lien n'est valable que pendant une durée limitée. S'il a expiré, contactez-nous et nous remettrons vos données à votre disposition."),
+        ),
+        p('Ne transmettez ni le lien ni le code à qui que ce soit. Nous ne vous demanderons jamais votre mot de passe.'),
+      ],
     ),
-    when(
-      'delivery.expiresAt',
-      p("Le lien est valable jusqu'au {{datetime delivery.expiresAt}}. Passé ce délai, contactez-nous et nous remettrons vos données à votre disposition."),
-      p("Le lien n'est valable que pendant une durée limitée. S'il a expiré, contactez-nous et nous remettrons vos données à votre disposition."),
-    ),
-    p('Ne transmettez ni le lien ni le code à qui que ce soit. Nous ne vous demanderons jamais votre mot de passe.'),
+  ]),
+
+  delivery_code: subjectMessage(frame, `Votre demande {{reference}}${C} votre code à usage unique`, [
+    when('delivery.code', [p(`Votre code à usage unique pour télécharger vos données${C}`), code('delivery.code')]),
+    p("Saisissez ce code sur la page qu'ouvre le lien de notre autre e-mail concernant cette demande."),
+    when('delivery.expiresAt', p("Le code est valable jusqu'au {{datetime delivery.expiresAt}} et ne fonctionne qu'avec ce lien.")),
+    p("Ne communiquez jamais ce code à personne, pas même à nous. Nous ne vous le demanderons jamais, ni par téléphone, ni par e-mail, ni d'aucune autre manière."),
+    p("Si vous n'avez pas demandé vos données, n'utilisez pas ce code et prévenez-nous sans attendre en indiquant votre référence {{reference}}, mais pas le code."),
   ]),
 
   appeal_received: subjectMessage(frame, 'Votre recours concernant la demande {{reference}} a bien été reçu', [

@@ -18,6 +18,9 @@ import {
   CLAIM_COMMAND,
   ANSWER_COMMAND,
   DUPLICATE_RESOLUTION,
+  BY_EMAIL,
+  code,
+  link,
   when,
 } from './compose';
 
@@ -104,18 +107,39 @@ export const pt: Record<NotificationKind, MessageTemplates> = {
 
   delivery_prepared: subjectMessage(frame, 'Sua solicitação {{reference}}: seus dados estão prontos', [
     p('Os dados que preparamos em resposta à sua solicitação {{reference}} estão prontos.'),
-    when('delivery.channel', p('Você os receberá {{channel delivery.channel}}.'), p('Enviaremos instruções sobre como acessá-los.')),
     when(
-      '(eq delivery.level "standard")',
-      p('Talvez seja solicitado que você faça login ou confirme novamente sua identidade antes de abri-los.'),
-      p('Para sua segurança, você precisará de um código de uso único, que enviaremos separadamente, para abri-los.'),
+      BY_EMAIL,
+      [
+        when('delivery.link', [p('Para baixá-los, abra este link:'), link('delivery.link')], p('Enviaremos um link para você baixá-los.')),
+        when('delivery.expiresAt', p('O link é válido até {{datetime delivery.expiresAt}}.')),
+        p(
+          'O link só pode ser aberto uma vez e em um único navegador: abra-o no navegador em que você deseja salvar seus arquivos e baixe todos eles lá. Para abrir a página, você precisará de um código de uso único, que enviamos em um e-mail separado.',
+        ),
+        p('Não encaminhe este e-mail nem compartilhe o link com ninguém. Se o link tiver expirado ou não funcionar mais, entre em contato conosco e enviaremos um novo.'),
+      ],
+      [
+        when('delivery.channel', p('Você os receberá {{channel delivery.channel}}.'), p('Enviaremos instruções sobre como acessá-los.')),
+        when(
+          '(eq delivery.level "standard")',
+          p('Talvez seja solicitado que você faça login ou confirme novamente sua identidade antes de abri-los.'),
+          p('Para sua segurança, você precisará de um código de uso único, que enviaremos separadamente, para abri-los.'),
+        ),
+        when(
+          'delivery.expiresAt',
+          p('O link é válido até {{datetime delivery.expiresAt}}. Depois disso, entre em contato conosco e disponibilizaremos seus dados novamente.'),
+          p('O link é válido apenas por tempo limitado. Se ele tiver expirado, entre em contato conosco e disponibilizaremos seus dados novamente.'),
+        ),
+        p('Não compartilhe o link nem o código com ninguém. Nunca pediremos sua senha.'),
+      ],
     ),
-    when(
-      'delivery.expiresAt',
-      p('O link é válido até {{datetime delivery.expiresAt}}. Depois disso, entre em contato conosco e disponibilizaremos seus dados novamente.'),
-      p('O link é válido apenas por tempo limitado. Se ele tiver expirado, entre em contato conosco e disponibilizaremos seus dados novamente.'),
-    ),
-    p('Não compartilhe o link nem o código com ninguém. Nunca pediremos sua senha.'),
+  ]),
+
+  delivery_code: subjectMessage(frame, 'Sua solicitação {{reference}}: seu código de uso único', [
+    when('delivery.code', [p('Seu código de uso único para baixar seus dados é:'), code('delivery.code')]),
+    p('Digite o código na página aberta pelo link do nosso outro e-mail sobre esta solicitação.'),
+    when('delivery.expiresAt', p('O código é válido até {{datetime delivery.expiresAt}} e só funciona com esse link.')),
+    p('Nunca compartilhe este código com ninguém, nem mesmo conosco. Nunca pediremos esse código a você, nem por telefone, nem por e-mail, nem de nenhuma outra forma.'),
+    p('Se você não pediu seus dados, não use o código e nos avise imediatamente, informando sua referência {{reference}}, mas não o código.'),
   ]),
 
   appeal_received: subjectMessage(frame, 'Recebemos seu recurso sobre a solicitação {{reference}}', [
