@@ -25,8 +25,7 @@ export class DeliveryLinkClient {
    * come back as they are: 404 for an unknown request (or another tenant's), 409 when delivery was not prepared or the
    * request is not fulfilled.
    */
-  async issue(principal: Principal, requestId: string, key: string): Promise<DeliveryLinkIssued> {
-    const command: DeliveryLinkIssueCommand = { key };
+  async issue(principal: Principal, requestId: string, command: DeliveryLinkIssueCommand): Promise<DeliveryLinkIssued> {
     const res = await callService(OWNER, this.upstreams[OWNER], {
       method: 'POST',
       path: `${INTERNAL_API_PREFIX}/requests/${encodeURIComponent(requestId)}/delivery/link`,

@@ -176,10 +176,10 @@ describe('the two emails of a delivery by email', () => {
 
   /** A fulfilment-delivery that answers `answer` and notes every call. */
   function links(answer: () => Promise<DeliveryLinkIssued> = async () => issued) {
-    const calls: Array<{ principal: Principal; requestId: string; key: string }> = [];
+    const calls: Array<{ principal: Principal; requestId: string; key: string; language?: string }> = [];
     const client = {
-      issue: async (principal: Principal, requestId: string, key: string) => {
-        calls.push({ principal, requestId, key });
+      issue: async (principal: Principal, requestId: string, command: { key: string; language?: string }) => {
+        calls.push({ principal, requestId, ...command });
         return answer();
       },
     } as unknown as DeliveryLinkClient;
@@ -207,7 +207,8 @@ describe('the two emails of a delivery by email', () => {
     const composer = new MessageComposer(lifecycle, stub.client, settings);
     const prepared = await emailOf(composer.compose(ofDelivery('delivery_prepared'), 'email', 'send-10'));
     const code = await emailOf(composer.compose(ofDelivery('delivery_code'), 'email', 'send-11'));
-    const asked = { principal: notifierPrincipal('tenant-a', null), requestId: REQUEST_ID, key: EVENT_ID };
+    // The page is to speak the emails' language: the request's.
+    const asked = { principal: notifierPrincipal('tenant-a', null), requestId: REQUEST_ID, key: EVENT_ID, language: 'en' };
     expect(stub.calls).toEqual([asked, asked]);
 
     expect(prepared.to).toBe('jana@example.org');

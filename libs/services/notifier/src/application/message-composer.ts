@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isInfrastructureUnavailable, ProblemError } from '@dsar/platform/errors';
 import { DeliveryLinkClient, LifecycleClient } from '@dsar/platform/http';
-import { type DeliveryLinkIssued, type NotificationChannel, type Principal, type RequestDetail, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
+import { type DeliveryLinkIssued, type NotificationChannel, type Principal, type RequestDetail, type RequestLocale, resolveJurisdiction, taggedRequestReference } from '@dsar/contracts';
 import { shownRequestType } from '../domain/labels';
 import { type RenderedMessage, renderNotification, resolveLocale } from '../domain/render';
 import { requestReference, type TemplateContext } from '../domain/template-context';
@@ -62,7 +62,8 @@ export class MessageComposer {
     if (!to) return { ok: false, transient: false, error: NO_ADDRESS_ERROR, destination: UNRESOLVED };
     const factual = factsContext(n);
     // Asked for once the address is known: a new link revokes the request's earlier one.
-    const delivery = await this.deliveryOf(n, principal, factual.delivery);
+    const locale = resolveLocale(detail.locale, detail.jurisdiction);
+    const delivery = await this.deliveryOf(n, principal, factual.delivery, locale);
     if (!delivery.ok) return { ok: false, transient: delivery.transient, error: delivery.error, destination: maskDestination(to) };
     const resolved = resolveJurisdiction(detail.jurisdiction);
     const reference = this.subjectReference(n.requestId);
@@ -80,7 +81,7 @@ export class MessageComposer {
       dueAt: dateOf(n.facts.dueAt) ?? new Date(detail.dueAt),
       message,
     };
-    const rendered = renderNotification(n.kind, resolveLocale(detail.locale, detail.jurisdiction), context, {
+    const rendered = renderNotification(n.kind, locale, context, {
       timeZone: resolved?.binding.timeZone ?? 'UTC',
       overrides: this.settings.tenants[n.tenantId]?.templates,
     });
@@ -90,10 +91,11 @@ export class MessageComposer {
   /**
    * The delivery a message tells of. A delivery by email sends the link to the person's download page in
    * delivery_prepared and its one-time code in delivery_code: both ask fulfilment-delivery for the link of the event
-   * they come from (the key), so they carry the same link and code, and a replay sends them again. Each message gets
+   * they come from (the key), so they carry the same link and code, and a replay sends them again. The page speaks
+   * the language of the emails (`locale`). Each message gets
    * its one secret in its context, and nothing else holds it: no row, no attempt, no log line.
    */
-  private async deliveryOf(n: NotificationEntity, principal: Principal, factual: TemplateContext['delivery']): Promise<{ ok: true; context: TemplateContext['delivery'] } | ({ ok: false } & Failure)> {
+  private async deliveryOf(n: NotificationEntity, principal: Principal, factual: TemplateContext['delivery'], locale: RequestLocale): Promise<{ ok: true; context: TemplateContext['delivery'] } | ({ ok: false } & Failure)> {
     const secret = deliverySecretOf(n);
     if (!secret) return { ok: true, context: factual };
     if (!n.requestId || !n.sourceEventId) return { ok: false, transient: false, error: 'no delivery event to issue the download link for' };
@@ -101,7 +103,7 @@ export class MessageComposer {
     if (!this.settings.portalUrl) return { ok: false, transient: true, error: "the download page's address (PORTAL_URL) is not known yet" };
     let issued: DeliveryLinkIssued;
     try {
-      issued = await this.links.issue(principal, n.requestId, n.sourceEventId);
+      issued = await this.links.issue(principal, n.requestId, { key: n.sourceEventId, language: locale });
     } catch (e) {
       return { ok: false, ...linkFailure(e) };
     }
