@@ -7,7 +7,10 @@ import { labelOf } from '../../labels';
 import type { Problem } from '../../problem';
 import { useApiGet } from '../../use-api';
 import {
+  answerLines,
   DATA_SYSTEM_ACTION_LABELS,
+  ERASURE_METHOD_LABELS,
+  ERASURE_RESULT_LABELS,
   missingTaskFields,
   needsErasure,
   offeredTaskActions,
@@ -75,6 +78,7 @@ export function TasksTab({ detail, session, reload }: TabProps) {
                 <td data-label="Status">
                   {labelOf(TASK_STATE_LABELS, t.state)}
                   {t.stateReason ? <span class="muted"> ({t.stateReason.replace(/_/g, ' ')})</span> : null}
+                  <TaskAnswerView task={t} />
                 </td>
                 <td data-label="Attempts">
                   {t.attempts} of {t.maxAttempts}
@@ -134,6 +138,24 @@ export function TasksTab({ detail, session, reload }: TabProps) {
             reload();
           }}
         />
+      ) : null}
+    </div>
+  );
+}
+
+/** What settled the task: the answer's words, and who answered when. */
+function TaskAnswerView({ task }: { task: TaskView }) {
+  const lines = answerLines(task.answer);
+  if (lines.length === 0) return null;
+  return (
+    <div class="task-answer">
+      {lines.map((line, i) => (
+        <p key={i}>{line}</p>
+      ))}
+      {task.answeredBy && task.answeredAt ? (
+        <p class="muted">
+          Answered by {task.answeredBy} on <DateTime value={task.answeredAt} />
+        </p>
       ) : null}
     </div>
   );
@@ -252,17 +274,8 @@ function TaskActionForm({ requestId, task, kind, onCancel, onDone }: { requestId
       {erasure ? (
         <fieldset class="field">
           <legend>Erasure confirmation</legend>
-          {select('erasureResult', 'Result', [
-            ['erased', 'Erased'],
-            ['partially_erased', 'Partially erased'],
-            ['not_found', 'Nothing found'],
-            ['exception', 'Exception: not erased'],
-          ])}
-          {select('erasureMethod', 'Method', [
-            ['delete', 'Deleted'],
-            ['anonymise', 'Anonymised'],
-            ['suppress', 'Suppressed'],
-          ])}
+          {select('erasureResult', 'Result', Object.entries(ERASURE_RESULT_LABELS))}
+          {select('erasureMethod', 'Method', Object.entries(ERASURE_METHOD_LABELS))}
           {field('recordsAffected', 'Records affected', 'number', { required: true })}
           {field('categoriesErased', 'Categories erased', 'text', { hint: 'Separated by commas.', maxLength: 2000 })}
           {field('performedBy', 'Performed by', 'text', { required: true, hint: 'A job, a service or a person.' })}

@@ -1,4 +1,4 @@
-import { missingTaskFields, offeredTaskActions, taskActionBody, taskActionsIn } from './tasks';
+import { answerLines, missingTaskFields, offeredTaskActions, taskActionBody, taskActionsIn } from './tasks';
 
 const NOW = new Date('2025-03-10T12:00:00.000Z');
 
@@ -49,5 +49,25 @@ describe('operator actions on a task', () => {
       evidence: 'Ticket 9',
       erasure: { result: 'erased', recordsAffected: 12, categoriesErased: ['orders', 'contact_details'], method: 'anonymise', performedBy: 'Sam', performedAt: NOW.toISOString() },
     });
+  });
+
+  it("puts a system's answer in words: the erasure's confirmation, then its note", () => {
+    const erased = {
+      outcome: 'complete' as const,
+      note: '1 customer and 1 order deleted',
+      erasure: { result: 'erased' as const, recordsAffected: 2, categoriesErased: ['contact_details', 'orders'], method: 'delete' as const, performedBy: 'shop job 7', performedAt: NOW.toISOString() },
+    };
+    expect(answerLines(erased)).toEqual(['Erased: 2 records deleted (contact_details, orders) by shop job 7', '1 customer and 1 order deleted']);
+    const partial = {
+      outcome: 'complete' as const,
+      erasure: { ...erased.erasure, result: 'partially_erased' as const, recordsAffected: 1, categoriesErased: [], method: 'anonymise' as const, exceptionReason: 'invoices are kept for tax law' },
+    };
+    expect(answerLines(partial)).toEqual(['Partially erased: 1 record anonymised by shop job 7; not erased: invoices are kept for tax law']);
+    expect(answerLines({ outcome: 'not_found', note: 'no customer with these identities' })).toEqual(['no customer with these identities']);
+    expect(answerLines({ outcome: 'action_required', message: 'A legal hold: may we erase?' })).toEqual(['A legal hold: may we erase?']);
+    expect(answerLines({ outcome: 'skipped', reason: 'Not used for customers' })).toEqual(['Not used for customers']);
+    // An error is shown as the task's last error, not twice; no answer yet says nothing.
+    expect(answerLines({ outcome: 'error', retryable: true, message: 'timeout' })).toEqual([]);
+    expect(answerLines(null)).toEqual([]);
   });
 });

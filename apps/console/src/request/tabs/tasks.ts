@@ -1,4 +1,5 @@
-import type { DataSystemAction, Permission, TaskState, TaskView } from '@dsar/contracts';
+import type { DataSystemAction, ErasureConfirmation, Permission, TaskAnswer, TaskState, TaskView } from '@dsar/contracts';
+import { labelOf } from '../../labels';
 
 /*
  * A request's data-system tasks as the Systems and tasks tab shows them, and what an operator may do to each
@@ -26,6 +27,39 @@ export const DATA_SYSTEM_ACTION_LABELS: Readonly<Record<DataSystemAction, string
   objection: 'Objection',
   opt_out: 'Opt-out',
 };
+
+export const ERASURE_RESULT_LABELS: Readonly<Record<ErasureConfirmation['result'], string>> = {
+  erased: 'Erased',
+  partially_erased: 'Partially erased',
+  not_found: 'Nothing found',
+  exception: 'Exception: not erased',
+};
+
+export const ERASURE_METHOD_LABELS: Readonly<Record<ErasureConfirmation['method'], string>> = {
+  delete: 'Deleted',
+  anonymise: 'Anonymised',
+  suppress: 'Suppressed',
+};
+
+/**
+ * What the answer that settled a task says, in words, one line each: an erasure's confirmation (its result, how many
+ * records, how, which categories, by whom) and the note, question or reason given. An error is the Last error column's.
+ */
+export function answerLines(answer: TaskAnswer | null): string[] {
+  if (!answer) return [];
+  const lines: string[] = [];
+  if (answer.outcome === 'complete' && answer.erasure) {
+    const e = answer.erasure;
+    const records = `${e.recordsAffected} ${e.recordsAffected === 1 ? 'record' : 'records'}`;
+    const categories = e.categoriesErased.length > 0 ? ` (${e.categoriesErased.join(', ')})` : '';
+    const exception = e.exceptionReason ? `; not erased: ${e.exceptionReason}` : '';
+    lines.push(`${labelOf(ERASURE_RESULT_LABELS, e.result)}: ${records} ${labelOf(ERASURE_METHOD_LABELS, e.method).toLowerCase()}${categories} by ${e.performedBy}${exception}`);
+  }
+  if ((answer.outcome === 'complete' || answer.outcome === 'not_found') && answer.note) lines.push(answer.note);
+  if (answer.outcome === 'action_required') lines.push(answer.message);
+  if (answer.outcome === 'skipped') lines.push(answer.reason);
+  return lines;
+}
 
 export type TaskOperatorAction = 'retry' | 'skip' | 'complete';
 
