@@ -17,3 +17,4 @@ export * from './retention';
 export * from './data-systems';
 export * from './tasks';
 export * from './session';
+export * from './stats';

@@ -324,6 +324,11 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Clock', description: 'The legal deadline of a request: its explanation, pauses and extensions (docs/clock.md).' },
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: "The policy packs that hold each jurisdiction's deadline rules (docs/policy-packs/README.md)." },
+      {
+        name: 'Stats',
+        description:
+          "The tenant's figures: open requests by status, at risk and overdue, time to close, data-system tasks past their due date (docs/lifecycle.md#figures, docs/data-systems.md#figures).",
+      },
       { name: 'Webhooks', description: 'Public endpoints the email provider and Slack call, authenticated by their signatures instead of a token (docs/webhooks.md).' },
     ],
     paths,
