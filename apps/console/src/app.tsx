@@ -4,6 +4,7 @@ import { SignInPage } from './auth/SignInPage';
 import { Layout, SignedOutLayout } from './components/Layout';
 import type { ConsoleConfig } from './config';
 import { DataSystemsPage } from './pages/admin/data-systems';
+import { DashboardPage } from './pages/dashboard';
 import { PoliciesPage } from './pages/admin/policies';
 import { RetentionPage } from './pages/admin/retention';
 import { NotFoundPage } from './pages/not-found';
@@ -49,6 +50,8 @@ function Shell() {
     <Layout session={auth.state.session} onSignOut={auth.signOut} queueCurrent={route.page === 'queue'} currentPage={route.page}>
       {route.page === 'queue' ? (
         <QueuePage />
+      ) : route.page === 'dashboard' ? (
+        <DashboardPage />
       ) : route.page === 'request' ? (
         <RequestPage key={route.id} id={route.id} />
       ) : route.page === 'data-systems' ? (

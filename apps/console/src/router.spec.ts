@@ -6,6 +6,8 @@ describe("the console's routes", () => {
     expect(routeOf('/console')).toEqual({ page: 'queue' });
     expect(routeOf('/console/requests')).toEqual({ page: 'queue' });
     expect(routeOf('/console/requests/')).toEqual({ page: 'queue' });
+    expect(routeOf('/console/dashboard')).toEqual({ page: 'dashboard' });
+    expect(routeOf('/console/dashboard/')).toEqual({ page: 'dashboard' });
     expect(routeOf('/console/requests/0b9f2f4e-3c1d-4e7a-9a0b-5a2f8c7d6e10')).toEqual({ page: 'request', id: '0b9f2f4e-3c1d-4e7a-9a0b-5a2f8c7d6e10' });
     expect(routeOf('/console/requests/DSAR-0B9F2F4E/')).toEqual({ page: 'request', id: 'DSAR-0B9F2F4E' });
     expect(routeOf('/console/signed-in')).toEqual({ page: 'signed-in' });
@@ -13,7 +15,7 @@ describe("the console's routes", () => {
   });
 
   it('finds no page for other paths, nor for an id that could leave its segment', () => {
-    for (const path of ['/elsewhere', '/console/nope', '/console/requests/a/b', '/console/requests/..%2F..%2Fapi', '/console/requests/%E0%A4%A', '/console/requests/a%20b']) {
+    for (const path of ['/elsewhere', '/console/nope', '/console/dashboard/x', '/console/requests/a/b', '/console/requests/..%2F..%2Fapi', '/console/requests/%E0%A4%A', '/console/requests/a%20b']) {
       expect({ path, route: routeOf(path) }).toEqual({ path, route: { page: 'not-found' } });
     }
   });

@@ -6,6 +6,8 @@ export const BASE_PATH = '/console/';
 
 export type Route =
   | { page: 'queue' }
+  /** The figures of the tenant (pages/dashboard.tsx). */
+  | { page: 'dashboard' }
   | { page: 'request'; id: string }
   /** The issuer's redirect after sign-in (`redirect_uri`). */
   | { page: 'signed-in' }
@@ -46,6 +48,7 @@ export function routeOf(pathname: string): Route {
   // A trailing slash names the same page.
   if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
   if (parts.length === 1 && parts[0] === 'requests') return { page: 'queue' };
+  if (parts.length === 1 && parts[0] === 'dashboard') return { page: 'dashboard' };
   if (parts.length === 1 && parts[0] === 'signed-in') return { page: 'signed-in' };
   if (parts.length === 1 && parts[0] === 'renewed') return { page: 'renewed' };
   if (parts.length === 1 && isAdminPage(parts[0])) return { page: parts[0] };
@@ -57,6 +60,7 @@ export function routeOf(pathname: string): Route {
 }
 
 export const QUEUE_PATH = `${BASE_PATH}requests`;
+export const DASHBOARD_PATH = `${BASE_PATH}dashboard`;
 
 export function requestPath(id: string): string {
   return `${BASE_PATH}requests/${encodeURIComponent(id)}`;

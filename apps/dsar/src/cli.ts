@@ -27,6 +27,7 @@ export const COMMAND_MODULES: readonly CommandModule[] = [
   { commands: ['systems', 'tasks'], load: async () => (await import('./commands/data-systems')).dataSystemsCommands },
   { commands: ['appeals'], load: async () => (await import('./commands/appeals')).appealsCommands },
   { commands: ['notifications'], load: async () => (await import('./commands/notifications')).notificationsCommands },
+  { commands: ['stats'], load: async () => (await import('./commands/stats')).statsCommands },
   { group: 'Audit and administration:', commands: ['audit'], load: async () => (await import('./commands/audit')).auditCommands },
   { commands: ['whoami', 'retention', 'policies'], load: async () => (await import('./commands/admin')).adminCommands },
 ];

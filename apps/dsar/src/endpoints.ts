@@ -107,6 +107,9 @@ export const ENDPOINTS = {
   retryTask: post('/requests/:id/tasks/:taskId/retry', 'optional-json'),
   skipTask: post('/requests/:id/tasks/:taskId/skip'),
   completeTask: post('/requests/:id/tasks/:taskId/complete'),
+  // The tenant's figures (docs/lifecycle.md#figures, docs/data-systems.md#figures).
+  getRequestStats: get('/stats/requests'),
+  getTaskStats: get('/stats/tasks'),
 } as const satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -1,6 +1,6 @@
 import type { Permission, SessionView } from '@dsar/contracts';
 import type { ComponentChildren } from 'preact';
-import { ADMIN_PAGES, adminPath, type AdminPage } from '../router';
+import { ADMIN_PAGES, adminPath, type AdminPage, DASHBOARD_PATH } from '../router';
 import { PRODUCT_NAME } from '../use-title';
 import { Link } from './Link';
 
@@ -10,6 +10,9 @@ const ADMIN_NAV: Readonly<Record<AdminPage, { label: string; permission: Permiss
   retention: { label: 'Retention', permission: 'retention:read' },
   policies: { label: 'Policies', permission: 'policies:read' },
 };
+
+/** The dashboard reads the figures (`GET /stats/requests`, `GET /stats/tasks`), which need this permission. */
+const DASHBOARD_PERMISSION: Permission = 'requests:read';
 
 /** The page's frame when signed in: who the console acts as (with "Sign out"), the navigation and the main region. */
 export function Layout({
@@ -59,6 +62,13 @@ export function Layout({
               Requests
             </Link>
           </li>
+          {session.permissions.includes(DASHBOARD_PERMISSION) ? (
+            <li>
+              <Link href={DASHBOARD_PATH} current={currentPage === 'dashboard'}>
+                Dashboard
+              </Link>
+            </li>
+          ) : null}
           {ADMIN_PAGES.filter((page) => session.permissions.includes(ADMIN_NAV[page].permission)).map((page) => (
             <li key={page}>
               <Link href={adminPath(page)} current={currentPage === page}>

@@ -19,3 +19,4 @@ export * from './data-systems';
 export * from './tasks';
 export * from './session';
 export * from './portal';
+export * from './stats';

@@ -328,6 +328,11 @@ export function buildOpenApiDocument(routes: readonly GatewayRoute[] = ROUTES): 
       { name: 'Audit', description: 'The tamper-evident audit chain of each request: export, verification and signed checkpoints (docs/audit.md).' },
       { name: 'Policies', description: "The policy packs that hold each jurisdiction's deadline rules (docs/policy-packs/README.md)." },
       { name: 'Download page', description: "The person's download page: a link sent by email, a one-time code, and the files (docs/delivery.md). Public: the link authenticates, not a token." },
+      {
+        name: 'Stats',
+        description:
+          "The tenant's figures: open requests by status, at risk and overdue, time to close, data-system tasks past their due date (docs/lifecycle.md#figures, docs/data-systems.md#figures).",
+      },
       { name: 'Webhooks', description: 'Public endpoints the email provider and Slack call, authenticated by their signatures instead of a token (docs/webhooks.md).' },
     ],
     paths,

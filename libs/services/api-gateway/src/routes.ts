@@ -11,6 +11,7 @@ import { REQUEST_ROUTES } from './request-routes';
 import { RETENTION_ROUTES } from './retention-routes';
 import { SESSION_ROUTES } from './session-routes';
 import type { GatewayRoute } from './route-types';
+import { STATS_ROUTES } from './stats-routes';
 import { VERIFICATION_ROUTES } from './verification-routes';
 import { WEBHOOK_ROUTES } from './webhook-routes';
 
@@ -35,5 +36,6 @@ export const ROUTES: readonly GatewayRoute[] = [
   ...RETENTION_ROUTES,
   ...WEBHOOK_ROUTES,
   ...POLICY_ROUTES,
+  ...STATS_ROUTES,
   ...SESSION_ROUTES,
 ];

@@ -17,6 +17,7 @@ import { RequestCorrections1763700000190 } from './infrastructure/migrations/176
 import { RequestSystemTasks1763700000195 } from './infrastructure/migrations/1763700000195-request-system-tasks';
 import { RequestTriage1763700000200 } from './infrastructure/migrations/1763700000200-request-triage';
 import { RequestIdentities1763700000210 } from './infrastructure/migrations/1763700000210-request-identities';
+import { RequestStats1763700000220 } from './infrastructure/migrations/1763700000220-request-stats';
 import { RequestEntity } from './infrastructure/request.entity';
 import { RequestTransitionEntity } from './infrastructure/request-transition.entity';
 import { LifecycleClockModule } from './lifecycle-clock.module';
@@ -62,6 +63,7 @@ export function lifecycleClockServiceWith(
       RequestSystemTasks1763700000195,
       RequestTriage1763700000200,
       RequestIdentities1763700000210,
+      RequestStats1763700000220,
     ],
   };
 }

@@ -5,6 +5,7 @@ import { ClockController } from './api/clock.controller';
 import { LifecycleController } from './api/lifecycle.controller';
 import { PolicyEventsHandler, PolicyUsageController } from './api/policy.controller';
 import { RequestsController } from './api/requests.controller';
+import { StatsController } from './api/stats.controller';
 import { DEADLINE_MONITOR_SETTINGS, DeadlineMonitor, type DeadlineMonitorSettings } from './application/deadline-monitor';
 import { PolicyCopy } from './application/policy-copy';
 import { PolicyUpgrades } from './application/policy-upgrades';
@@ -15,6 +16,7 @@ import { IDENTITY_INDEX_SETTINGS, type IdentityIndexSettings, RequestIdentities 
 import { RequestQueue } from './application/request-queue';
 import { RequestRecordPurger } from './application/request-record-purger';
 import { RequestRegistry } from './application/request-registry';
+import { RequestStats } from './application/request-stats';
 import { RequestSystemTasks } from './application/request-system-tasks';
 import { RequestorReveals } from './application/requestor-reveals';
 import { IdentityBlindIndex } from './domain/identity/blind-index';
@@ -22,8 +24,8 @@ import { TaskEventsHandler } from './events/task-events.handler';
 
 @Module({
   // The policy-usage route comes before the requests controller, so `policy-usage` is never read as a request id.
-  controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, PolicyEventsHandler, TaskEventsHandler],
-  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks, RequestIdentities, RequestorReveals],
+  controllers: [PolicyUsageController, RequestsController, ClockController, LifecycleController, AppealsController, StatsController, PolicyEventsHandler, TaskEventsHandler],
+  providers: [PolicyCopy, RequestRegistry, RequestQueue, RequestStats, RequestClock, RequestLifecycle, RequestAppeals, PolicyUpgrades, RequestSystemTasks, RequestIdentities, RequestorReveals],
   exports: [RequestRegistry, RequestClock, RequestLifecycle, RequestIdentities],
 })
 export class LifecycleClockModule {

@@ -1,9 +1,11 @@
 import { RequestTasksController } from './api/request-tasks.controller';
 import { TasksController } from './api/tasks.controller';
 import { TaskFilesController } from './api/task-files.controller';
+import { TaskStatsController } from './api/task-stats.controller';
 import { TaskEvents } from './application/task-events';
 import { TaskFanout } from './application/task-fanout';
 import { TaskFiles } from './application/task-files';
+import { TaskStats } from './application/task-stats';
 import { TaskWatchdog } from './application/task-watchdog';
 import { Tasks } from './application/tasks';
 import { WebhookSender } from './application/webhook-sender';
@@ -28,8 +30,8 @@ export { DataSystemFanoutEntity, DataSystemTaskEntity, type TaskError } from './
  * migrations. The module provides DATA_SYSTEM_SETTINGS and DataSystems (data-systems), Outbox and LifecycleClient.
  */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const TASK_CONTROLLERS: Function[] = [TasksController, RequestTasksController, RequestTasksHandler, RequestPurgedHandler, TaskFilesController];
-export const TASK_PROVIDERS: unknown[] = [TaskEvents, Tasks, TaskFanout, TaskFiles, WebhookSender, TaskWatchdog];
+export const TASK_CONTROLLERS: Function[] = [TasksController, RequestTasksController, RequestTasksHandler, RequestPurgedHandler, TaskFilesController, TaskStatsController];
+export const TASK_PROVIDERS: unknown[] = [TaskEvents, Tasks, TaskFanout, TaskFiles, TaskStats, WebhookSender, TaskWatchdog];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const TASK_ENTITIES: Function[] = [DataSystemTaskEntity, DataSystemFanoutEntity];
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type

@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager, ObjectLiteral } from 'typeorm';
-import { idRangeOfReference, OPEN_STATUSES, QUEUE_AT_RISK_EXACT_BOUND, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
+import { idRangeOfReference, QUEUE_AT_RISK_EXACT_BOUND, QUEUE_LIMIT, type QueueQuery } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import type { TenantScope } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { atRiskHorizon } from '../domain/request-windows';
 import { RequestEntity } from '../infrastructure/request.entity';
+import { namedQuery, OPEN_CONDITION, OPEN_PARAMS, scopeConditions } from './request-conditions';
 import { RequestIdentities } from './request-identities';
 
 const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: 'r.status', updatedAt: 'r.updated_at' } as const;
@@ -173,20 +175,13 @@ export class RequestQueue {
     return qualifiedTable(this.uow.dataSource, name);
   }
 
-  /** Raw SQL with TypeORM's named parameters (`:name`, `:...list`). */
   private query<T>(manager: EntityManager, sql: string, params: ObjectLiteral): Promise<T[]> {
-    const [text, values] = this.uow.dataSource.driver.escapeQueryWithParameters(sql, params, {});
-    return manager.query(text, values);
+    return namedQuery(this.uow, manager, sql, params);
   }
 }
 
 function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { systemTasks: string; identities: string }, identityDigests?: string[]): QueueFilter {
-  const keys = ['r.tenant_id = :tenantId'];
-  const params: ObjectLiteral = { tenantId: scope.tenantId };
-  if (scope.workspaceId) {
-    keys.push('r.workspace_id = :workspaceId');
-    params.workspaceId = scope.workspaceId;
-  }
+  const { keys, params } = scopeConditions(scope);
   if (query.status) {
     keys.push('r.status IN (:...statuses)');
     params.statuses = query.status;
@@ -195,9 +190,9 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { sy
   let later: string | undefined;
   if (query.atRiskDays !== undefined) {
     // At risk: still open and due within N days from now; overdue requests are the most at risk of all.
-    keys.push('r.status IN (:...open)');
-    params.open = [...OPEN_STATUSES];
-    params.horizon = new Date(now.getTime() + query.atRiskDays * 86_400_000);
+    keys.push(OPEN_CONDITION);
+    Object.assign(params, OPEN_PARAMS);
+    params.horizon = atRiskHorizon(now, query.atRiskDays);
     rows.push('r.due_at <= :horizon');
     later = 'r.due_at > :horizon';
   }
