@@ -95,7 +95,12 @@ export class MessageComposer {
    * the language of the emails (`locale`). Each message gets
    * its one secret in its context, and nothing else holds it: no row, no attempt, no log line.
    */
-  private async deliveryOf(n: NotificationEntity, principal: Principal, factual: TemplateContext['delivery'], locale: RequestLocale): Promise<{ ok: true; context: TemplateContext['delivery'] } | ({ ok: false } & Failure)> {
+  private async deliveryOf(
+    n: NotificationEntity,
+    principal: Principal,
+    factual: TemplateContext['delivery'],
+    locale: RequestLocale,
+  ): Promise<{ ok: true; context: TemplateContext['delivery'] } | ({ ok: false } & Failure)> {
     const secret = deliverySecretOf(n);
     if (!secret) return { ok: true, context: factual };
     if (!n.requestId || !n.sourceEventId) return { ok: false, transient: false, error: 'no delivery event to issue the download link for' };
