@@ -5,6 +5,7 @@ import { ProblemView } from '../components/ProblemView';
 import type { Problem } from '../problem';
 import { useJurisdictions } from '../use-jurisdictions';
 import { ACT_PERMISSION, type ActionSpec, type FieldSpec, initialValues, missingFields, offeredActions } from './actions';
+import { FormButtons } from '../components/FormButtons';
 
 const FORM_ID = 'action-form';
 
@@ -109,19 +110,7 @@ function ActionForm({ spec, requestId, onCancel, onDone }: { spec: ActionSpec; r
         <Field key={field.name} field={field} value={values[field.name] ?? ''} missing={missing.includes(field.name)} onChange={(v) => setValues((before) => ({ ...before, [field.name]: v }))} />
       ))}
       {problem ? <ProblemView problem={problem} context={`${spec.label} was refused`} /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Confirm
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Confirm" busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -41,6 +41,7 @@ import {
   versionWords,
 } from './custom-packs';
 import { PackFacts } from './PackDocument';
+import { FormButtons } from '../../components/FormButtons';
 
 /** Where the pack format is described on every deployment: the API reference, whose `PolicyPack` schema the API checks with. */
 const FORMAT_REFERENCE = '/api/docs';
@@ -415,19 +416,7 @@ function RegisterForm({ onCancel, onRegistered }: { onCancel: () => void; onRegi
         {(common) => <textarea {...common} rows={14} spellcheck={false} maxLength={DOCUMENT_MAX_LENGTH} value={values.document} onInput={(e) => set('document', e.currentTarget.value)} />}
       </TextField>
       {problem ? <ProblemView problem={problem} context="The registration was refused" /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Register the pack
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Register the pack" busy={busy} onCancel={onCancel} />
     </form>
   );
 }

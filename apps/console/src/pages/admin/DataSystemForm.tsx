@@ -20,6 +20,7 @@ import {
   type SlaTimeoutAction,
   toggled,
 } from './data-system-form';
+import { FormButtons } from '../../components/FormButtons';
 
 const ID = 'system';
 
@@ -151,19 +152,7 @@ export function DataSystemForm({ existing, others, onCancel, onDone }: { existin
         <label for={`${ID}-paused`}>Paused (gets no new work)</label>
       </div>
       {problem ? <ProblemView problem={problem} context={existing ? 'The change was refused' : 'The registration was refused'} /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          {existing ? 'Save changes' : 'Register'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit={existing ? 'Save changes' : 'Register'} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -20,6 +20,7 @@ import {
   retentionPath,
   sweepWords,
 } from './retention-form';
+import { FormButtons } from '../../components/FormButtons';
 
 const MANAGE = 'retention:manage';
 
@@ -215,19 +216,7 @@ function RetentionForm({ policy, path, onCancel, onDone }: { policy: RetentionPo
         <label for="retention-hold">Legal hold (stops every purge of the class at once)</label>
       </div>
       {problem ? <ProblemView problem={problem} context="The policy was refused" /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Save policy
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Save policy" busy={busy} onCancel={onCancel} />
     </form>
   );
 }

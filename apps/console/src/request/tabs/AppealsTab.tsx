@@ -8,6 +8,7 @@ import type { Problem } from '../../problem';
 import { useApiGet } from '../../use-api';
 import { ACT_PERMISSION } from '../actions';
 import { APPEAL_DECISION_LABELS, appealStateWords, decisionCommand, isOpen } from './appeals';
+import { FormButtons } from '../../components/FormButtons';
 
 interface TabProps {
   detail: RequestDetail;
@@ -148,16 +149,7 @@ function DecisionForm({ path, idPrefix, onDone }: { path: string; idPrefix: stri
         <textarea id={`${idPrefix}-explanation`} rows={3} maxLength={10_000} value={explanation} onInput={(e) => setExplanation(e.currentTarget.value)} />
       </div>
       {problem ? <ProblemView problem={problem} context="The decision was refused" /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Record decision
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Record decision" busy={busy} />
     </form>
   );
 }

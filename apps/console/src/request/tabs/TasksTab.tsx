@@ -21,6 +21,7 @@ import {
   taskActionBody,
 } from './tasks';
 import type { TabProps } from './VerificationTab';
+import { FormButtons } from '../../components/FormButtons';
 
 const tasksPath = (id: string) => `/requests/${encodeURIComponent(id)}/tasks`;
 
@@ -284,19 +285,7 @@ function TaskActionForm({ requestId, task, kind, onCancel, onDone }: { requestId
         </fieldset>
       ) : null}
       {problem ? <ProblemView problem={problem} context={`${TASK_ACTION_LABELS[kind]} was refused`} /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Confirm
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Confirm" busy={busy} onCancel={onCancel} />
     </form>
   );
 }

@@ -10,6 +10,7 @@ import { ACT_PERMISSION, ACTION_SPECS } from '../actions';
 import { formatBytes, isPreviewable, shortHash } from './files';
 import { dataUrlOf, saveAs } from './transfer';
 import { CASE_STATUS_LABELS, EVIDENCE_READ_PERMISSION, EVIDENCE_STATUS_LABELS, isNoCase } from './verification';
+import { FormButtons } from '../../components/FormButtons';
 
 type EvidenceFile = VerificationCaseView['evidence'][number]['files'][number];
 
@@ -284,16 +285,7 @@ function DecisionForm({ requestId, onDone }: { requestId: string; onDone: (outco
         <textarea id="verification-note" rows={3} maxLength={decision === 'approve' ? 2000 : 10_000} value={note} onInput={(e) => setNote(e.currentTarget.value)} />
       </div>
       {problem ? <ProblemView problem={problem} context="The decision was refused" /> : null}
-      <div class="form-buttons">
-        <button type="submit" class="primary" disabled={busy}>
-          Record decision
-        </button>
-        {busy ? (
-          <span role="status" class="muted">
-            Sending…
-          </span>
-        ) : null}
-      </div>
+      <FormButtons submit="Record decision" busy={busy} />
     </form>
   );
 }
