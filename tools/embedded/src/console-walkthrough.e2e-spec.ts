@@ -2,10 +2,11 @@ import { Pool } from 'pg';
 import { type Connector, pullFeed, runConnector, silentLogger } from '@dsar/connector-sdk';
 import { SAMPLE_CUSTOMERS, setupShop, shopHandler } from '@dsar/example-connector';
 import { apiKeyListSchema } from '@dsar/platform/auth';
-import { databaseUrl, saveScreenshot, uniqueSuffix, waitFor } from '@dsar/platform/testing';
+import { databaseUrl, type ReceivedMail, saveScreenshot, startMailServer, type TestMailServer, uniqueSuffix, waitFor } from '@dsar/platform/testing';
 import { intake } from './e2e/api-client';
 import { shown, withConsole } from './e2e/console-kit';
-import { act, openFromQueue, openTab, statusShown, timelineShows, WALKTHROUGH_WITHIN_MS, workAccessRequestInConsole } from './e2e/console-walkthrough';
+import { ACCESS_EXPORT, act, openFromQueue, openTab, statusShown, timelineShows, WALKTHROUGH_WITHIN_MS, workAccessRequestInConsole } from './e2e/console-walkthrough';
+import { PortalPage } from './e2e/portal-page';
 import { CONNECTOR_KEYS } from './e2e/data-systems.scenarios';
 import { KEYS } from './e2e/gateway-intake.scenarios';
 
@@ -15,24 +16,91 @@ import { KEYS } from './e2e/gateway-intake.scenarios';
  * request whose data-system task the example connector answers on a real PostgreSQL shop, settled in the console.
  */
 
+/** The download link in the first email: the page's address, a link id and its credential in the fragment. */
+const PORTAL_LINK = /http:\/\/[^\s/]+\/portal\/#[0-9a-f-]{36}\.[A-Za-z0-9_-]{43}/;
+/** The code in the second email, as it prints it (`1234 5678`). */
+const SPACED_CODE = /\b[0-9]{4} [0-9]{4}\b/;
+
 // Starting the system, the issuer and Chromium on a busy machine; each walkthrough has its own, longer bound.
 jest.setTimeout(240_000);
 
-describe('the access walkthrough: a request worked entirely in the console by two operators (embedded mode)', () => {
-  withConsole('walkthrough-access', (kit) => {
-    it(
-      'takes an access request from the queue through acknowledgement, verification, upload, four eyes and fulfilment to a prepared delivery',
-      async () => {
-        const id = await workAccessRequestInConsole(kit);
-        // What the pages showed is what the API holds.
-        const request = (await kit.api().get(`/requests/${id}`)).body;
-        expect(request).toMatchObject({ status: 'fulfilled', requestType: 'access', jurisdiction: 'DE' });
-        const manifest = (await kit.api().get(`/requests/${id}/manifest`)).body;
-        expect({ state: manifest.validationState, by: manifest.review.by }).toEqual({ state: 'approved', by: 'jwt:grace' });
-      },
-      WALKTHROUGH_WITHIN_MS,
-    );
+describe('the access walkthrough: a request worked entirely in the console by two operators, then downloaded by the person (embedded mode)', () => {
+  // The person's two emails go to a real SMTP server of the test's own.
+  let mail: TestMailServer;
+  beforeAll(async () => {
+    mail = await startMailServer();
   });
+  afterAll(() => mail?.close());
+
+  withConsole(
+    'walkthrough-access',
+    (kit) => {
+      const pages: PortalPage[] = [];
+      afterAll(async () => {
+        for (const portal of pages) await portal.close().catch(() => undefined);
+      });
+
+      it(
+        'takes an access request from the queue through acknowledgement, verification, upload, four eyes and fulfilment to the person downloading it with the link and the code',
+        async () => {
+          const id = await workAccessRequestInConsole(kit);
+          // What the pages showed is what the API holds.
+          const request = (await kit.api().get(`/requests/${id}`)).body;
+          expect(request).toMatchObject({ status: 'fulfilled', requestType: 'access', jurisdiction: 'DE' });
+          const manifest = (await kit.api().get(`/requests/${id}/manifest`)).body;
+          expect({ state: manifest.validationState, by: manifest.review.by }).toEqual({ state: 'approved', by: 'jwt:grace' });
+
+          // The delivery by email sent the person two messages: the link, and the code apart from it.
+          const sent = await waitFor(
+            'the two delivery emails sent (or failed)',
+            async () => {
+              const res = await kit.api().get(`/requests/${id}/notifications`);
+              if (res.status !== 200) throw new Error(`the notifications answered ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`);
+              const history = res.body as { events: Array<{ eventType: string; status: string; attempts: Array<{ error?: string }> }> };
+              const ofDelivery = history.events.filter((n) => n.eventType === 'delivery_prepared' || n.eventType === 'delivery_code');
+              if (ofDelivery.length === 2 && ofDelivery.every((n) => n.status === 'delivered' || n.status === 'failed')) return ofDelivery;
+              // Not yet: what the history says, should the wait time out.
+              throw new Error(ofDelivery.map((n) => `${n.eventType} ${n.status} ${n.attempts.at(-1)?.error ?? ''}`).join('; ') || 'no delivery notification yet');
+            },
+            // Slow enough for the gateway's rate limit of the admin key, which the console's pages share.
+            { timeoutMs: WALKTHROUGH_WITHIN_MS / 4, intervalMs: 1_000 },
+          );
+          // A failure shows its last error.
+          expect(sent.map((n) => `${n.eventType} ${n.status}${n.status === 'failed' ? `: ${n.attempts.at(-1)?.error}` : ''}`).sort()).toEqual([
+            'delivery_code delivered',
+            'delivery_prepared delivered',
+          ]);
+          const to = (request.requestor.email as string).toLowerCase();
+          const forPerson = (m: ReceivedMail) => m.envelope.to.map((a) => a.toLowerCase()).includes(to);
+          const linkMail = await mail.waitFor((m) => forPerson(m) && PORTAL_LINK.test(m.parsed.text ?? ''), WALKTHROUGH_WITHIN_MS / 4);
+          const codeMail = await mail.waitFor((m) => forPerson(m) && !PORTAL_LINK.test(m.parsed.text ?? '') && SPACED_CODE.test(m.parsed.text ?? ''), WALKTHROUGH_WITHIN_MS / 4);
+          const link = PORTAL_LINK.exec(linkMail.parsed.text ?? '')![0];
+          const code = SPACED_CODE.exec(codeMail.parsed.text ?? '')![0];
+          expect(linkMail.parsed.text).not.toContain(code);
+          expect(codeMail.parsed.text).not.toContain(link.split('#')[1]);
+
+          // The person opens the link on a phone, enters the code as the email shows it, and downloads the file.
+          const portal = await PortalPage.open(kit.browser(), link, { viewport: 'phone' });
+          pages.push(portal);
+          await portal.enterCode(code);
+          expect(await portal.files()).toEqual([ACCESS_EXPORT.name]);
+          const file = await portal.download(ACCESS_EXPORT.name);
+          expect({ filename: file.filename, bytes: file.bytes.toString('utf8') }).toEqual({ filename: ACCESS_EXPORT.name, bytes: ACCESS_EXPORT.buffer.toString('utf8') });
+          await saveScreenshot(portal.page, 'walkthrough-person-downloaded');
+          await kit.noViolations(portal.page);
+          expect(portal.opened.thirdPartyRequests()).toEqual([]);
+
+          // The operators see it: the download is on the request's delivery tab, by the person.
+          const { page } = await kit.signedIn('ada', `requests/${id}`);
+          await openTab(page, 'Delivery');
+          await shown(page.getByText('subject:download-page').first());
+        },
+        WALKTHROUGH_WITHIN_MS,
+      );
+    },
+    // The notifier dispatches often, so that the person's emails arrive within moments.
+    () => ({ SMTP_URL: mail.url, NOTIFIER_DISPATCH_INTERVAL_MS: 200 }),
+  );
 });
 
 /** The sample customer whose erasure the walkthrough asks for: one order, so both of the shop's tables hold rows. */

@@ -51,14 +51,17 @@ export interface ConsoleKit {
  * Runs `scenarios` against an embedded system with the console's OIDC sign-in (and API-key sign-in) configured, a test
  * issuer and one Chromium, started before them and closed after.
  */
-export function withConsole(name: string, scenarios: (kit: ConsoleKit) => void, settings: Record<string, unknown> = {}): void {
+export function withConsole(name: string, scenarios: (kit: ConsoleKit) => void, settings: Record<string, unknown> | (() => Record<string, unknown>) = {}): void {
   let issuer: TestIssuer;
   let browser: Browser;
   const contexts: BrowserContext[] = [];
   // Filled before the system starts (its beforeAll runs after this one): the issuer's address is known only then.
-  const systemSettings: Record<string, unknown> = { CONSOLE_OIDC_CLIENT_ID: CONSOLE_CLIENT_ID, AUTH_AUDIENCE: CONSOLE_AUDIENCE, CONSOLE_KEY_SIGN_IN: true, ...settings };
+  // `settings` as a function: read when the system starts, after the test's own beforeAll (an SMTP server's address, say).
+  const systemSettings: Record<string, unknown> = { CONSOLE_OIDC_CLIENT_ID: CONSOLE_CLIENT_ID, AUTH_AUDIENCE: CONSOLE_AUDIENCE, CONSOLE_KEY_SIGN_IN: true };
+  if (typeof settings !== 'function') Object.assign(systemSettings, settings);
 
   beforeAll(async () => {
+    if (typeof settings === 'function') Object.assign(systemSettings, settings());
     const port = await freePort();
     const base = `http://127.0.0.1:${port}/console/`;
     issuer = await startTestIssuer({
