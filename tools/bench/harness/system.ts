@@ -132,6 +132,8 @@ export class DistributedSystem {
       REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
       // Read by lifecycle-clock only (the others ignore it).
       IDENTITY_INDEX_KEY: randomBytes(32).toString('base64'),
+      // Read by the notifier only: the download page its delivery emails link to, on this gateway.
+      PORTAL_URL: `${this.urls.get('api-gateway')}/portal/`,
       STORAGE_MASTER_KEY: randomBytes(32).toString('base64'),
       DATA_DIR: join(this.options.dir, 'data'),
       HOST: '127.0.0.1',

@@ -1,6 +1,6 @@
 import { type PolicyPack, policyPackVersion } from '@dsar/contracts';
-import { saveScreenshot } from '@dsar/platform/testing';
-import { shown, withConsole } from './e2e/console-kit';
+import { saveScreenshot, waitFor } from '@dsar/platform/testing';
+import { SHOWN_WITHIN_MS, shown, withConsole } from './e2e/console-kit';
 import { KEYS } from './e2e/gateway-intake.scenarios';
 
 /**
@@ -91,8 +91,12 @@ describe('the administration pages of the console in Chromium (embedded mode)', 
       expect(stored.find((p) => p.class === 'delivery_log')).toMatchObject({ maxDays: 400, purgeEnabled: true });
 
       // A maximum under the minimum is caught before sending.
-      await page.getByRole('button', { name: 'Edit delivery log' }).click();
-      await page.getByLabel('Maximum days').fill('1');
+      // The form opens again from the saved policy (on a busy machine, only once the save's re-render is over).
+      await page.getByRole('button', { name: 'Edit delivery log', expanded: false }).click();
+      await shown(page.getByRole('button', { name: 'Edit delivery log', expanded: true }));
+      const maximum = page.getByLabel('Maximum days');
+      await waitFor('the form showing the saved maximum', async () => (await maximum.inputValue()) === '400', { timeoutMs: SHOWN_WITHIN_MS });
+      await maximum.fill('1');
       await page.getByRole('button', { name: 'Save policy' }).click();
       await shown(page.getByText('At least the minimum days.'));
       await noViolations(page);

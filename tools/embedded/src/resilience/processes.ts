@@ -123,6 +123,8 @@ export class DistributedProcesses {
       REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),
       // Read by lifecycle-clock only (the others ignore it).
       IDENTITY_INDEX_KEY: randomBytes(32).toString('base64'),
+      // Read by the notifier only: the download page its delivery emails link to, on this gateway.
+      PORTAL_URL: `http://127.0.0.1:${ports.get('api-gateway')}/portal/`,
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       ...urls,
