@@ -272,8 +272,13 @@ describe('runConnector', () => {
 
     const second = service.add();
     // A handler that never heeds its signal: the hard stop does not wait for it.
-    connector = await start(() => new Promise(() => undefined));
-    await until(() => second.state === 'claimed');
+    let handling = false;
+    connector = await start(() => {
+      handling = true;
+      return new Promise(() => undefined);
+    });
+    // Claimed at the service is not yet at hand: the runner has the task once its handler runs.
+    await until(() => second.state === 'claimed' && handling);
     await connector.stop({ abandon: true });
     expect(second.state).toBe('claimed');
     expect(connector.stats.abandoned).toBe(1);
