@@ -3,6 +3,7 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import type { z } from 'zod';
 import {
   DeliveryEventTypes,
+  isUuid,
   type DeliveryLinkIssueCommand,
   type DeliveryLinkIssued,
   type PortalDelivery,
@@ -99,7 +100,7 @@ export class DeliveryLinks {
         ...this.stepUp.newChallenge(id, facts, hashStepUpToken(linkSecrets(this.key, id, salt).credential), principal.id, now),
         linkKey: command.key,
         linkSalt: salt,
-        linkLanguage: command.language ?? languageOf(detail),
+        linkLanguage: command.language ?? pageLanguage(detail.locale),
         sessionHash: null,
         sessionExpiresAt: null,
       };
@@ -221,7 +222,7 @@ export class DeliveryLinks {
   }
 
   private async byId(linkId: string): Promise<StepUpChallengeEntity | null> {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(linkId)) return null;
+    if (!isUuid(linkId)) return null;
     const link = await this.uow.manager.findOne(StepUpChallengeEntity, { where: { id: linkId.toLowerCase() } });
     return link?.linkSalt ? link : null;
   }
@@ -274,11 +275,7 @@ function refusalOf(link: StepUpChallengeEntity, now: Date): 'expired' | 'revoked
   return state === 'code_required' ? undefined : state;
 }
 
-/** The request's language when it is one the page speaks, else English. */
-function languageOf(detail: RequestDetail): RequestLocale {
-  return pageLanguage(detail.locale);
-}
-
+/** The language when it is one the page speaks (the request's, or what a link row holds), else English. */
 function pageLanguage(value: string | null | undefined): RequestLocale {
   return (REQUEST_LOCALES as readonly string[]).includes(value ?? '') ? (value as RequestLocale) : 'en';
 }
