@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CustomTransportStrategy, BaseRpcContext, Server } from '@nestjs/microservices';
+import { type CustomTransportStrategy, BaseRpcContext, type MessageHandler, Server } from '@nestjs/microservices';
 import { lastValueFrom } from 'rxjs';
 import type { CloudEventEnvelope, EventCatalog } from '@dsar/contracts';
-import { dlqTopicOf } from '@dsar/contracts';
+import { CloudEventHeaders, dlqTopicOf } from '@dsar/contracts';
 import { isInfrastructureUnavailable } from '@dsar/platform/errors';
 import { quoteIdent, type UnitOfWork } from '@dsar/platform/persistence';
 import { Metrics, scrubText } from '@dsar/platform/observability';
@@ -31,19 +31,41 @@ export interface BusServerOptions {
 
 type DeadLetterReason = 'invalid_envelope' | 'unknown_type' | 'invalid_payload' | 'handler_failed';
 
+/** An event this service handles, decoded and checked, with what it came in. */
+interface Decoded {
+  message: InboundMessage;
+  envelope: CloudEventEnvelope;
+  event: CloudEventEnvelope;
+  handler: MessageHandler;
+}
+
+/**
+ * The most events handled in one transaction. A fetched batch larger than this is handled in parts: a part holds
+ * its connection (embedded mode's only one) for the time of its handlers, and a failing part is taken again event
+ * by event.
+ */
+export const CONSUMER_BATCH_MAX_EVENTS = 100;
+
 /** The longest pause between two tries of an event while its handler's database is unavailable. */
 const OUTAGE_WAIT_MAX_MS = 5000;
 
 /**
  * A NestJS microservice transport over the bus port. Handlers are plain
  * `@EventPattern('<event type>')` methods; this server subscribes the
- * service's consumer group to the topics of those types and, per message:
- * validates the envelope and the payload against the catalog, runs the
- * handler in one transaction together with an inbox row (so a redelivered
- * event has its effect once), retries a failing handler with exponential
- * backoff, and after the last attempt moves the message to the topic's DLQ
- * so the partition goes on with the next request's events. A failure because
- * the database cannot be reached spends no attempt: the event waits for it.
+ * service's consumer group to the topics of those types and takes what the
+ * bus hands over in batches (consecutive messages of one partition, ADR 0045):
+ *
+ * - a message whose `ce_type` header names a type this service does not
+ *   handle is passed over without being decoded;
+ * - the others are decoded and their envelope and payload checked against the
+ *   catalog; one that fails goes to the topic's DLQ alone;
+ * - the batch's events are handled in one transaction together with their
+ *   inbox rows (so a redelivered event has its effect once), in order;
+ * - when that transaction fails, the batch is taken again event by event, each
+ *   in its own transaction: a failing handler is retried with exponential
+ *   backoff and after the last attempt its event moves to the DLQ, so the
+ *   partition goes on with the next request's events. A failure because the
+ *   database cannot be reached spends no attempt: the event waits for it.
  */
 export class BusServer extends Server implements CustomTransportStrategy {
   private subscription?: Subscription;
@@ -76,7 +98,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
     try {
       const topics = this.subscribedTopics();
       if (topics.length > 0) {
-        this.subscription = await this.bus.subscribe(this.options.groupId, topics, (m) => this.handleMessage(m));
+        this.subscription = await this.bus.subscribeBatches(this.options.groupId, topics, (batch) => this.handleBatch(batch), { maxMessages: CONSUMER_BATCH_MAX_EVENTS });
         this.options.log('info', 'consuming', { groupId: this.options.groupId, topics });
       }
       callback();
@@ -99,23 +121,86 @@ export class BusServer extends Server implements CustomTransportStrategy {
     return this.bus as T;
   }
 
-  private async handleMessage(message: InboundMessage): Promise<void> {
+  private async handleBatch(messages: InboundMessage[]): Promise<void> {
+    const decoded: Decoded[] = [];
+    for (const message of messages) {
+      const event = await this.decode(message);
+      if (event) decoded.push(event);
+    }
+    if (decoded.length > 1 && (await this.handleTogether(decoded))) return;
+    for (const event of decoded) await this.handleAlone(event);
+  }
+
+  /** The event of a message, checked, when this service handles it; a message that is not a valid event goes to the DLQ. */
+  private async decode(message: InboundMessage): Promise<Decoded | undefined> {
+    // A topic carries several types and this service handles some of them: the others are not even parsed.
+    const announced = message.headers[CloudEventHeaders.type];
+    if (announced !== undefined && !this.messageHandlers.has(announced)) return undefined;
     let envelope: CloudEventEnvelope;
     try {
       envelope = parseEnvelope(message.value);
     } catch (e) {
-      return this.deadLetter(message, 'invalid_envelope', e as Error, 0);
+      await this.deadLetter(message, 'invalid_envelope', e as Error, 0);
+      return undefined;
     }
     const handler = this.messageHandlers.get(envelope.type);
-    if (!handler) return; // a topic carries several types; this service handles some of them
+    if (!handler) return undefined;
     const definition = this.catalog.get(envelope.type);
-    if (!definition) return this.deadLetter(message, 'unknown_type', new Error(`unknown type ${envelope.type}`), 0);
+    if (!definition) {
+      await this.deadLetter(message, 'unknown_type', new Error(`unknown type ${envelope.type}`), 0);
+      return undefined;
+    }
     const parsed = definition.schema.safeParse(envelope.data);
     if (!parsed.success) {
       const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-      return this.deadLetter(message, 'invalid_payload', new Error(detail), 0);
+      await this.deadLetter(message, 'invalid_payload', new Error(detail), 0);
+      return undefined;
     }
-    const event = { ...envelope, data: parsed.data as Record<string, unknown> };
+    return { message, envelope, event: { ...envelope, data: parsed.data as Record<string, unknown> }, handler };
+  }
+
+  /**
+   * The events in one transaction: their inbox rows in one statement, then the handlers of those not seen before, in
+   * order. False when it failed (nothing of it is kept): the caller takes the events one by one.
+   */
+  private async handleTogether(events: Decoded[]): Promise<boolean> {
+    let fresh: Set<string>;
+    try {
+      fresh = await this.uow.run(async (tx) => {
+        const inserted: { event_id: string }[] = await tx.query(
+          `INSERT INTO ${this.inbox} (consumer, event_id, event_type)
+           SELECT $1, e.id, e.type FROM unnest($2::uuid[], $3::text[]) AS e(id, type)
+           ON CONFLICT DO NOTHING RETURNING event_id`,
+          [this.options.groupId, events.map((e) => e.envelope.id), events.map((e) => e.envelope.type)],
+        );
+        // A message the relay sent twice can be in the batch twice: its handler runs for the first.
+        const unhandled = new Set(inserted.map((r) => r.event_id));
+        const handled = new Set(unhandled);
+        for (const e of events) {
+          if (!unhandled.delete(e.envelope.id)) continue;
+          await this.runHandler(e);
+        }
+        return handled;
+      });
+    } catch (e) {
+      this.options.log('debug', 'a batch of events failed together; taking them one by one', { events: events.length, error: String((e as Error)?.message ?? e).slice(0, 300) });
+      return false;
+    }
+    for (const e of events) {
+      const labels = { service: this.options.service, event_type: e.envelope.type };
+      Metrics.get()[fresh.delete(e.envelope.id) ? 'consumerHandled' : 'consumerDuplicates'].inc(labels);
+    }
+    return true;
+  }
+
+  private async runHandler({ message, envelope, event, handler }: Decoded): Promise<void> {
+    const result = await handler(event, new BusContext([message, envelope]));
+    await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+  }
+
+  /** One event in its own transaction, with retries, waits while the database is away, and the DLQ after the last attempt. */
+  private async handleAlone(decoded: Decoded): Promise<void> {
+    const { message, envelope } = decoded;
     const labels = { service: this.options.service, event_type: envelope.type };
     let lastError: Error = new Error('not attempted');
     let outageWaits = 0;
@@ -128,8 +213,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
             [this.options.groupId, envelope.id, envelope.type],
           );
           if (inserted.length === 0) return false;
-          const result = await handler(event, new BusContext([message, envelope]));
-          await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
+          await this.runHandler(decoded);
           return true;
         });
         Metrics.get()[fresh ? 'consumerHandled' : 'consumerDuplicates'].inc(labels);

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Admin, type Consumer, type EachMessagePayload, Kafka, type KafkaConfig, logLevel, type Producer } from 'kafkajs';
+import { type Admin, type Consumer, type EachBatchPayload, Kafka, type KafkaConfig, type KafkaMessage, logLevel, type Producer } from 'kafkajs';
 import { Metrics } from '@dsar/platform/observability';
-import type { BusMessage, BusPort, MessageHandler, Subscription } from './bus.port';
+import type { BatchHandler, BatchOptions, BusMessage, BusPort, InboundMessage, MessageHandler, Subscription } from './bus.port';
 import { ConsumerProgress } from './consumer-progress';
 import { fixIdleRequestQueueTimers } from './kafkajs-request-queue';
 
@@ -108,7 +108,11 @@ export class KafkaBus implements BusPort {
     });
   }
 
-  async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+  subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeBatches(groupId, topics, ([message]) => handler(message), { maxMessages: 1 });
+  }
+
+  async subscribeBatches(groupId: string, topics: string[], handler: BatchHandler, options: BatchOptions): Promise<Subscription> {
     let closed = false;
     let current: { consumer: Consumer; progress: ConsumerProgress } | undefined;
     const start = async (): Promise<{ consumer: Consumer; progress: ConsumerProgress }> => {
@@ -130,7 +134,10 @@ export class KafkaBus implements BusPort {
         await consumer.run({
           autoCommit: false,
           partitionsConsumedConcurrently: this.options.partitionsConsumedConcurrently ?? 3,
-          eachMessage: (payload) => progress.deliver(payload.topic, payload.partition, payload.message.offset, () => this.deliver(payload, handler)),
+          // Offsets are resolved by hand, after each part of a fetched batch has been handled, so that a part that
+          // fails (or a rebalance between parts) makes kafkajs fetch again from the first message not handled.
+          eachBatchAutoResolve: false,
+          eachBatch: (payload) => this.deliverBatch(payload, progress, handler, options.maxMessages),
         });
       } catch (e) {
         await consumer.disconnect().catch(() => undefined);
@@ -190,23 +197,33 @@ export class KafkaBus implements BusPort {
     return consumer;
   }
 
-  /** One message to the handler, its membership kept alive while the handler runs. */
-  private async deliver({ topic, partition, message, heartbeat }: EachMessagePayload, handler: MessageHandler): Promise<void> {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(message.headers ?? {})) {
-      if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+  /** A fetched batch to the handler in parts of at most `maxMessages`, each part's offset resolved once it is handled. */
+  private async deliverBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload, progress: ConsumerProgress, handler: BatchHandler, maxMessages: number): Promise<void> {
+    const topic = batch.topic.slice(this.prefix.length);
+    for (let start = 0; start < batch.messages.length; start += maxMessages) {
+      // Stopping, or the partition moved to another member: leave the rest to the next fetch (or to its new owner).
+      if (!isRunning() || isStale()) return;
+      const part = batch.messages.slice(start, start + maxMessages);
+      const last = part[part.length - 1].offset;
+      await progress.deliver(batch.topic, batch.partition, last, () => this.deliverPart(topic, batch.partition, part, heartbeat, handler));
+      resolveOffset(last);
+      await heartbeat();
     }
+  }
+
+  /** One part of a batch to the handler, its membership kept alive while the handler runs. */
+  private async deliverPart(topic: string, partition: number, part: KafkaMessage[], heartbeat: () => Promise<void>, handler: BatchHandler): Promise<void> {
+    const messages = part.map((message): InboundMessage => {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(message.headers ?? {})) {
+        if (v !== undefined) headers[k] = Array.isArray(v) ? String(v[0]) : String(v);
+      }
+      return { topic, partition, offset: message.offset, key: message.key?.toString() ?? '', value: message.value?.toString() ?? '', headers };
+    });
     // Long handlers keep the group membership alive.
     const beat = setInterval(() => void heartbeat().catch(() => undefined), CONSUMER_HEARTBEAT_INTERVAL_MS);
     try {
-      await handler({
-        topic: topic.slice(this.prefix.length),
-        partition,
-        offset: message.offset,
-        key: message.key?.toString() ?? '',
-        value: message.value?.toString() ?? '',
-        headers,
-      });
+      await handler(messages);
     } finally {
       clearInterval(beat);
     }

@@ -37,6 +37,15 @@ describe('MemoryBus delivery order', () => {
     ]);
   });
 
+  it('hands a batch subscriber the messages of its topics from one publish together, in parts of at most maxMessages', async () => {
+    const bus = new MemoryBus();
+    const batches: string[][] = [];
+    await bus.subscribeBatches('group-a', [TOPIC], async (ms) => void batches.push(ms.map((m) => m.value)), { maxMessages: 2 });
+    await bus.publish([message('1'), message('x', 'dsar.intake.v1'), message('2'), message('3')]);
+    await bus.publish([message('4')]);
+    expect(batches).toEqual([['1', '2'], ['3'], ['4']]);
+  });
+
   it('stops delivering to a subscription once it is closed', async () => {
     const bus = new MemoryBus();
     const seen: string[] = [];

@@ -1,15 +1,16 @@
-import type { BusMessage, BusPort, InboundMessage, MessageHandler, Subscription } from './bus.port';
+import type { BatchHandler, BatchOptions, BusMessage, BusPort, InboundMessage, MessageHandler, Subscription } from './bus.port';
 
 interface Subscriber {
   groupId: string;
   topics: Set<string>;
-  handler: MessageHandler;
+  handler: BatchHandler;
+  maxMessages: number;
 }
 
 /**
  * The embedded mode's bus: one per process, shared by every service in it.
- * `publish` hands each message to every subscribed group in order and waits
- * for them, so an outbox row is marked published only after its consumers
+ * `publish` hands the messages to each subscribed group in turn, in their
+ * order (a group that takes batches gets them together), and waits for them, so an outbox row is marked published only after its consumers
  * have taken it; if the process dies first, the relay sends it again and the
  * consumers' inboxes drop the duplicate. Nothing is lost, nothing is kept in
  * memory beyond the delivery. Dead letters are kept (bounded) for inspection.
@@ -42,25 +43,30 @@ export class MemoryBus implements BusPort {
   }
 
   private async deliver(messages: BusMessage[]): Promise<void> {
-    for (const message of messages) {
+    const inbound = messages.map((message): InboundMessage => {
       const offset = this.offsets.get(message.topic) ?? 0;
       this.offsets.set(message.topic, offset + 1);
-      const inbound: InboundMessage = { ...message, partition: 0, offset: String(offset) };
       if (message.topic.endsWith('.dlq')) {
         this.deadLetterLog.push(message);
         if (this.deadLetterLog.length > MemoryBus.deadLetterCapacity) this.deadLetterLog.shift();
       }
-      for (const s of [...this.subscribers]) {
-        if (s.topics.has(message.topic)) await s.handler(inbound);
-      }
+      return { ...message, partition: 0, offset: String(offset) };
+    });
+    for (const s of [...this.subscribers]) {
+      const theirs = inbound.filter((m) => s.topics.has(m.topic));
+      for (let start = 0; start < theirs.length; start += s.maxMessages) await s.handler(theirs.slice(start, start + s.maxMessages));
     }
   }
 
-  async subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+  subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {
+    return this.subscribeBatches(groupId, topics, ([message]) => handler(message), { maxMessages: 1 });
+  }
+
+  async subscribeBatches(groupId: string, topics: string[], handler: BatchHandler, options: BatchOptions): Promise<Subscription> {
     for (const s of this.subscribers) {
       if (s.groupId === groupId) throw new Error(`Consumer group ${groupId} is already subscribed on the in-memory bus`);
     }
-    const subscriber: Subscriber = { groupId, topics: new Set(topics), handler };
+    const subscriber: Subscriber = { groupId, topics: new Set(topics), handler, maxMessages: Math.max(1, options.maxMessages) };
     this.subscribers.add(subscriber);
     return { close: async () => void this.subscribers.delete(subscriber) };
   }

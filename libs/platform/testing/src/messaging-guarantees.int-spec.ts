@@ -52,6 +52,21 @@ describe('outbox → Kafka → consumer, on PostgreSQL and Kafka', () => {
     }
   });
 
+  it('handles a backlog in batches: the events fetched together share a transaction, each request in order', async () => {
+    const keys = ['batch-a', 'batch-b', 'batch-c'];
+    const perKey = 40;
+    await steps.emitAll(Array.from({ length: perKey }, (_, i) => keys.map((key) => ({ key, seq: i + 1, fail: false }))).flat());
+    const effects = await waitFor('all 120 steps to be handled', async () => {
+      const rows = (await steps.effects()).filter((r) => keys.includes(r.key));
+      return rows.length === keys.length * perKey ? rows : undefined;
+    });
+    for (const key of keys) {
+      expect(effects.filter((r) => r.key === key).map((r) => r.seq)).toEqual(Array.from({ length: perKey }, (_, i) => i + 1));
+    }
+    // One transaction per event would be 120; fetched together, the three requests' events take a few.
+    expect(new Set(effects.map((r) => r.tx)).size).toBeLessThanOrEqual((keys.length * perKey) / 4);
+  });
+
   it('moves an event whose handler keeps failing to the DLQ after the bounded retries, without holding back other requests', async () => {
     const dlq = await EventProbe.listen(probeBus, [dlqTopicOf(Topics.request)]);
     try {

@@ -25,7 +25,7 @@ class StepEffects1763700009000 implements MigrationInterface {
   name = 'StepEffects1763700009000';
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE ${schemaOf(q)}.step_effects (
-      n bigserial PRIMARY KEY, key text NOT NULL, seq int NOT NULL, event_id uuid NOT NULL)`);
+      n bigserial PRIMARY KEY, key text NOT NULL, seq int NOT NULL, event_id uuid NOT NULL, tx bigint NOT NULL DEFAULT txid_current())`);
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query(`DROP TABLE ${schemaOf(q)}.step_effects`);
@@ -45,8 +45,16 @@ export class StepLog {
     return envelope.id;
   }
 
-  async effects(): Promise<{ key: string; seq: number; event_id: string }[]> {
-    return this.uow.dataSource.query(`SELECT key, seq, event_id FROM step_service.step_effects ORDER BY n`);
+  /** Commits the steps' events together, in one transaction (the relay then publishes them together). */
+  async emitAll(steps: Step[]): Promise<void> {
+    await this.uow.run(async (tx) => {
+      for (const step of steps) await this.outbox.record(tx, { type: STEP_EVENT, subject: step.key, tenantId: 'test', data: step });
+    });
+  }
+
+  /** Each effect with the transaction that made it. */
+  async effects(): Promise<{ key: string; seq: number; event_id: string; tx: string }[]> {
+    return this.uow.dataSource.query(`SELECT key, seq, event_id, tx FROM step_service.step_effects ORDER BY n`);
   }
 }
 
