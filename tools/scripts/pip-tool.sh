@@ -5,9 +5,13 @@
 #
 # installs PACKAGE==VERSION into .tools/NAME (or $PIP_TOOL_HOME/NAME) when that version is not there yet, and prints the
 # path of EXECUTABLE inside it. PACKAGE may name extras (`moto[server]`): the version checked is the package's. Used by
-# schemathesis.sh, helm.sh (kubernetes-validate), hadolint.sh and moto.sh. Needs python3 (>= 3.10) with venv; when
+# schemathesis.sh, helm.sh (kubernetes-validate), hadolint.sh, moto.sh and fides.sh. Needs Python (>= 3.10) with venv; when
 # `python3 -m venv` lacks ensurepip (Debian), python3-venv is installed with apt-get (root or passwordless sudo), as
-# deploy/local/infra.sh does for its packages. Environment: PYTHON (default python3).
+# deploy/local/infra.sh does for its packages.
+#
+# Environment: PYTHON (the interpreter; by default the first of python3, python3.N and pyenv's installed versions that
+# is new enough), PIP_TOOL_PYTHON_MIN (the oldest Python the tool runs on, default 3.10: ethyca-fides needs 3.13, which
+# Debian 12 does not ship, hence the search beyond python3).
 set -euo pipefail
 
 [ $# -eq 4 ] || { echo "usage: $0 NAME PACKAGE VERSION EXECUTABLE" >&2; exit 2; }
@@ -15,7 +19,7 @@ NAME="$1" PACKAGE="$2" VERSION="$3" EXECUTABLE="$4"
 DIST="${PACKAGE%%\[*}" # the distribution name, without extras
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 VENV="${PIP_TOOL_HOME:-$ROOT/.tools}/$NAME"
-PYTHON="${PYTHON:-python3}"
+PYTHON_MIN="${PIP_TOOL_PYTHON_MIN:-3.10}"
 
 say() { echo "pip-tool.sh: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -33,10 +37,32 @@ installed_version() {
   "$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('$DIST'))" 2>/dev/null
 }
 
+# Whether $1 runs and is Python $PYTHON_MIN or later.
+new_enough() {
+  "$1" -c "import sys; sys.exit(0 if sys.version_info >= tuple(int(p) for p in '$PYTHON_MIN'.split('.')) else 1)" >/dev/null 2>&1
+}
+
+# PYTHON as given, or the first new-enough interpreter: python3, python3.N (newest first), then pyenv's versions
+# (a pyenv shim of a version that is not selected fails to run, so it is passed over).
 ensure_python() {
-  command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found: install Python 3.10 or later"
-  "$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 10) else 1)' \
-    || die "$PACKAGE $VERSION needs Python 3.10 or later ($($PYTHON --version 2>&1))"
+  if [ -n "${PYTHON:-}" ]; then
+    command -v "$PYTHON" >/dev/null 2>&1 || die "$PYTHON not found: install Python $PYTHON_MIN or later"
+    new_enough "$PYTHON" || die "$PACKAGE $VERSION needs Python $PYTHON_MIN or later ($("$PYTHON" --version 2>&1))"
+    return
+  fi
+  local candidate minor
+  local candidates=(python3)
+  for minor in $(seq 20 -1 10); do candidates+=("python3.$minor"); done
+  local pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+  command -v pyenv >/dev/null 2>&1 && pyenv_root="$(pyenv root)"
+  while IFS= read -r candidate; do candidates+=("$candidate"); done < <(printf '%s\n' "$pyenv_root"/versions/3.*/bin/python3 | sort -rV)
+  for candidate in "${candidates[@]}"; do
+    if command -v "$candidate" >/dev/null 2>&1 && new_enough "$candidate"; then
+      PYTHON="$candidate"
+      return
+    fi
+  done
+  die "$PACKAGE $VERSION needs Python $PYTHON_MIN or later: none of python3, python3.N or pyenv's versions is (set PYTHON)"
 }
 
 # Debian and Ubuntu ship venv without ensurepip unless python3-venv is installed: install it when `-m venv` fails.

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createBody, type Floor, jsonHeaders, startFloor } from '../harness/api';
 import { atLeastFloor, atMost, exactly, figure } from '../harness/figures';
 import { type LoadSpec, type LoadSummary, measuredLoad } from '../harness/load';
-import { startEmbedded } from '../harness/system';
+import { type DistributedSystem, startEmbedded } from '../harness/system';
 import type { Benchmark, Context, Figure } from '../harness/types';
 import { quiesce, wallMs } from '../harness/util';
 
@@ -13,26 +13,48 @@ import { quiesce, wallMs } from '../harness/util';
  * (`pg`, pool 10); embedded mode (one process, PGlite) against the floor on PGlite.
  */
 
-type Sample = LoadSummary & { cpuMsPerOk: number; cpuMsPerOkByPid: Record<number, number> };
+export type Sample = LoadSummary & { cpuMsPerOk: number; cpuMsPerOkByPid: Record<number, number> };
 
-interface Side {
-  name: 'ours' | 'floor';
+/** One system under load: how to load it, its server processes (whose CPU is counted). */
+export interface Side {
+  /** `ours`, `floor`, or a peer's name: the key of its samples. */
+  name: string;
   spec: (connections: number, durationS: number) => LoadSpec;
   pids: () => number[];
+  /** A run's summary recounted, for a side whose 2xx alone does not say that it accepted the request (Fides). */
+  recount?: (s: Sample) => Sample;
 }
 
-/** Every repetition runs both sides back to back (the order alternating), each at every client count. */
-async function measure(ctx: Context, sides: Side[], quiet: () => number[]): Promise<Record<string, Record<number, Sample[]>>> {
+/** Our distributed mode's side: the create through the gateway, CPU counted over its eight processes. */
+export function distributedSide(sys: DistributedSystem, body: string): Side {
+  return {
+    name: 'ours',
+    spec: (connections, durationS) => ({ url: sys.gatewayUrl, connections, durationS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(sys.keys['bench-intake']), body }),
+    pids: () => sys.pids,
+  };
+}
+
+/**
+ * Every repetition runs every side back to back (the order alternating), each at every client count (the intake
+ * benchmark's by default) for `durationS` (BENCH_LOAD_S by default); a warm-up run on each side first.
+ */
+export async function measure(
+  ctx: Context,
+  sides: Side[],
+  quiet: () => number[],
+  { clients = ctx.settings.intakeClients, durationS = ctx.settings.loadS }: { clients?: number[]; durationS?: number } = {},
+): Promise<Record<string, Record<number, Sample[]>>> {
   const { settings } = ctx;
   const out: Record<string, Record<number, Sample[]>> = {};
   for (let rep = 0; rep < ctx.repeat; rep++) {
     const order = rep % 2 === 0 ? sides : [...sides].reverse();
     for (const side of order) {
       if (rep === 0 && settings.warmupS > 0) await measuredLoad(side.spec(settings.clients, settings.warmupS), side.pids());
-      for (const c of settings.intakeClients) {
+      for (const c of clients) {
         const q = await quiesce(quiet(), settings.quiesceTimeoutS * 1000);
         if (!q.idle) ctx.log(`    (still busy after ${(q.waitedMs / 1000).toFixed(0)} s; measuring anyway)`);
-        const s = await measuredLoad(side.spec(c, settings.loadS), side.pids());
+        const measured = await measuredLoad(side.spec(c, durationS), side.pids());
+        const s = side.recount ? side.recount(measured) : measured;
         ((out[side.name] ??= {})[c] ??= []).push(s);
         ctx.log(`    rep ${rep + 1} ${side.name.padEnd(5)} ${String(c).padStart(3)} clients: ${s.throughput.toFixed(0)} req/s, p50 ${s.p50} ms, p99 ${s.p99} ms, errors ${s.errors}`);
       }
@@ -61,7 +83,7 @@ function figuresOf(mode: 'distributed' | 'embedded', samples: Record<string, Rec
 }
 
 /** Where the CPU of a create goes in distributed mode: each service's share, at the first client count. */
-function cpuByService(samples: Sample[], serviceOfPid: Record<number, string>, clients: number): Figure[] {
+export function cpuByService(samples: Sample[], serviceOfPid: Record<number, string>, clients: number): Figure[] {
   return Object.entries(serviceOfPid)
     .map(([pid, service]) =>
       figure(
@@ -151,11 +173,7 @@ export const intake: Benchmark = {
           }),
           pids: () => [floorPid],
         },
-        {
-          name: 'ours',
-          spec: (connections, durationS) => ({ url: sys.gatewayUrl, connections, durationS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(sys.keys['bench-intake']), body }),
-          pids: () => sys.pids,
-        },
+        distributedSide(sys, body),
       ];
       ctx.log('  distributed mode (PostgreSQL, Kafka) against the floor on the same PostgreSQL');
       const samples = await measure(ctx, sides, () => [...sys.pids, floorPid]);

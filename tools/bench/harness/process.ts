@@ -21,9 +21,18 @@ export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((p) => p.stop()));
 }
 
+/** What a Proc runs: `node <args>` from the repository root, or another program (a peer system the benchmarks compare with). */
+interface Command {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** In a process group of its own, signalled as a whole: a program that forks workers (uvicorn) leaves none behind. */
+  group: boolean;
+}
+
 /**
- * One child process of a benchmark (a product service, the embedded system, a floor server), its output kept in
- * a log file. `node <args>` from the repository root; stopped with SIGTERM, SIGKILL after 15 s.
+ * One child process of a benchmark (a product service, the embedded system, a floor server, a peer system), its
+ * output kept in a log file. Stopped with SIGTERM, SIGKILL after 15 s.
  */
 export class Proc {
   private readonly child: ChildProcess;
@@ -32,17 +41,18 @@ export class Proc {
   readonly startedAt = performance.now();
   exit?: string;
   private readonly exited: Promise<void>;
+  private stopping?: Promise<void>;
 
   constructor(
     readonly name: string,
-    args: string[],
+    private readonly command: Command,
     env: Record<string, string>,
     readonly logFile: string,
     private readonly onLine?: (line: string) => void,
   ) {
     mkdirSync(dirname(logFile), { recursive: true });
     this.logStream = createWriteStream(logFile, { flags: 'a' });
-    this.child = spawn(process.execPath, args, { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(command.command, command.args, { cwd: command.cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: command.group });
     if (this.child.pid === undefined) throw new Error(`${name} did not start`);
     this.pid = this.child.pid;
     created.pids.push(this.pid);
@@ -69,7 +79,12 @@ export class Proc {
   /** `node tools/scripts/run-ts.cjs <entry.ts>` (as npm start and the image run a service) or `node <entry.js>` (built output). */
   static node(name: string, entry: string, env: Record<string, string>, logFile: string, onLine?: (line: string) => void): Proc {
     const args = [...profilingArgs(name), ...(entry.endsWith('.ts') ? ['tools/scripts/run-ts.cjs', entry] : [entry])];
-    return new Proc(name, args, env, logFile, onLine);
+    return new Proc(name, { command: process.execPath, args, cwd: REPO_ROOT, group: false }, env, logFile, onLine);
+  }
+
+  /** Another program, in `cwd`, in a process group of its own (stopped as a whole, its workers with it). */
+  static program(name: string, command: string, args: string[], env: Record<string, string>, logFile: string, cwd: string): Proc {
+    return new Proc(name, { command, args, cwd, group: true }, env, logFile);
   }
 
   get running(): boolean {
@@ -98,14 +113,33 @@ export class Proc {
     }
   }
 
-  async stop(): Promise<void> {
-    if (this.running) {
-      this.child.kill('SIGTERM');
-      const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);
-      await this.exited;
-      clearTimeout(timer);
+  /** Stops it (once: later calls wait for the same stop). */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.running) {
+        this.signal('SIGTERM');
+        const timer = setTimeout(() => this.signal('SIGKILL'), 15_000);
+        await this.exited;
+        clearTimeout(timer);
+      }
+      // A group's workers that outlived their parent.
+      if (this.command.group) this.signal('SIGKILL');
+      await new Promise<void>((ok) => this.logStream.end(ok));
+    })();
+    return this.stopping;
+  }
+
+  /** Signals the process, or its whole group; a group already gone is no error. */
+  private signal(signal: NodeJS.Signals): void {
+    if (!this.command.group) {
+      this.child.kill(signal);
+      return;
     }
-    await new Promise<void>((ok) => this.logStream.end(ok));
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      /* ESRCH: nothing left in the group */
+    }
   }
 }
 

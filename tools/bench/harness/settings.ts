@@ -56,6 +56,10 @@ export interface Settings {
   fanoutRequests: number;
   /** …and how long to wait for every answer before calling the run failed. */
   fanoutTimeoutS: number;
+  /** The fides benchmark: seconds of each measured run on either side, at `clients`… */
+  fidesS: number;
+  /** …and how long Fides may take to start (its migrations take minutes on a busy machine). */
+  fidesReadyTimeoutS: number;
 }
 
 const FULL: Settings = {
@@ -87,6 +91,8 @@ const FULL: Settings = {
   quiesceTimeoutS: 60,
   fanoutRequests: 1000,
   fanoutTimeoutS: 600,
+  fidesS: 20,
+  fidesReadyTimeoutS: 900,
 };
 
 const SMOKE: Settings = {
@@ -119,6 +125,8 @@ const SMOKE: Settings = {
   quiesceTimeoutS: 5,
   fanoutRequests: 20,
   fanoutTimeoutS: 120,
+  fidesS: 2,
+  fidesReadyTimeoutS: 900,
 };
 
 const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

@@ -85,6 +85,25 @@ export function cpuMsOf(pid: number): number | undefined {
   }
 }
 
+/** A process and every live process below it (a server's forked workers), from the parent pids in /proc. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // After the name: state, then the parent's pid.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
 /** CPU time of a set of processes. */
 export const cpuMsOfAll = (pids: readonly number[]): number => pids.reduce((sum, pid) => sum + (cpuMsOf(pid) ?? 0), 0);
 
