@@ -422,7 +422,11 @@ const CREATES = {
 type CreateKey = keyof typeof CREATES;
 const CREATE_KEYS = Object.keys(CREATES) as CreateKey[];
 
-/** The statements of the identity index in a create (RequestIdentities.write and markIfDuplicate), by what they do. */
+/**
+ * The statements of the identity index in a create (markIfDuplicate's; RequestIdentities.write's in a correction), by
+ * what they do. A create's index rows go out in the one statement that writes its request row (`WITH w1 AS (INSERT …`),
+ * which is not counted here.
+ */
 const IDENTITY_STATEMENTS = {
   write: /^\s*(DELETE FROM|INSERT INTO) \S*request_identities/,
   locks: /pg_advisory_xact_lock/,
@@ -433,7 +437,7 @@ const IDENTITY_STATEMENTS = {
 } as const;
 type IdentityStatement = keyof typeof IDENTITY_STATEMENTS;
 const STATEMENT_KEYS = Object.keys(IDENTITY_STATEMENTS) as IdentityStatement[];
-const statementOf = (sql: string): IdentityStatement | undefined => STATEMENT_KEYS.find((k) => IDENTITY_STATEMENTS[k].test(sql));
+const statementOf = (sql: string): IdentityStatement | undefined => (/^\s*WITH w1 /.test(sql) ? undefined : STATEMENT_KEYS.find((k) => IDENTITY_STATEMENTS[k].test(sql)));
 
 interface CreateTimes {
   ms: number[];

@@ -1,5 +1,6 @@
 import type { Benchmark } from '../harness/types';
 import { cli } from './cli';
+import { create } from './create';
 import { fanout } from './fanout';
 import { fides } from './fides';
 import { footprint } from './footprint';
@@ -13,4 +14,4 @@ import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter, identity, fides];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];

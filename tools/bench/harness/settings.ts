@@ -42,6 +42,8 @@ export interface Settings {
   identitySearches: number;
   /** Creates of each kind per repetition (without identities, with new ones, repeating an open request, with the campaign's identity). */
   identityCreates: number;
+  /** The create benchmark: rounds per repetition, each one create of every kind on each database. */
+  createRounds: number;
   /** Seconds a started system is left alone before its idle RSS is sampled. */
   settleS: number;
   /** RSS samples (200 ms apart) of an idle process; the median is the figure. */
@@ -84,6 +86,7 @@ const FULL: Settings = {
   identityOtherTenants: 99,
   identitySearches: 600,
   identityCreates: 300,
+  createRounds: 300,
   settleS: 5,
   rssSamples: 10,
   footprintSource: 1,
@@ -117,6 +120,7 @@ const SMOKE: Settings = {
   identityOtherTenants: 9,
   identitySearches: 60,
   identityCreates: 10,
+  createRounds: 10,
   settleS: 1,
   rssSamples: 3,
   footprintSource: 0,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { ProblemError } from '@dsar/platform/errors';
-import { quoteIdent, UnitOfWork } from '@dsar/platform/persistence';
+import { quoteIdent, type SqlWrite, UnitOfWork } from '@dsar/platform/persistence';
 import { PeriodicJob } from '@dsar/platform/scheduling';
 import { IDEMPOTENCY_RETENTION_HOURS, streamedFingerprintParts } from './idempotency-key';
 
@@ -88,15 +88,30 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   }
 
   /**
-   * Records the response in the command's own transaction: it exists exactly when the state change does. A streamed
-   * body's request records its whole fingerprint (`fingerprint`), known only once the body has been read.
+   * Records the response in the command's own transaction: it exists exactly when the state change does. The UPDATE
+   * is deferred to the end of the unit of work (`UnitOfWork.defer`), so it goes to the database in one statement with
+   * the rows the command deferred there too (a create's request, index and outbox rows).
    */
-  async complete(tx: EntityManager, scope: IdempotencyScope, status: number, body: unknown, fingerprint?: string): Promise<void> {
-    await tx.query(
-      `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb, fingerprint = COALESCE($6::text, fingerprint)
+  complete(tx: EntityManager, scope: IdempotencyScope, status: number, body: unknown): void {
+    this.uow.defer(tx, this.completion(scope, status, body));
+  }
+
+  /**
+   * Records the response of a command whose changes committed in transactions of their own (`ownTransactions`, a
+   * streamed upload): one statement, which commits by itself. A streamed body's request records its whole fingerprint
+   * (`fingerprint`), known only once the body has been read.
+   */
+  async completeAlone(scope: IdempotencyScope, status: number, body: unknown, fingerprint?: string): Promise<void> {
+    const update = this.completion(scope, status, body, fingerprint);
+    await this.uow.dataSource.query(update.sql, [...update.params]);
+  }
+
+  private completion(scope: IdempotencyScope, status: number, body: unknown, fingerprint?: string): SqlWrite {
+    return {
+      sql: `UPDATE ${this.table} SET state = 'completed', response_status = $4, response_body = $5::jsonb, fingerprint = COALESCE($6::text, fingerprint)
        WHERE tenant_id = $1 AND principal = $2 AND key = $3`,
-      [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null), fingerprint ?? null],
-    );
+      params: [scope.tenantId, scope.principal, scope.key, status, JSON.stringify(body ?? null), fingerprint ?? null],
+    };
   }
 
   /** Extends the lease of a claim whose execution is still running. */

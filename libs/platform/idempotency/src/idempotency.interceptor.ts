@@ -89,7 +89,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             await finished(body);
           }
           const fingerprint = streamedBodyFingerprint(head, body.sha256(), body.bytes);
-          await this.uow.run((tx) => this.store.complete(tx, scope, status, answer, fingerprint));
+          await this.store.completeAlone(scope, status, answer, fingerprint);
           return answer;
         },
       );
@@ -121,12 +121,12 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private async handleAndRecord(scope: IdempotencyScope, status: number, next: CallHandler, options: IdempotentOptions): Promise<unknown> {
     if (options.ownTransactions) {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.uow.run((tx) => this.store.complete(tx, scope, status, body));
+      await this.store.completeAlone(scope, status, body);
       return body;
     }
     return this.uow.run(async (tx) => {
       const body = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.store.complete(tx, scope, status, body);
+      this.store.complete(tx, scope, status, body);
       return body;
     });
   }

@@ -60,6 +60,7 @@ export async function openDataSource(options: DataSourceOptions, policy: Migrati
   const ds = new DataSource(options);
   await ds.initialize();
   try {
+    await requireReadCommittedDefault(ds);
     const schema = schemaOfOptions(options);
     if (policy === 'run') {
       await ds.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
@@ -71,6 +72,18 @@ export async function openDataSource(options: DataSourceOptions, policy: Migrati
   } catch (e) {
     await ds.destroy();
     throw e;
+  }
+}
+
+/**
+ * A unit of work in READ COMMITTED starts its transaction without naming the level (one round trip less per
+ * transaction, UnitOfWork's DEFAULT_ISOLATION): the database's default must be it, as PostgreSQL's is unless an
+ * operator changed `default_transaction_isolation` for the server, the database or the role.
+ */
+async function requireReadCommittedDefault(ds: DataSource): Promise<void> {
+  const [{ isolation }]: Array<{ isolation: string }> = await ds.query(`SELECT current_setting('default_transaction_isolation') AS isolation`);
+  if (isolation !== 'read committed') {
+    throw new Error(`The database's default_transaction_isolation is "${isolation}"; the services need PostgreSQL's default, "read committed" (reset it for the database or role).`);
   }
 }
 

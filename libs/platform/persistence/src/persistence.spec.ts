@@ -6,6 +6,7 @@ import { Column, type DataSource, Entity, type MigrationInterface, PrimaryGenera
 import { dataSourceOptions, type DatabaseSettings, openDataSource, PendingMigrationsError, schemaOf } from './data-source';
 import { PgliteHost, pgliteDirectory } from './pglite-driver';
 import { clusterTemplateFile } from './pglite-template';
+import { combinedWrite, entityInsert } from './sql-write';
 import { UnitOfWork } from './unit-of-work';
 
 // PGlite's CommonJS build loads parts of itself with `import()`, which Jest's
@@ -82,6 +83,22 @@ async function freshService(): Promise<{ ds: DataSource; schema: string; table: 
 const names = async (ds: DataSource, table: string): Promise<string[]> => (await ds.query(`SELECT name FROM ${table} ORDER BY id`)).map((r: { name: string }) => r.name);
 
 const nextMacrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Every statement sent through the DataSource's query runners from now on (units of work and `ds.query` alike), whitespace folded. */
+function sentStatements(ds: DataSource): string[] {
+  const sent: string[] = [];
+  const create = ds.createQueryRunner.bind(ds);
+  ds.createQueryRunner = (...args) => {
+    const qr = create(...args);
+    const query = qr.query.bind(qr);
+    qr.query = ((sql: string, params?: unknown[]) => {
+      sent.push(sql.replace(/\s+/g, ' ').trim());
+      return query(sql, params);
+    }) as QueryRunner['query'];
+    return qr;
+  };
+  return sent;
+}
 
 // Starting PGlite (compiling its WebAssembly, creating the cluster) takes seconds; do it once, up front.
 beforeAll(() => PgliteHost.open(SHARED_DB), 60_000);
@@ -249,6 +266,61 @@ describe('UnitOfWork', () => {
     });
   });
 
+  describe('deferred writes', () => {
+    const insert = (name: string) => ({ sql: `INSERT INTO ${T} (name) VALUES ($1)`, params: [name] });
+
+    it('go out as one statement after the work, right before COMMIT; the transaction starts in one statement', async () => {
+      const sent = sentStatements(ds);
+      await uow.run(async (tx) => {
+        uow.defer(tx, insert('deferred-1'));
+        await tx.query(`INSERT INTO ${T} (name) VALUES ('at once')`);
+        await uow.run(async (inner) => uow.defer(inner, insert('deferred-2'), insert('deferred-3')));
+        // Not sent yet: the transaction does not see them.
+        expect(await tx.query(`SELECT count(*)::int AS n FROM ${T}`)).toEqual([{ n: 1 }]);
+      });
+      expect(sent).toEqual([
+        'START TRANSACTION',
+        `INSERT INTO ${T} (name) VALUES ('at once')`,
+        `SELECT count(*)::int AS n FROM ${T}`,
+        `WITH w1 AS (INSERT INTO ${T} (name) VALUES ($1)), w2 AS (INSERT INTO ${T} (name) VALUES ($2)) INSERT INTO ${T} (name) VALUES ($3)`,
+        'COMMIT',
+      ]);
+      expect((await names(ds, T)).sort()).toEqual(['at once', 'deferred-1', 'deferred-2', 'deferred-3']);
+    });
+
+    it('are dropped when the work throws, and roll the transaction back when one fails in the database', async () => {
+      await expect(
+        uow.run(async (tx) => {
+          uow.defer(tx, insert('never'));
+          throw new Error('use case failed');
+        }),
+      ).rejects.toThrow('use case failed');
+      await expect(
+        uow.run(async (tx) => {
+          await tx.query(`INSERT INTO ${T} (name) VALUES ('earlier')`);
+          uow.defer(tx, insert('fine'), { sql: `INSERT INTO ${T} (name) VALUES ($1)`, params: [null] });
+        }),
+      ).rejects.toThrow(/null value/);
+      expect(await names(ds, T)).toEqual([]);
+      await uow.run(async (tx) => uow.defer(tx, insert('after')));
+      expect(await names(ds, T)).toEqual(['after']);
+    });
+
+    it('are refused outside a unit of work, or for a transaction that is not the current one', async () => {
+      expect(() => uow.defer(ds.manager, insert('nowhere'))).toThrow(/only inside the unit of work/);
+      await uow.run(async () => expect(() => uow.defer(ds.manager, insert('elsewhere'))).toThrow(/only inside the unit of work/));
+      expect(await names(ds, T)).toEqual([]);
+    });
+
+    it('keep the isolation a unit of work asks for: another than the default is set after the start', async () => {
+      const sent = sentStatements(ds);
+      const level = await uow.run(async (tx) => (await tx.query(`SELECT current_setting('transaction_isolation') AS level`))[0].level, 'REPEATABLE READ');
+      expect(level).toBe('repeatable read');
+      expect(sent.slice(0, 2)).toEqual(['START TRANSACTION', 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ']);
+      expect(await uow.run(async (tx) => (await tx.query(`SELECT current_setting('transaction_isolation') AS level`))[0].level)).toBe('read committed');
+    });
+  });
+
   describe('the single PGlite session', () => {
     it('runs concurrent units of work one after the other, never interleaved', async () => {
       const unit = (tag: string) =>
@@ -289,6 +361,54 @@ describe('UnitOfWork', () => {
       await work;
       expect(await read).toEqual(['first', 'second']);
     });
+  });
+});
+
+describe('raw writes', () => {
+  let ds: DataSource;
+  let T: string;
+  let schema: string;
+
+  beforeAll(async () => {
+    ({ ds, table: T, schema } = await freshService());
+  });
+
+  afterAll(async () => {
+    await ds.destroy();
+  });
+
+  it("combinedWrite numbers each write's placeholders after those before it, and leaves one write as it is", () => {
+    const one = { sql: 'UPDATE t SET a = $1 WHERE b = $2', params: [1, 2] };
+    expect(combinedWrite([one])).toBe(one);
+    expect(combinedWrite([one, { sql: 'DELETE FROM u WHERE c = $1 OR d = $1', params: [3] }, { sql: 'INSERT INTO v VALUES ($2, $1, $10)', params: [4, 5, 6, 7, 8, 9, 10, 11, 12, 13] }])).toEqual({
+      sql: 'WITH w1 AS (UPDATE t SET a = $1 WHERE b = $2), w2 AS (DELETE FROM u WHERE c = $3 OR d = $3) INSERT INTO v VALUES ($5, $4, $13)',
+      params: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+    });
+    expect(() => combinedWrite([])).toThrow(/at least one/);
+  });
+
+  it('entityInsert writes what the repository would, a column left undefined taking its default, in one statement with others', async () => {
+    const insert = entityInsert(ds, Widget, [{ name: 'made', madeOn: '2024-02-29', counter: '9007199254740993' } as Widget, { name: 'plain' } as Widget]);
+    expect(insert.sql).toBe(`INSERT INTO "${schema}"."widgets" ("id", "name", "made_on", "counter") VALUES (DEFAULT, $1, $2, $3), (DEFAULT, $4, DEFAULT, DEFAULT)`);
+    const combined = combinedWrite([insert, { sql: `UPDATE ${T} SET counter = $1 WHERE name = 'earlier'`, params: ['5'] }]);
+    await ds.query(`INSERT INTO ${T} (name) VALUES ('earlier')`);
+    await ds.query(combined.sql, [...combined.params]);
+    const rows: Array<{ name: string; made_on: string | null; counter: string }> = await ds.query(`SELECT name, made_on, counter FROM ${T} ORDER BY id`);
+    expect(rows).toEqual([
+      { name: 'earlier', made_on: null, counter: '5' },
+      { name: 'made', made_on: '2024-02-29', counter: '9007199254740993' },
+      { name: 'plain', made_on: null, counter: '0' },
+    ]);
+  });
+
+  it('openDataSource refuses a database whose default isolation is not read committed (a unit of work relies on it)', async () => {
+    // PGlite has one session, which every DataSource of the process shares: the setting is the session's, reset after.
+    await ds.query(`SET default_transaction_isolation = 'repeatable read'`);
+    try {
+      await expect(openDataSource(await dataSourceOptions(settings(nextSchema())), 'run')).rejects.toThrow(/default_transaction_isolation is "repeatable read"/);
+    } finally {
+      await ds.query(`RESET default_transaction_isolation`);
+    }
   });
 });
 

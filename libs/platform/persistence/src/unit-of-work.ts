@@ -1,6 +1,19 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
+import { combinedWrite, type SqlWrite } from './sql-write';
+
+/**
+ * The isolation a transaction starts in without naming one: PostgreSQL's default, which `openDataSource` checks the
+ * database keeps. A unit of work in it starts with a bare START TRANSACTION, one round trip instead of two.
+ */
+export const DEFAULT_ISOLATION: IsolationLevel = 'READ COMMITTED';
+
+/** A unit of work's transaction, and the writes deferred to its end. */
+interface Transaction {
+  readonly manager: EntityManager;
+  readonly deferred: SqlWrite[];
+}
 
 /**
  * One transaction for one use case: state change, outbox rows, inbox row and
@@ -10,7 +23,7 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
  * relay uses this to publish right away).
  */
 export class UnitOfWork {
-  private readonly current = new AsyncLocalStorage<EntityManager>();
+  private readonly current = new AsyncLocalStorage<Transaction>();
   private readonly commitHooks: (() => void)[] = [];
 
   constructor(readonly dataSource: DataSource) {}
@@ -21,7 +34,7 @@ export class UnitOfWork {
 
   /** The transaction of the unit of work the caller is in, if any. */
   get activeManager(): EntityManager | undefined {
-    return this.current.getStore();
+    return this.current.getStore()?.manager;
   }
 
   /**
@@ -30,14 +43,37 @@ export class UnitOfWork {
    * a nested call that took a connection of its own would wait on its caller.
    */
   get manager(): EntityManager {
-    return this.current.getStore() ?? this.dataSource.manager;
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 
-  async run<T>(work: (tx: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+  async run<T>(work: (tx: EntityManager) => Promise<T>, isolation: IsolationLevel = DEFAULT_ISOLATION): Promise<T> {
     const enclosing = this.current.getStore();
-    if (enclosing) return work(enclosing);
-    const result = await this.dataSource.transaction(isolation, (tx) => this.current.run(tx, () => work(tx)));
+    if (enclosing) return work(enclosing.manager);
+    const inTransaction = (manager: EntityManager): Promise<T> => {
+      const transaction: Transaction = { manager, deferred: [] };
+      return this.current.run(transaction, async () => {
+        const result = await work(manager);
+        if (transaction.deferred.length > 0) {
+          const last = combinedWrite(transaction.deferred.splice(0));
+          await manager.query(last.sql, [...last.params]);
+        }
+        return result;
+      });
+    };
+    const result = await (isolation === DEFAULT_ISOLATION ? this.dataSource.transaction(inTransaction) : this.dataSource.transaction(isolation, inTransaction));
     for (const hook of this.commitHooks) hook();
     return result;
+  }
+
+  /**
+   * Writes that go to the database at the end of the outermost unit of work, as one statement together with every
+   * other write deferred in it, right before its COMMIT: a use case's rows and the idempotency record of its answer in
+   * one round trip. Nothing in the transaction sees them before then, so a deferred write is one nothing after it
+   * reads or writes again (see `combinedWrite`); an error in one surfaces from `run`, and the transaction rolls back.
+   */
+  defer(tx: EntityManager, ...writes: SqlWrite[]): void {
+    const transaction = this.current.getStore();
+    if (!transaction || transaction.manager !== tx) throw new Error('A write is deferred only inside the unit of work whose transaction it names');
+    transaction.deferred.push(...writes);
   }
 }

@@ -159,6 +159,11 @@ describe.each([
       markedAt: expect.any(String),
     });
     expect(JSON.stringify(marked)).not.toMatch(/lin@/i);
+    // The create's two events in the order the relay publishes them (the outbox's ids), the row naming the last one.
+    const written: Array<{ event_type: string; event_id: string }> = await ds.query(`SELECT event_type, event_id FROM ${qualifiedTable(ds, 'outbox')} WHERE partition_key = $1 ORDER BY id`, [mail.id]);
+    expect(written.map((e) => e.event_type)).toEqual(['dsar.request.created.v1', 'dsar.request.duplicate_marked.v1']);
+    expect(mail.lastEventId).toBe(written[1].event_id);
+    expect(await registry.require(scope, mail.id)).toMatchObject({ lastEventId: written[1].event_id, version: 1 });
 
     // Another type, another jurisdiction, another person, or outside the window: not duplicates.
     const deletion = await registry.create(scope, access({ requestType: 'deletion', requestor: { type: 'subject', email: 'lin@example.org' } }), now);

@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DEFAULT_DUPLICATE_WINDOW_DAYS, type DuplicateMarkedV1, type IdentityKind, OPEN_STATUSES, type RequestDetail } from '@dsar/contracts';
 import { ProblemError } from '@dsar/platform/errors';
-import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
+import { qualifiedTable, type SqlWrite, UnitOfWork } from '@dsar/platform/persistence';
 import { IdentityBlindIndex } from '../domain/identity/blind-index';
 import { identitiesOf } from '../domain/identity/identities-of';
 import { IDENTITY_RULES_VERSION, normaliseIdentity } from '../domain/identity/identity-normalisation';
-import { RequestEntity } from '../infrastructure/request.entity';
+import { type NewRequestRow, RequestEntity } from '../infrastructure/request.entity';
 
 /** The identity index's settings: the keys (the current one first) and the window of the duplicate check. */
 export interface IdentityIndexSettings {
@@ -22,6 +22,12 @@ const DAY_MS = 86_400_000;
 
 /** What the step that marks a request writes on it and in its event. */
 export type DuplicateMark = Omit<DuplicateMarkedV1, 'requestId' | 'tenantId' | 'workspaceId'>;
+
+/** One identity of a request and its digest under the current key, in hex: one row of the index. */
+export interface IndexEntry {
+  kind: IdentityKind;
+  hex: string;
+}
 
 /** A request with a shared identity, as the duplicate check weighs it. */
 interface Candidate {
@@ -64,17 +70,32 @@ export class RequestIdentities {
    * Writes the request's rows under the current key and rules, replacing every row it had (under any key), in the
    * caller's transaction. Returns the digests written, in hex.
    */
-  async write(tx: EntityManager, row: RequestEntity): Promise<Array<{ kind: IdentityKind; hex: string }>> {
-    const entries = identitiesOf(row).map(({ kind, value }) => ({ kind, hex: this.index.digest(row.tenantId, kind, value).toString('hex') }));
+  async write(tx: EntityManager, row: NewRequestRow): Promise<IndexEntry[]> {
+    const entries = this.entriesOf(row);
     await tx.query(`DELETE FROM ${this.table('request_identities')} WHERE request_id = $1`, [row.id]);
-    if (entries.length === 0) return entries;
-    await tx.query(
-      `INSERT INTO ${this.table('request_identities')} (request_id, tenant_id, kind, key_id, rules_version, digest)
+    for (const insert of this.insertOf(row, entries)) await tx.query(insert.sql, [...insert.params]);
+    return entries;
+  }
+
+  /** The request's identities and their digests under the current key, in hex: the rows `insertOf` writes. */
+  entriesOf(row: NewRequestRow): IndexEntry[] {
+    return identitiesOf(row).map(({ kind, value }) => ({ kind, hex: this.index.digest(row.tenantId, kind, value).toString('hex') }));
+  }
+
+  /**
+   * The INSERT of the request's rows (none when it carries no identity), to send in the caller's transaction: alone,
+   * or deferred with the request's own row (a create's, which has no rows to replace).
+   */
+  insertOf(row: NewRequestRow, entries: readonly IndexEntry[]): SqlWrite[] {
+    if (entries.length === 0) return [];
+    return [
+      {
+        sql: `INSERT INTO ${this.table('request_identities')} (request_id, tenant_id, kind, key_id, rules_version, digest)
        SELECT $1, $2, e.kind, $3, $4, decode(e.hex, 'hex') FROM unnest($5::text[], $6::text[]) AS e(kind, hex)
        ON CONFLICT DO NOTHING`,
-      [row.id, row.tenantId, this.index.currentKeyId, IDENTITY_RULES_VERSION, entries.map((e) => e.kind), entries.map((e) => e.hex)],
-    );
-    return entries;
+        params: [row.id, row.tenantId, this.index.currentKeyId, IDENTITY_RULES_VERSION, entries.map((e) => e.kind), entries.map((e) => e.hex)],
+      },
+    ];
   }
 
   /**
@@ -94,22 +115,25 @@ export class RequestIdentities {
   }
 
   /**
-   * Marks a request just recorded or corrected (its row and index rows written in `tx`) as a duplicate of an open
+   * Marks a request being recorded or corrected (`entries`, its index rows: written in `tx` already, or deferred with
+   * a new request's row; the check leaves the request's own rows out) as a duplicate of an open
    * request of the same tenant and workspace, type and jurisdiction that shares an identity, received within the
    * window; null when none (or the request has no type or no identity, or marking is off). The request it is marked
    * against is the first of the group the match belongs to, or the match itself when that first one is no longer
    * open. Two requests of one person recorded at once end in one group: the check holds a transaction lock on each of
    * the request's digests, so the later of two waits for the earlier to commit and then sees it.
    */
-  async markIfDuplicate(tx: EntityManager, row: RequestEntity, written: Array<{ kind: IdentityKind; hex: string }>, now: Date): Promise<DuplicateMark | null> {
+  async markIfDuplicate(tx: EntityManager, row: NewRequestRow, entries: readonly IndexEntry[], now: Date): Promise<DuplicateMark | null> {
     const windowDays = this.settings.duplicateWindowDays;
-    if (windowDays === 0 || row.requestType === null || written.length === 0) return null;
-    // In one order in every transaction, so that two requests sharing several identities cannot deadlock.
-    for (const hex of [...new Set(written.map((w) => w.hex))].sort()) {
-      await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`identity:${row.tenantId}:${hex}`]);
-    }
+    if (windowDays === 0 || row.requestType === null || entries.length === 0) return null;
+    // In one order in every transaction, so that two requests sharing several identities cannot deadlock: one
+    // statement takes them all, in the order of the sorted array (unnest gives its elements in order). The reads below
+    // are statements of their own, so that their snapshot is taken once the locks are held.
+    const locks = [...new Set(entries.map((e) => e.hex))].sort().map((hex) => `identity:${row.tenantId}:${hex}`);
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest($1::text[]) AS k`, [locks]);
     const window = windowDays * DAY_MS;
     const receipt = row.intakeReceivedAt.getTime();
+    const digests = this.everyKeyDigests(row);
     const candidates: Candidate[] = (
       await tx.query(
         `SELECT r.id, CASE WHEN r.duplicate_state IN ('marked', 'confirmed') THEN r.duplicate_of ELSE r.id END AS primary, array_agg(DISTINCT i.kind) AS kinds
@@ -118,7 +142,7 @@ export class RequestIdentities {
             AND r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $3::text AND r.id <> $4 AND r.status = ANY($5)
             AND r.request_type = $6 AND r.jurisdiction = $7 AND r.intake_received_at BETWEEN $8 AND $9
           GROUP BY r.id`,
-        [row.tenantId, this.everyKeyDigests(row), row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
+        [row.tenantId, digests, row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
@@ -138,7 +162,7 @@ export class RequestIdentities {
       duplicateOf: chosen.id,
       matchedKinds: [...kinds].sort(),
       windowDays,
-      sameIdentityRequests: await this.sameIdentityRequests(tx, row, windowDays),
+      sameIdentityRequests: await this.sameIdentityRequests(tx, row, windowDays, digests),
       markedAt: now.toISOString(),
     };
   }
@@ -164,8 +188,7 @@ export class RequestIdentities {
    * any configured key, received in the `windowDays` up to its receipt: a campaign from one identity shows as a high
    * count. A request without identities counts itself alone.
    */
-  private async sameIdentityRequests(manager: EntityManager, row: RequestEntity, windowDays: number): Promise<number> {
-    const digests = this.everyKeyDigests(row);
+  private async sameIdentityRequests(manager: EntityManager, row: NewRequestRow, windowDays: number, digests = this.everyKeyDigests(row)): Promise<number> {
     if (digests.length === 0) return 1;
     const [counted]: Array<{ n: string }> = await manager.query(
       `SELECT count(DISTINCT i.request_id) AS n
@@ -178,7 +201,7 @@ export class RequestIdentities {
   }
 
   /** The request's identities' digests under every configured key, in hex: the rows of other requests may be under any. */
-  private everyKeyDigests(row: RequestEntity): string[] {
+  private everyKeyDigests(row: NewRequestRow): string[] {
     return identitiesOf(row).flatMap(({ kind, value }) => this.index.digestsUnderEveryKey(row.tenantId, kind, value).map((d) => d.digest.toString('hex')));
   }
 

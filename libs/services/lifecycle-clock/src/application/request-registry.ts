@@ -17,10 +17,10 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import type { TenantScope } from '@dsar/platform/http';
 import { Outbox } from '@dsar/platform/messaging';
-import { UnitOfWork } from '@dsar/platform/persistence';
+import { entityInsert, UnitOfWork } from '@dsar/platform/persistence';
 import { isInFuture } from '../domain/clock-skew';
 import { initialDeadlines, requireClockMode, requireJurisdiction } from '../domain/request-deadline';
-import { RequestEntity } from '../infrastructure/request.entity';
+import { type NewRequestRow, RequestEntity } from '../infrastructure/request.entity';
 import { PolicyCopy } from './policy-copy';
 import { RequestIdentities } from './request-identities';
 
@@ -39,7 +39,13 @@ export class RequestRegistry {
     private readonly identities: RequestIdentities,
   ) {}
 
-  async create(scope: TenantScope, command: NewRequestCommand, now = this.clock.now()): Promise<RequestEntity> {
+  /**
+   * Records a new request. Its writes (the request row, its index rows, its outbox rows) go to the database as one
+   * statement at the end of the unit of work (`UnitOfWork.defer`), with the idempotency record of a keyed create:
+   * before that, the transaction sends only the duplicate check's locks and reads. Nothing written is read back, so
+   * the row returned has no `createdAt` or `updatedAt` (the database stamps them).
+   */
+  async create(scope: TenantScope, command: NewRequestCommand, now = this.clock.now()): Promise<NewRequestRow> {
     const resolved = requireJurisdiction(command.jurisdiction);
     const intakeReceivedAt = new Date(command.intakeSource.receivedAt);
     const receivedAt = command.receivedAt ? new Date(command.receivedAt) : now;
@@ -49,7 +55,7 @@ export class RequestRegistry {
     const clockMode = requireClockMode(jurisdiction, command.clockMode);
     const deadlines = initialDeadlines(jurisdiction, command.requestType, clockMode, intakeReceivedAt);
     return this.uow.run(async (tx) => {
-      const row = tx.create(RequestEntity, {
+      const row: NewRequestRow = {
         id: randomUUID(),
         tenantId: scope.tenantId,
         workspaceId: scope.workspaceId ?? null,
@@ -84,10 +90,12 @@ export class RequestRegistry {
         duplicateState: null,
         duplicateMarkedAt: null,
         duplicateMatchedKinds: null,
-      });
-      // The blind index first: the duplicate check counts the request's own rows among those that share its identities.
-      const written = await this.identities.write(tx, row);
-      const mark = await this.identities.markIfDuplicate(tx, row, written, now);
+        lastEventId: null,
+        version: 1,
+      };
+      // A new id has no index rows to replace; the duplicate check excludes the request's own, so they are written with it below.
+      const entries = this.identities.entriesOf(row);
+      const mark = await this.identities.markIfDuplicate(tx, row, entries, now);
       const data: RequestCreatedV1 = {
         requestId: row.id,
         tenantId: row.tenantId,
@@ -108,18 +116,17 @@ export class RequestRegistry {
         channel: row.channel,
         requestorType: row.requestor?.type ?? null,
       };
-      const event = await this.outbox.record(tx, { type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data });
-      row.lastEventId = event.id;
+      const events = [this.outbox.envelopeOf({ type: RequestEventTypes.created, subject: row.id, tenantId: row.tenantId, data })];
       if (mark) {
         row.duplicateOf = mark.duplicateOf;
         row.duplicateState = 'marked';
         row.duplicateMarkedAt = new Date(mark.markedAt);
         row.duplicateMatchedKinds = mark.matchedKinds;
         const marked: DuplicateMarkedV1 = { requestId: row.id, tenantId: row.tenantId, workspaceId: row.workspaceId, ...mark };
-        row.lastEventId = (await this.outbox.record(tx, { type: LifecycleEventTypes.duplicateMarked, subject: row.id, tenantId: row.tenantId, data: marked })).id;
+        events.push(this.outbox.envelopeOf({ type: LifecycleEventTypes.duplicateMarked, subject: row.id, tenantId: row.tenantId, data: marked }));
       }
-      // A plain INSERT: `save` would first SELECT the row to learn whether it exists, which a new id never does.
-      await tx.insert(RequestEntity, row);
+      row.lastEventId = events[events.length - 1].id;
+      this.uow.defer(tx, entityInsert(this.uow.dataSource, RequestEntity, [row]), ...this.identities.insertOf(row, entries), this.outbox.insertOf(events.map((envelope) => ({ envelope }))));
       return row;
     });
   }

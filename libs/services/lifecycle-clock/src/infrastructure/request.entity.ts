@@ -149,3 +149,9 @@ export class RequestEntity {
   @VersionColumn()
   version: number;
 }
+
+/**
+ * A request as its create writes it: every column but the two times the database stamps (`created_at`, `updated_at`),
+ * which the create does not read back.
+ */
+export type NewRequestRow = Omit<RequestEntity, 'createdAt' | 'updatedAt'>;
