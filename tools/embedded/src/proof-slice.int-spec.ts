@@ -4,10 +4,10 @@ import * as path from 'node:path';
 import { DataSource } from 'typeorm';
 import { type NewRequestCommand, RequestEventTypes, Topics } from '@dsar/contracts';
 import { type HostConfig, type HostedService, hostService } from '@dsar/platform/host';
-import { type BusMessage, MemoryBus } from '@dsar/platform/messaging';
+import { type BusMessage, type BusPort, MemoryBus } from '@dsar/platform/messaging';
 import { KafkaBus } from '@dsar/platform/messaging/kafka';
 import { Metrics } from '@dsar/platform/observability';
-import { createTestDatabase, createTestTopics, distributedTestConfig, kafkaBroker, kafkaBrokers, testHostConfig, waitFor } from '@dsar/platform/testing';
+import { createTestDatabase, createTestTopics, distributedTestConfig, EventProbe, kafkaBroker, kafkaBrokers, testHostConfig, waitFor } from '@dsar/platform/testing';
 import { auditLedgerService, Ledger } from '@dsar/services/audit-ledger';
 import { lifecycleClockService, RequestRegistry } from '@dsar/services/lifecycle-clock';
 import { type RunningSystem, startSystem } from './system';
@@ -26,9 +26,26 @@ const newRequest = (): NewRequestCommand => ({
   intakeSource: { channel: 'api', rawText: 'Please send me a copy of my data.', receivedAt: '2026-11-02T09:30:00Z' },
 });
 
-async function outboxMessageOf(service: HostedService, requestId: string): Promise<BusMessage> {
-  const [row] = await service.app.get(DataSource).query(`SELECT topic, partition_key, envelope, headers FROM lifecycle_clock.outbox WHERE partition_key = $1`, [requestId]);
-  return { topic: row.topic, key: row.partition_key, value: JSON.stringify(row.envelope), headers: row.headers };
+/** The message the relay published for the request (its outbox row is deleted once it is published), to send it again. */
+async function publishedMessageOf(probe: EventProbe, requestId: string): Promise<BusMessage> {
+  const { topic, key, value, headers } = await probe.waitForMessage(`the published creation of ${requestId}`, (m) => m.key === requestId && m.headers['ce_type'] === RequestEventTypes.created);
+  return { topic, key, value, headers };
+}
+
+/** Listens on the request topic from before `during` runs, for `publishedMessageOf`. */
+async function withRequestProbe<T>(bus: BusPort, during: (probe: EventProbe) => Promise<T>): Promise<T> {
+  const probe = await EventProbe.listen(bus, [Topics.request]);
+  try {
+    return await during(probe);
+  } finally {
+    await probe.close();
+  }
+}
+
+/** How many rows of the request's creation lifecycle-clock's outbox holds: one until it is published, none after. */
+async function outboxRowsOf(service: HostedService, requestId: string): Promise<number> {
+  const [row] = await service.app.get(DataSource).query(`SELECT count(*)::int AS n FROM lifecycle_clock.outbox WHERE partition_key = $1 AND event_type = $2`, [requestId, RequestEventTypes.created]);
+  return row.n;
 }
 
 async function duplicatesSeen(): Promise<number> {
@@ -71,12 +88,15 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
     expect(events[0].payload).toMatchObject({ requestId: request.id, jurisdiction: 'EU', status: 'received' });
   });
 
-  it('gives a redelivered event (same event id, sent twice more) its effect once', async () => {
-    const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
+  it('gives a redelivered event (same event id, sent twice more) its effect once, and keeps no published row', async () => {
+    const { request, message } = await withRequestProbe(bus, async (probe) => {
+      const created = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
+      return { request: created, message: await publishedMessageOf(probe, created.id) };
+    });
     const ledger = audit.app.get(Ledger);
     await waitFor('the first delivery', async () => (await ledger.eventsOf('tenant-a', request.id)).length === 1);
+    await waitFor('the published row to be deleted', async () => (await outboxRowsOf(lifecycle, request.id)) === 0);
     const before = await duplicatesSeen();
-    const message = await outboxMessageOf(lifecycle, request.id);
     await bus.publish([message]);
     await bus.publish([message]);
     await waitFor('both redeliveries to reach the consumer', async () => (await duplicatesSeen()) - before === 2);
@@ -90,8 +110,7 @@ describe('proof slice in distributed mode (PostgreSQL + Kafka)', () => {
     try {
       const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
       requestId = request.id;
-      const [row] = await lifecycle.app.get(DataSource).query(`SELECT processed_at FROM lifecycle_clock.outbox WHERE partition_key = $1`, [request.id]);
-      expect(row.processed_at).toBeNull();
+      expect(await outboxRowsOf(lifecycle, request.id)).toBe(1);
     } finally {
       await kafkaBroker('start');
     }
@@ -125,11 +144,14 @@ describe('proof slice in embedded mode (PGlite + in-memory bus)', () => {
     system = await startSystem(config());
     const lifecycle = system.services.get('lifecycle-clock')!;
     const ledgerOf = () => system!.services.get('audit-ledger')!.app.get(Ledger);
-    const request = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
+    const { request, message } = await withRequestProbe(MemoryBus.instance(), async (probe) => {
+      const created = await lifecycle.app.get(RequestRegistry).create(tenantA, newRequest());
+      return { request: created, message: await publishedMessageOf(probe, created.id) };
+    });
     await waitFor('the ledger entry', async () => (await ledgerOf().eventsOf('tenant-a', request.id)).length === 1);
+    await waitFor('the published row to be deleted', async () => (await outboxRowsOf(lifecycle, request.id)) === 0);
 
     const before = await duplicatesSeen();
-    const message = await outboxMessageOf(lifecycle, request.id);
     await MemoryBus.instance().publish([message]);
     await MemoryBus.instance().publish([message]);
     expect((await duplicatesSeen()) - before).toBe(2);

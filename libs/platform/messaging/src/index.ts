@@ -4,6 +4,8 @@ export * from './memory-bus';
 export * from './envelope';
 export * from './outbox';
 export * from './outbox-relay';
+// The claim statement alone: its plan is checked on PostgreSQL (libs/platform/testing/src/outbox-relay.int-spec.ts).
+export { claimStatement } from './outbox-claim';
 export * from './bus-server';
 export * from './messaging.migration';
 export * from './topic-catalog';

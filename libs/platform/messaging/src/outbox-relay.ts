@@ -1,8 +1,10 @@
 import { AsyncResource } from 'node:async_hooks';
-import type { DataSource, EntityManager } from 'typeorm';
+import { setImmediate } from 'node:timers/promises';
+import type { DataSource } from 'typeorm';
 import { quoteIdent } from '@dsar/platform/persistence';
 import { Metrics } from '@dsar/platform/observability';
 import type { BusMessage, BusPort } from './bus.port';
+import { claimBatch, type ClaimedBatch, claimStatement, type OutboxRow } from './outbox-claim';
 
 export interface OutboxRelayOptions {
   service: string;
@@ -12,19 +14,11 @@ export interface OutboxRelayOptions {
   /**
    * True on a single-session database (PGlite): the claim cannot stay open
    * while consumers in the same process need the session, so rows are read,
-   * published and then marked, one step at a time. A crash between publish
-   * and mark only means the event is sent again; inboxes drop the duplicate.
+   * published and then deleted, one step at a time. A crash between publish
+   * and delete only means the event is sent again; inboxes drop the duplicate.
    */
   serializedSession: boolean;
   log: (level: 'error' | 'warn' | 'debug', message: string, extra?: Record<string, unknown>) => void;
-}
-
-interface OutboxRow {
-  id: string;
-  topic: string;
-  partition_key: string;
-  envelope: Record<string, unknown> | string;
-  headers: Record<string, string> | string;
 }
 
 /**
@@ -34,10 +28,14 @@ interface OutboxRow {
  * On PostgreSQL several replicas may relay at once: rows are claimed with
  * `FOR UPDATE SKIP LOCKED` in id order, and a claimed row whose request has an
  * earlier row held by another replica is left for later, so the events of one
- * request are always published in the order they were committed.
+ * request are always published in the order they were committed. A published
+ * row is deleted, in the transaction of its claim, committed once the broker
+ * acknowledged it (ADR 0046).
  */
 export class OutboxRelay {
   private readonly table: string;
+  /** The claim of a batch on PostgreSQL, see `claimStatement`. */
+  private readonly claimSql: string;
   private timer?: NodeJS.Timeout;
   private draining?: Promise<void>;
   private again = false;
@@ -55,6 +53,7 @@ export class OutboxRelay {
     private readonly options: OutboxRelayOptions,
   ) {
     this.table = `${quoteIdent(options.schema)}.outbox`;
+    this.claimSql = claimStatement(this.table, options.batchSize);
   }
 
   start(): void {
@@ -118,12 +117,8 @@ export class OutboxRelay {
 
   private async drain(): Promise<void> {
     try {
-      for (;;) {
-        this.again = false;
-        const claimed = this.options.serializedSession ? await this.relayUnlocked() : await this.relayClaimed();
-        if (claimed < this.options.batchSize && !this.again) break;
-        if (this.stopped) break;
-      }
+      if (this.options.serializedSession) await this.relayUnlocked();
+      else await this.relayClaimed();
       this.failures = 0;
     } catch (e) {
       this.failures++;
@@ -136,46 +131,77 @@ export class OutboxRelay {
     }
   }
 
-  private async relayClaimed(): Promise<number> {
-    return this.dataSource.transaction('READ COMMITTED', async (tx) => {
-      const rows: OutboxRow[] = await tx.query(
-        `SELECT id, topic, partition_key, envelope, headers FROM ${this.table}
-          WHERE processed_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+  /**
+   * Batches on PostgreSQL until a claim finds less than a full batch (and no commit woke the relay since it was sent).
+   *
+   * After a full batch more rows are likely waiting, so the next batch is claimed, on another connection, while this
+   * one is being published, and a batch commits while the next one is being published: the claim and the commit are
+   * off the path between two publishes. Order holds as it holds between replicas: a batch claimed while the one before
+   * it is open sees that batch's rows as locked and unpublished, so it skips them and leaves every request that has a
+   * row there. Publishes stay one after the other, and a batch commits only after the one before it did; a failed
+   * publish or commit rolls back the batch claimed ahead, and the drain fails (the poll loop backs off and tries
+   * again). Each batch takes its connection from the pool and gives it back when it ends, so a database restart leaves
+   * nothing behind that later batches would use.
+   */
+  private async relayClaimed(): Promise<void> {
+    let next: Promise<ClaimedBatch> | undefined = this.claim();
+    /** `next` was claimed while a batch was open. */
+    let nextIsAhead = false;
+    let committing: Promise<void> | undefined;
+    try {
+      for (;;) {
+        const batch = await next;
+        const batchWasAhead = nextIsAhead;
+        next = undefined;
+        if (batch.claimed >= this.options.batchSize && !this.stopped) {
+          next = settledLater(this.claim());
+          nextIsAhead = true;
+          // One turn of the event loop lets the claim reach the database before the publish's encoding holds the loop.
+          await setImmediate();
+        }
+        try {
+          await this.publish(batch.rows);
+          await committing;
+        } catch (e) {
+          await batch.end('ROLLBACK').catch(() => undefined);
+          throw e;
+        }
+        committing = settledLater(batch.end('COMMIT'));
+        if (this.stopped) break;
+        if (!next && (this.again || batchWasAhead)) {
+          // A claim sent while a batch was open saw less than the outbox holds (that batch's rows, locked), and a wake
+          // means a commit its claim may not have seen: one more claim once everything is committed ends the drain.
+          await committing;
+          next = this.claim();
+          nextIsAhead = false;
+        }
+        if (!next) break;
+      }
+      await committing;
+    } finally {
+      if (next) await next.then((b) => b.end('ROLLBACK')).catch(() => undefined);
+      await committing?.catch(() => undefined);
+    }
+  }
+
+  /** A claim sent now: a commit that wakes the relay from here on may not be in it. */
+  private claim(): Promise<ClaimedBatch> {
+    this.again = false;
+    return claimBatch(this.dataSource, this.claimSql);
+  }
+
+  private async relayUnlocked(): Promise<void> {
+    for (;;) {
+      this.again = false;
+      const rows: OutboxRow[] = await this.dataSource.query(
+        `SELECT id, topic, partition_key, envelope::text AS envelope, headers FROM ${this.table}
+          WHERE processed_at IS NULL ORDER BY id LIMIT $1`,
         [this.options.batchSize],
       );
-      if (rows.length === 0) return 0;
-      const sendable = await this.withoutKeysHeldElsewhere(tx, rows);
-      await this.publish(sendable);
-      await this.markProcessed(tx, sendable);
-      return rows.length;
-    });
-  }
-
-  private async relayUnlocked(): Promise<number> {
-    const rows: OutboxRow[] = await this.dataSource.query(
-      `SELECT id, topic, partition_key, envelope, headers FROM ${this.table}
-        WHERE processed_at IS NULL ORDER BY id LIMIT $1`,
-      [this.options.batchSize],
-    );
-    if (rows.length === 0) return 0;
-    await this.publish(rows);
-    await this.markProcessed(this.dataSource.manager, rows);
-    return rows.length;
-  }
-
-  /** Drops rows whose request has an earlier unpublished row that this relay did not claim. */
-  private async withoutKeysHeldElsewhere(tx: EntityManager, rows: OutboxRow[]): Promise<OutboxRow[]> {
-    const firstIdByKey = new Map<string, string>();
-    for (const r of rows) if (!firstIdByKey.has(r.partition_key)) firstIdByKey.set(r.partition_key, r.id);
-    const held: { partition_key: string }[] = await tx.query(
-      `SELECT DISTINCT o.partition_key FROM ${this.table} o
-         JOIN unnest($1::text[], $2::bigint[]) AS c(key, first_id) ON o.partition_key = c.key
-        WHERE o.processed_at IS NULL AND o.id < c.first_id`,
-      [[...firstIdByKey.keys()], [...firstIdByKey.values()]],
-    );
-    if (held.length === 0) return rows;
-    const blocked = new Set(held.map((h) => h.partition_key));
-    return rows.filter((r) => !blocked.has(r.partition_key));
+      await this.publish(rows);
+      if (rows.length > 0) await this.dataSource.query(`DELETE FROM ${this.table} WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      if ((rows.length < this.options.batchSize && !this.again) || this.stopped) return;
+    }
   }
 
   private async publish(rows: OutboxRow[]): Promise<void> {
@@ -183,16 +209,13 @@ export class OutboxRelay {
     const messages: BusMessage[] = rows.map((r) => ({
       topic: r.topic,
       key: r.partition_key,
-      value: typeof r.envelope === 'string' ? r.envelope : JSON.stringify(r.envelope),
+      value: r.envelope,
       headers: typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers,
     }));
     await this.bus.publish(messages);
-    for (const m of messages) Metrics.get().outboxPublished.inc({ service: this.options.service, topic: m.topic });
-  }
-
-  private async markProcessed(tx: EntityManager, rows: OutboxRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await tx.query(`UPDATE ${this.table} SET processed_at = now(), attempts = attempts + 1 WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+    const perTopic = new Map<string, number>();
+    for (const m of messages) perTopic.set(m.topic, (perTopic.get(m.topic) ?? 0) + 1);
+    for (const [topic, count] of perTopic) Metrics.get().outboxPublished.inc({ service: this.options.service, topic }, count);
   }
 
   private async recordFailure(error: Error): Promise<void> {
@@ -202,4 +225,10 @@ export class OutboxRelay {
       [this.options.batchSize, error.message.slice(0, 1000)],
     );
   }
+}
+
+/** A promise awaited later, while other work is under way: its failure must not count as unhandled meanwhile. */
+function settledLater<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => undefined);
+  return promise;
 }
