@@ -98,7 +98,11 @@ export class KafkaBus implements BusPort {
     if (messages.length === 0) return;
     const producer = await this.connectedProducer();
     const byTopic = new Map<string, BusMessage[]>();
-    for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+    for (const m of messages) {
+      const same = byTopic.get(m.topic);
+      if (same) same.push(m);
+      else byTopic.set(m.topic, [m]);
+    }
     await producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, ms]) => ({
