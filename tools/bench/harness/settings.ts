@@ -56,6 +56,21 @@ export interface Settings {
   fanoutRequests: number;
   /** …and how long to wait for every answer before calling the run failed. */
   fanoutTimeoutS: number;
+  /**
+   * The catchup benchmark: seconds the broker is stopped while creates go on (0: no outage, only the burst; the
+   * smoke run never stops the broker, which the tests beside it share)…
+   */
+  catchupOutageS: number;
+  /** …the steady creates per second before, during and after the outage… */
+  catchupRate: number;
+  /** …the seconds of steady creates before the broker is stopped… */
+  catchupLeadS: number;
+  /** …the creates of the burst, as fast as the gateway takes them… */
+  catchupBurst: number;
+  /** …how long to wait for every consumer to drain before calling it not drained… */
+  catchupDrainTimeoutS: number;
+  /** …and its repetitions at most (each stops the broker and sends the burst: minutes; --repeat above this is cut to it). */
+  catchupRepeat: number;
 }
 
 const FULL: Settings = {
@@ -87,6 +102,12 @@ const FULL: Settings = {
   quiesceTimeoutS: 60,
   fanoutRequests: 1000,
   fanoutTimeoutS: 600,
+  catchupOutageS: 60,
+  catchupRate: 50,
+  catchupLeadS: 5,
+  catchupBurst: 20_000,
+  catchupDrainTimeoutS: 300,
+  catchupRepeat: 1,
 };
 
 const SMOKE: Settings = {
@@ -119,6 +140,13 @@ const SMOKE: Settings = {
   quiesceTimeoutS: 5,
   fanoutRequests: 20,
   fanoutTimeoutS: 120,
+  // Stopping the broker would break the tests that share it: the smoke run measures a small burst only.
+  catchupOutageS: 0,
+  catchupRate: 50,
+  catchupLeadS: 1,
+  catchupBurst: 200,
+  catchupDrainTimeoutS: 60,
+  catchupRepeat: 1,
 };
 
 const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
