@@ -14,7 +14,7 @@ import { databaseUrl, kafkaBrokers } from '@dsar/platform/testing';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint'];
+const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint', 'catchup'];
 
 /** Figures every smoke run must have, by benchmark (key → must it have a floor). */
 const KEY_FIGURES: Record<string, Record<string, boolean>> = {
@@ -24,6 +24,8 @@ const KEY_FIGURES: Record<string, Record<string, boolean>> = {
   reads: { 'byId.throughput': true, 'page.throughput': true },
   relay: { events: true },
   footprint: { 'built.lifecycle-clock': false, 'built.api-gateway': false, 'embedded-built.ready': false },
+  // The burst only: a smoke run never stops the broker (BENCH_CATCHUP_OUTAGE_S=0), which the tests beside it share.
+  catchup: { 'burst.created': false, 'burst.relay.catchup': false, 'burst.audit-ledger.drain': false, 'burst.lost': false },
 };
 
 interface Report {
@@ -89,6 +91,9 @@ describe('the benchmark harness, smoke mode', () => {
     expect(value('reads', 'byId.throughput')).toBeGreaterThan(0);
     expect(value('relay', 'events')).toBeGreaterThan(0);
     expect(value('queue', 'default (receivedAt desc, limit 25).total')).toBeGreaterThan(0);
+    // Every create of the burst accepted, and each has its effect in every consumer once.
+    expect({ refused: value('catchup', 'burst.refused'), lost: value('catchup', 'burst.lost') }).toEqual({ refused: 0, lost: 0 });
+    expect(report.benchmarks.find((b) => b.name === 'catchup')?.figures.some((f) => f.key.startsWith('outage.'))).toBe(false);
 
     const section = readFileSync(docs, 'utf8');
     expect(section).toContain('<!-- bench:begin -->');

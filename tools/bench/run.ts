@@ -17,7 +17,8 @@ import { created, describeError, loadAverage, localKafkaVersion, log, machineFac
 /**
  * The benchmark harness (issue [bench]).
  *
- *   npm run bench                          the six benchmarks of the issue, 3 repetitions (about 15 minutes);
+ *   npm run bench                          the six benchmarks of issue [bench] and catchup of [throughput] (which
+ *                                          stops the broker for a minute), 3 repetitions (about 20 minutes);
  *                                          writes tools/bench/results/<date>.json and the generated section of
  *                                          docs/performance.md
  *   npm run bench -- intake reads          only those
@@ -216,6 +217,7 @@ async function main(): Promise<number> {
           name: b.name,
           title: m.title,
           method: m.method,
+          ...(m.repetitions !== undefined ? { repetitions: m.repetitions } : {}),
           figures,
           notes: m.notes ?? [],
           raw: m.raw ?? {},

@@ -1,4 +1,5 @@
 import type { Benchmark } from '../harness/types';
+import { catchup } from './catchup';
 import { cli } from './cli';
 import { create } from './create';
 import { fanout } from './fanout';
@@ -14,4 +15,4 @@ import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, catchup, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];

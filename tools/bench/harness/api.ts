@@ -9,30 +9,38 @@ import { freePort } from '@dsar/platform/testing';
 /**
  * The body of every create: a German request from a web form, as a person would type it (no requestType: the
  * intake infers it from the words, as it does for most web forms), received a minute before the run started.
+ * Every create comes from the same person unless `email` names another.
  */
-export function createBody(receivedAt: Date): string {
+export function createBody(receivedAt: Date, email = 'jane@example.org'): string {
   return JSON.stringify({
     jurisdiction: 'DE',
     intakeSource: {
       channel: 'web_form',
       rawText: 'Please send me a copy of all personal data you hold about me.',
       receivedAt: receivedAt.toISOString(),
-      contact: 'jane@example.org',
+      contact: email,
     },
-    requestor: { type: 'subject', name: 'Jane Doe', email: 'jane@example.org' },
+    requestor: { type: 'subject', name: 'Jane Doe', email },
   });
 }
 
+/** A create's body from person `n` (`person-<n>@<domain>`): creates of distinct `n` never share an identity, which would make them duplicates of each other. */
+export const peopleBodies =
+  (receivedAt: Date, domain: string) =>
+  (n: number): string =>
+    createBody(receivedAt, `person-${n}@${domain}`);
+
 export const jsonHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
-/** Creates `count` requests through the gateway, `connections` at a time; the ids of the 202s. */
-export async function createRequests(url: string, token: string, body: string, count: number, connections: number): Promise<{ ids: string[]; summary: LoadSummary }> {
+/** Creates `count` requests through the gateway, `connections` at a time; the ids of the 202s. `body` is one body for all, or a function of a counter that gives each create its own. */
+export async function createRequests(url: string, token: string, body: string | ((n: number) => string), count: number, connections: number): Promise<{ ids: string[]; summary: LoadSummary }> {
   const ids: string[] = [];
+  let sent = 0;
   const request: AutocannonRequest = {
     method: 'POST',
     path: '/api/v1/requests',
     headers: jsonHeaders(token),
-    body,
+    ...(typeof body === 'string' ? { body } : { setupRequest: (r) => ({ ...r, body: body(sent++) }) }),
     onResponse: (status, text) => {
       if (status !== 202) return;
       try {

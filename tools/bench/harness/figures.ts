@@ -5,6 +5,7 @@ import { median } from './util';
 
 export const atLeastFloor = (bound: number): Target => ({ kind: 'ratio-min', bound, text: `≥ ${bound}× floor` });
 export const atMost = (bound: number, unit: string): Target => ({ kind: 'max', bound, text: `≤ ${bound.toLocaleString('en-US')} ${unit}` });
+export const atLeast = (bound: number, unit: string): Target => ({ kind: 'min', bound, text: `≥ ${bound.toLocaleString('en-US')} ${unit}` });
 export const exactly = (bound: number, text?: string): Target => ({ kind: 'equals', bound, text: text ?? `= ${bound}` });
 
 export function figure(key: string, label: string, unit: string, samples: number[], extra: { floor?: { label: string; samples: number[] }; target?: Target } = {}): Figure {

@@ -1,4 +1,4 @@
-import { atLeastFloor, atMost, exactly, figure, verdict } from './figures';
+import { atLeast, atLeastFloor, atMost, exactly, figure, verdict } from './figures';
 import { type RunReport, updateSection } from './report';
 import { settingsFor } from './settings';
 import type { BenchResult } from './types';
@@ -54,6 +54,12 @@ describe('the generated section of docs/performance.md', () => {
     expect(second).toContain('raw results in `b.json`');
   });
 
+  it("gives a benchmark's own repetitions when it ran fewer than the run's", () => {
+    const doc = updateSection(DOC, run([{ ...bench('catchup', 25), repetitions: 1 }, bench('intake', 25)]), 'a.json', ['intake', 'catchup']);
+    expect(doc).toContain('`npm run bench`, 1 repetition (each figure is the median)');
+    expect(doc).toContain('`npm run bench`, 3 repetitions (each figure is the median)');
+  });
+
   it('says when a run was a smoke run and judges nothing then', () => {
     const doc = updateSection(DOC, run([bench('intake', 25)], true), 'a.json', ['intake']);
     expect(doc).toContain('Smoke run');
@@ -77,6 +83,8 @@ describe('figures', () => {
     expect(verdict(figure('a', 'a', 'req/s', [30], { floor: { label: 'f', samples: [100] }, target: atLeastFloor(0.25) }))).toBe(true);
     expect(verdict(figure('b', 'b', 'ms', [51], { target: atMost(50, 'ms') }))).toBe(false);
     expect(verdict(figure('c', 'c', 'count', [0], { target: exactly(0) }))).toBe(true);
+    expect(verdict(figure('e', 'e', 'events/s', [1999], { target: atLeast(2000, 'events/s') }))).toBe(false);
+    expect(verdict(figure('f', 'f', 'events/s', [NaN], { target: atLeast(2000, 'events/s') }))).toBeNull();
     expect(verdict(figure('d', 'd', 'ms', [5]))).toBeNull();
   });
 });
@@ -86,5 +94,11 @@ describe('settings', () => {
     expect(settingsFor(false, { BENCH_LOAD_S: '20', BENCH_INTAKE_CLIENTS: '8,32' })).toMatchObject({ loadS: 20, intakeClients: [8, 32] });
     expect(settingsFor(true, {}).loadS).toBeLessThan(settingsFor(false, {}).loadS);
     expect(() => settingsFor(false, { BENCH_RELAY_EVENTS: 'many' })).toThrow(/BENCH_RELAY_EVENTS/);
+    expect(settingsFor(false, { BENCH_CATCHUP_OUTAGE_S: '20', BENCH_CATCHUP_BURST: '5000' })).toMatchObject({ catchupOutageS: 20, catchupBurst: 5000, catchupRate: 50 });
+  });
+
+  it('never stop the broker in a smoke run', () => {
+    expect(settingsFor(true, {}).catchupOutageS).toBe(0);
+    expect(settingsFor(false, {}).catchupOutageS).toBe(60);
   });
 });

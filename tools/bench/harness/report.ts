@@ -48,8 +48,9 @@ function metCell(f: Figure, smoke: boolean): string {
 export function benchmarkBlock(b: BenchResult, run: RunReport): string {
   const lines: string[] = [blockBegin(b.name), `### ${b.title}`, ''];
   if (run.smoke) lines.push('**Smoke run: durations of seconds, the figures mean nothing and no target is judged.**', '');
+  const repetitions = b.repetitions ?? run.repeat;
   lines.push(
-    `Run of ${run.date.slice(0, 16).replace('T', ' ')} UTC: \`${run.command}\`, ${run.repeat} repetition${run.repeat === 1 ? '' : 's'} ` +
+    `Run of ${run.date.slice(0, 16).replace('T', ' ')} UTC: \`${run.command}\`, ${repetitions} repetition${repetitions === 1 ? '' : 's'} ` +
       `(each figure is the median), ${duration(b.wallS)}, load average ${load(b.loadBefore)} before, ${load(b.loadAfter)} after.`,
     '',
     b.method,

@@ -62,6 +62,21 @@ export interface Settings {
   fidesS: number;
   /** …and how long Fides may take to start (its migrations take minutes on a busy machine). */
   fidesReadyTimeoutS: number;
+  /**
+   * The catchup benchmark: seconds the broker is stopped while creates go on (0: no outage, only the burst; the
+   * smoke run never stops the broker, which the tests beside it share)…
+   */
+  catchupOutageS: number;
+  /** …the steady creates per second before, during and after the outage… */
+  catchupRate: number;
+  /** …the seconds of steady creates before the broker is stopped… */
+  catchupLeadS: number;
+  /** …the creates of the burst, as fast as the gateway takes them… */
+  catchupBurst: number;
+  /** …how long to wait for every consumer to drain before calling it not drained… */
+  catchupDrainTimeoutS: number;
+  /** …and its repetitions at most (each stops the broker and sends the burst: minutes; --repeat above this is cut to it). */
+  catchupRepeat: number;
 }
 
 const FULL: Settings = {
@@ -96,6 +111,12 @@ const FULL: Settings = {
   fanoutTimeoutS: 600,
   fidesS: 20,
   fidesReadyTimeoutS: 900,
+  catchupOutageS: 60,
+  catchupRate: 50,
+  catchupLeadS: 5,
+  catchupBurst: 20_000,
+  catchupDrainTimeoutS: 300,
+  catchupRepeat: 1,
 };
 
 const SMOKE: Settings = {
@@ -131,6 +152,13 @@ const SMOKE: Settings = {
   fanoutTimeoutS: 120,
   fidesS: 2,
   fidesReadyTimeoutS: 900,
+  // Stopping the broker would break the tests that share it: the smoke run measures a small burst only.
+  catchupOutageS: 0,
+  catchupRate: 50,
+  catchupLeadS: 1,
+  catchupBurst: 200,
+  catchupDrainTimeoutS: 60,
+  catchupRepeat: 1,
 };
 
 const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

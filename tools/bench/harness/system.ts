@@ -28,7 +28,7 @@ export const SERVICES = ['policy-registry', 'lifecycle-clock', 'intake-gateway',
 export type ServiceName = (typeof SERVICES)[number];
 
 /** The tenants of the benchmarks, one admin API key each. */
-export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay', 'bench-fanout'] as const;
+export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay', 'bench-fanout', 'bench-catchup'] as const;
 export type Tenant = (typeof TENANTS)[number];
 
 export type ApiKeys = Record<Tenant, string>;
@@ -72,6 +72,8 @@ export class DistributedSystem {
   readonly processes = new Map<ServiceName, Proc>();
   readonly urls = new Map<ServiceName, string>();
   gatewayUrl = '';
+  /** KAFKA_GROUP_PREFIX of the services: their consumer groups are `<groupPrefix>.<service>`. */
+  readonly groupPrefix = `bench-${randomBytes(4).toString('hex')}`;
   /** Time from the first spawn to every service ready. */
   readyMs = 0;
   private pgPool?: Pool;
@@ -126,7 +128,7 @@ export class DistributedSystem {
       BUS_DRIVER: 'kafka',
       KAFKA_BROKERS: kafkaBrokers(),
       KAFKA_TOPIC_PREFIX: this.topicPrefix,
-      KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}`,
+      KAFKA_GROUP_PREFIX: this.groupPrefix,
       INTERNAL_AUTH_KEY: randomBytes(32).toString('base64'),
       // Read by the notifier and intake-gateway only (the others ignore it).
       REQUEST_REFERENCE_KEY: randomBytes(32).toString('base64'),

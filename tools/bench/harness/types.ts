@@ -44,6 +44,8 @@ export interface BenchResult {
   notes: string[];
   /** Raw samples and anything else worth keeping (autocannon summaries, per-request latencies…). */
   raw: Record<string, unknown>;
+  /** Repetitions it ran when fewer than the run's (a benchmark that caps them, as catchup does). */
+  repetitions?: number;
   /** Set when the benchmark failed; its figures are whatever it got to. */
   error?: string;
   wallS: number;
@@ -78,6 +80,8 @@ export interface Context {
 export interface Measured {
   title: string;
   method: string;
+  /** Repetitions it ran when fewer than the run's (see BenchResult). */
+  repetitions?: number;
   figures: Figure[];
   notes?: string[];
   raw?: Record<string, unknown>;
@@ -87,7 +91,7 @@ export interface Benchmark {
   name: string;
   /** One line for --list. */
   summary: string;
-  /** Part of `npm run bench` without names (the issue's six); the others run only when named. */
+  /** Part of `npm run bench` without names (the six of issue [bench], and catchup); the others run only when named. */
   inDefault: boolean;
   /** Needs PostgreSQL and Kafka (the runner makes sure they are up). */
   needsInfra: boolean;
