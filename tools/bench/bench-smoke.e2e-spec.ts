@@ -14,7 +14,7 @@ import { databaseUrl, kafkaBrokers } from '@dsar/platform/testing';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint'];
+const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint', 'soak'];
 
 /** Figures every smoke run must have, by benchmark (key → must it have a floor). */
 const KEY_FIGURES: Record<string, Record<string, boolean>> = {
@@ -24,6 +24,7 @@ const KEY_FIGURES: Record<string, Record<string, boolean>> = {
   reads: { 'byId.throughput': true, 'page.throughput': true },
   relay: { events: true },
   footprint: { 'built.lifecycle-clock': false, 'built.api-gateway': false, 'embedded-built.ready': false },
+  soak: { 'defaults.p99': false, 'jobs.p99': true, 'jobs.m1.max': false, 'jobs.probe.max': false },
 };
 
 interface Report {
@@ -56,7 +57,7 @@ describe('the benchmark harness, smoke mode', () => {
       execFile(
         process.execPath,
         ['tools/scripts/run-ts.cjs', 'tools/bench/run.ts', '--smoke', '--out', out, '--write', '--docs', docs],
-        { cwd: ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024, timeout: 280_000 },
+        { cwd: ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024, timeout: 380_000 },
         (error, stdout, stderr) => ok({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}\n${stderr}` }),
       ),
     );
@@ -89,6 +90,8 @@ describe('the benchmark harness, smoke mode', () => {
     expect(value('reads', 'byId.throughput')).toBeGreaterThan(0);
     expect(value('relay', 'events')).toBeGreaterThan(0);
     expect(value('queue', 'default (receivedAt desc, limit 25).total')).toBeGreaterThan(0);
+    // The soak's creates all answered, with the periodic jobs at their defaults and at a short interval over a backlog.
+    for (const key of ['defaults.errors', 'jobs.errors']) expect({ key, errors: value('soak', key) }).toEqual({ key, errors: 0 });
 
     const section = readFileSync(docs, 'utf8');
     expect(section).toContain('<!-- bench:begin -->');
@@ -117,5 +120,5 @@ describe('the benchmark harness, smoke mode', () => {
       await admin.disconnect();
     }
     expect(report.created.pids.filter(alive)).toEqual([]);
-  }, 300_000);
+  }, 400_000);
 });

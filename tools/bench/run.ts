@@ -17,7 +17,8 @@ import { created, describeError, loadAverage, localKafkaVersion, log, machineFac
 /**
  * The benchmark harness (issue [bench]).
  *
- *   npm run bench                          the six benchmarks of the issue, 3 repetitions (about 15 minutes);
+ *   npm run bench                          the six benchmarks of the issue and the soak of [throughput], 3 repetitions
+ *                                          (about 23 minutes; the soak runs once);
  *                                          writes tools/bench/results/<date>.json and the generated section of
  *                                          docs/performance.md
  *   npm run bench -- intake reads          only those
