@@ -14,7 +14,7 @@ import { databaseUrl, kafkaBrokers } from '@dsar/platform/testing';
  */
 
 const ROOT = resolve(__dirname, '../..');
-const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint', 'catchup'];
+const BENCHMARKS = ['intake', 'propagation', 'queue', 'reads', 'relay', 'footprint', 'catchup', 'soak'];
 
 /** Figures every smoke run must have, by benchmark (key → must it have a floor). */
 const KEY_FIGURES: Record<string, Record<string, boolean>> = {
@@ -26,6 +26,7 @@ const KEY_FIGURES: Record<string, Record<string, boolean>> = {
   footprint: { 'built.lifecycle-clock': false, 'built.api-gateway': false, 'embedded-built.ready': false },
   // The burst only: a smoke run never stops the broker (BENCH_CATCHUP_OUTAGE_S=0), which the tests beside it share.
   catchup: { 'burst.created': false, 'burst.relay.catchup': false, 'burst.audit-ledger.drain': false, 'burst.lost': false },
+  soak: { 'defaults.p99': false, 'jobs.p99': true, 'jobs.m1.max': false, 'jobs.probe.max': false },
 };
 
 interface Report {
@@ -58,7 +59,7 @@ describe('the benchmark harness, smoke mode', () => {
       execFile(
         process.execPath,
         ['tools/scripts/run-ts.cjs', 'tools/bench/run.ts', '--smoke', '--out', out, '--write', '--docs', docs],
-        { cwd: ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024, timeout: 280_000 },
+        { cwd: ROOT, env: process.env, maxBuffer: 64 * 1024 * 1024, timeout: 380_000 },
         (error, stdout, stderr) => ok({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}\n${stderr}` }),
       ),
     );
@@ -94,6 +95,8 @@ describe('the benchmark harness, smoke mode', () => {
     // Every create of the burst accepted, and each has its effect in every consumer once.
     expect({ refused: value('catchup', 'burst.refused'), lost: value('catchup', 'burst.lost') }).toEqual({ refused: 0, lost: 0 });
     expect(report.benchmarks.find((b) => b.name === 'catchup')?.figures.some((f) => f.key.startsWith('outage.'))).toBe(false);
+    // The soak's creates all answered, with the periodic jobs at their defaults and at a short interval over a backlog.
+    for (const key of ['defaults.errors', 'jobs.errors']) expect({ key, errors: value('soak', key) }).toEqual({ key, errors: 0 });
 
     const section = readFileSync(docs, 'utf8');
     expect(section).toContain('<!-- bench:begin -->');
@@ -122,5 +125,5 @@ describe('the benchmark harness, smoke mode', () => {
       await admin.disconnect();
     }
     expect(report.created.pids.filter(alive)).toEqual([]);
-  }, 300_000);
+  }, 400_000);
 });

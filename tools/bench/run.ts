@@ -17,8 +17,9 @@ import { created, describeError, loadAverage, localKafkaVersion, log, machineFac
 /**
  * The benchmark harness (issue [bench]).
  *
- *   npm run bench                          the six benchmarks of issue [bench] and catchup of [throughput] (which
- *                                          stops the broker for a minute), 3 repetitions (about 20 minutes);
+ *   npm run bench                          the six benchmarks of issue [bench], catchup (which stops the broker for a
+ *                                          minute) and the soak of [throughput], 3 repetitions (about 30 minutes; the
+ *                                          catchup and the soak run once);
  *                                          writes tools/bench/results/<date>.json and the generated section of
  *                                          docs/performance.md
  *   npm run bench -- intake reads          only those

@@ -13,6 +13,7 @@ import { readLetter } from './read-letter';
 import { reads } from './reads';
 import { relay } from './relay';
 import { artifact, audit, evidence } from './scripts';
+import { soak } from './soak';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, catchup, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, catchup, soak, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];

@@ -4,6 +4,7 @@ import { median } from './util';
 /** Builds the figures of a benchmark: medians of the repetitions, ratios to the floor, verdicts. */
 
 export const atLeastFloor = (bound: number): Target => ({ kind: 'ratio-min', bound, text: `≥ ${bound}× floor` });
+export const atMostFloor = (bound: number): Target => ({ kind: 'ratio-max', bound, text: `≤ ${bound}× floor` });
 export const atMost = (bound: number, unit: string): Target => ({ kind: 'max', bound, text: `≤ ${bound.toLocaleString('en-US')} ${unit}` });
 export const atLeast = (bound: number, unit: string): Target => ({ kind: 'min', bound, text: `≥ ${bound.toLocaleString('en-US')} ${unit}` });
 export const exactly = (bound: number, text?: string): Target => ({ kind: 'equals', bound, text: text ?? `= ${bound}` });
@@ -25,12 +26,13 @@ export function figure(key: string, label: string, unit: string, samples: number
 export function verdict(f: Figure): boolean | null {
   const t = f.target;
   if (!t) return null;
-  const v = t.kind === 'ratio-min' ? f.ratio : f.value;
+  const v = t.kind === 'ratio-min' || t.kind === 'ratio-max' ? f.ratio : f.value;
   if (v === undefined || !Number.isFinite(v)) return null;
   switch (t.kind) {
     case 'ratio-min':
     case 'min':
       return v >= t.bound;
+    case 'ratio-max':
     case 'max':
       return v <= t.bound;
     case 'equals':

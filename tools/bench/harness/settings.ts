@@ -54,6 +54,18 @@ export interface Settings {
   footprintEmbeddedSource: number;
   /** The longest wait for the system to go idle between phases. */
   quiesceTimeoutS: number;
+  /** The soak benchmark: seconds of each run at a steady rate… */
+  soakS: number;
+  /** …of this many creates per second. */
+  soakRate: number;
+  /** The short interval, in ms, of every periodic job in the soak's second run. */
+  soakJobIntervalMs: number;
+  /** Audit chains seeded for that run that no checkpoint covers… */
+  soakBacklog: number;
+  /** …of which this many are of requests closed long ago (past their retention). */
+  soakPurgeable: number;
+  /** Runs of each side (the soak ignores --repeat: one run is already minutes). */
+  soakRuns: number;
   /** The fanout benchmark: requests fanned out to its five data systems per repetition… */
   fanoutRequests: number;
   /** …and how long to wait for every answer before calling the run failed. */
@@ -117,6 +129,12 @@ const FULL: Settings = {
   catchupBurst: 20_000,
   catchupDrainTimeoutS: 300,
   catchupRepeat: 1,
+  soakS: 180,
+  soakRate: 20,
+  soakJobIntervalMs: 15_000,
+  soakBacklog: 50_000,
+  soakPurgeable: 500,
+  soakRuns: 1,
 };
 
 const SMOKE: Settings = {
@@ -159,6 +177,12 @@ const SMOKE: Settings = {
   catchupBurst: 200,
   catchupDrainTimeoutS: 60,
   catchupRepeat: 1,
+  soakS: 5,
+  soakRate: 20,
+  soakJobIntervalMs: 1_000,
+  soakBacklog: 2_000,
+  soakPurgeable: 50,
+  soakRuns: 1,
 };
 
 const envName = (key: string): string => `BENCH_${key.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;

@@ -28,7 +28,7 @@ export const SERVICES = ['policy-registry', 'lifecycle-clock', 'intake-gateway',
 export type ServiceName = (typeof SERVICES)[number];
 
 /** The tenants of the benchmarks, one admin API key each. */
-export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay', 'bench-fanout', 'bench-catchup'] as const;
+export const TENANTS = ['bench-intake', 'bench-warmup', 'bench-propagation', 'bench-burst', 'bench-reads', 'bench-relay', 'bench-fanout', 'bench-catchup', 'bench-soak'] as const;
 export type Tenant = (typeof TENANTS)[number];
 
 export type ApiKeys = Record<Tenant, string>;
@@ -204,8 +204,8 @@ export interface EmbeddedSystem {
   readyMs: number;
 }
 
-/** `npm start` (or its built entry) on a fresh DATA_DIR under `dir`, polled every 50 ms until ready. */
-export async function startEmbedded(dir: string, entry = 'tools/embedded/src/main.ts', name = 'embedded'): Promise<EmbeddedSystem> {
+/** `npm start` (or its built entry) on DATA_DIR `dir`/data (fresh unless seeded), polled every 50 ms until ready; `env` adds settings. */
+export async function startEmbedded(dir: string, entry = 'tools/embedded/src/main.ts', name = 'embedded', env: Record<string, string> = {}): Promise<EmbeddedSystem> {
   const { keys, json } = apiKeys();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -225,6 +225,7 @@ export async function startEmbedded(dir: string, entry = 'tools/embedded/src/mai
       LOG_LEVEL: 'warn',
       DSAR_API_KEYS: json,
       RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
     },
     join(dir, `${name}.log`),
   );

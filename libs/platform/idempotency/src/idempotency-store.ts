@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } f
 import type { EntityManager } from 'typeorm';
 import { ProblemError } from '@dsar/platform/errors';
 import { quoteIdent, type SqlWrite, UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { inBatches, type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { IDEMPOTENCY_RETENTION_HOURS, streamedFingerprintParts } from './idempotency-key';
 
 export const IDEMPOTENCY_SCHEMA = Symbol('IDEMPOTENCY_SCHEMA');
@@ -26,6 +26,8 @@ const CLAIM_LEASE_SECONDS = 15;
 export const CLAIM_RENEW_MS = 5_000;
 /** How often expired keys are deleted. */
 const PURGE_INTERVAL_MS = 3_600_000;
+/** Expired keys deleted per statement: a day of keys goes in short statements that leave the requests their turns (ADR 0043). */
+const PURGE_BATCH = 1_000;
 
 @Injectable()
 export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
@@ -38,7 +40,7 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
   ) {
     this.table = `${quoteIdent(schema)}.idempotency_keys`;
     // The schema is the service's own (one per service), so it names the service in the job's metrics.
-    this.purge = new PeriodicJob({ service: schema, name: 'idempotency-purge', intervalMs: PURGE_INTERVAL_MS, log: new Logger('IdempotencyStore') }, () => this.purgeExpired());
+    this.purge = new PeriodicJob({ service: schema, name: 'idempotency-purge', intervalMs: PURGE_INTERVAL_MS, log: new Logger('IdempotencyStore') }, (run) => this.purgeExpired(run));
   }
 
   onModuleInit(): void {
@@ -128,11 +130,26 @@ export class IdempotencyStore implements OnModuleInit, OnModuleDestroy {
     await this.uow.dataSource.query(`DELETE FROM ${this.table} WHERE tenant_id = $1 AND principal = $2 AND key = $3 AND state = 'processing'`, [scope.tenantId, scope.principal, scope.key]);
   }
 
-  async purgeExpired(): Promise<number> {
-    // Counted in SQL: a bare DELETE … RETURNING answers [rows, count] through TypeORM, whose length is always 2.
-    const [{ count }]: Array<{ count: number }> = await this.uow.dataSource.query(
-      `WITH deleted AS (DELETE FROM ${this.table} WHERE expires_at < now() RETURNING 1) SELECT count(*)::int AS count FROM deleted`,
+  /** Deletes the expired keys, PURGE_BATCH per statement (batches that yield); returns how many. */
+  async purgeExpired(run?: Pick<JobRun, 'stopping'>): Promise<number> {
+    let purged = 0;
+    await inBatches(
+      async () => {
+        // Counted in SQL: a bare DELETE … RETURNING answers [rows, count] through TypeORM, whose length is always 2. The
+        // expiry is checked again on the row deleted: a key taken over since the inner read has a new one.
+        const [{ count }]: Array<{ count: number }> = await this.uow.dataSource.query(
+          `WITH deleted AS (
+             DELETE FROM ${this.table} WHERE expires_at < now()
+                AND (tenant_id, principal, key) IN (SELECT tenant_id, principal, key FROM ${this.table} WHERE expires_at < now() LIMIT $1)
+             RETURNING 1)
+           SELECT count(*)::int AS count FROM deleted`,
+          [PURGE_BATCH],
+        );
+        purged += count;
+        return count === PURGE_BATCH;
+      },
+      { stopping: () => run?.stopping ?? false },
     );
-    return count;
+    return purged;
   }
 }

@@ -1,10 +1,13 @@
+import { BatchPacer } from '@dsar/platform/scheduling';
 import type { RetentionGroup } from './retention-purger';
 
 /**
  * Collects up to `limit` due groups from candidates read a page at a time
  * (keyset paging by the candidates' `key`), keeping those `toGroup` turns into
  * a group: a candidate of an open request, or one whose request closed too
- * recently, is passed over without stopping the walk.
+ * recently, is passed over without stopping the walk. A page is a batch that
+ * yields (BatchPacer, ADR 0043): a walk over many candidates leaves the
+ * requests their turns.
  */
 export async function collectDue<Row extends { key: string }>(
   page: (afterKey: string | undefined, size: number) => Promise<Row[]>,
@@ -13,6 +16,7 @@ export async function collectDue<Row extends { key: string }>(
   pageSize = 500,
 ): Promise<RetentionGroup[]> {
   const due: RetentionGroup[] = [];
+  const pacer = new BatchPacer();
   let after: string | undefined;
   for (;;) {
     const rows = await page(after, pageSize);
@@ -23,5 +27,6 @@ export async function collectDue<Row extends { key: string }>(
     }
     if (rows.length < pageSize) return due;
     after = rows[rows.length - 1].key;
+    await pacer.pause();
   }
 }

@@ -4,7 +4,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { type BatchPacer, type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { RETENTION_PURGERS, type RetentionClassPurger, type RetentionGroup, type RetentionPurge } from './retention-purger';
 import { blockOf, cutoffOf, RetentionRules } from './retention-rules';
 import { RETENTION_SETTINGS, type RetentionSettings } from './retention-settings';
@@ -26,7 +26,9 @@ export type BeforePurge = (tenantId: string, group: RetentionGroup) => Promise<v
  * hold came in meanwhile, so a hold set during a sweep stops it at the next
  * group; the purger takes its rows with row locks, so with any number of
  * replicas each record is purged once. Each purge records
- * `dsar.retention.purged.v1` in the same transaction.
+ * `dsar.retention.purged.v1` in the same transaction. The pages and the purges
+ * are batches that yield to the requests (BatchPacer, ADR 0043); a sweep of a
+ * stopping service ends at the next one.
  */
 @Injectable()
 export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -43,7 +45,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
   ) {
     // A service's purgers all belong to it (RETENTION_CLASS_OWNERS), so the first names the service.
     const service = purgers.length > 0 ? RETENTION_CLASS_OWNERS[purgers[0].retentionClass] : 'none';
-    this.job = new PeriodicJob({ service, name: 'retention-sweep', intervalMs: settings.intervalMs, log: this.log }, () => this.sweepAll());
+    this.job = new PeriodicJob({ service, name: 'retention-sweep', intervalMs: settings.intervalMs, log: this.log }, (run) => this.sweepAll(run));
   }
 
   onApplicationBootstrap(): void {
@@ -56,7 +58,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
 
   /** One sweep of every class the service owns; a sweep under way is waited for first. */
   sweep(beforePurge?: BeforePurge): Promise<SweepResult> {
-    return this.job.runNow(() => this.sweepAll(beforePurge));
+    return this.job.runNow((run) => this.sweepAll(run, beforePurge));
   }
 
   /** What the next sweep would purge for a tenant, per class, purging nothing. */
@@ -82,14 +84,16 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     return reports;
   }
 
-  private async sweepAll(beforePurge?: BeforePurge): Promise<SweepResult> {
+  private async sweepAll(run: JobRun, beforePurge?: BeforePurge): Promise<SweepResult> {
     const result: SweepResult = {};
+    const pacer = run.pacer();
     for (const purger of this.purgers) {
       const counts = { groups: 0, records: 0 };
       result[purger.retentionClass] = counts;
       for (const rule of await this.rules.purgingTenants(purger.retentionClass)) {
+        if (pacer.stopping) return result;
         try {
-          await this.sweepTenant(purger, rule.tenantId, counts, beforePurge);
+          await this.sweepTenant(purger, rule.tenantId, counts, pacer, beforePurge);
         } catch (e) {
           Metrics.get().retentionSweepFailures.inc({ service: RETENTION_CLASS_OWNERS[purger.retentionClass], class: purger.retentionClass });
           this.log.error(`retention sweep of ${purger.retentionClass} for tenant ${rule.tenantId} failed: ${(e as Error).message}`);
@@ -100,12 +104,13 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     return result;
   }
 
-  private async sweepTenant(purger: RetentionClassPurger, tenantId: string, counts: { groups: number; records: number }, beforePurge?: BeforePurge): Promise<void> {
+  private async sweepTenant(purger: RetentionClassPurger, tenantId: string, counts: { groups: number; records: number }, pacer: BatchPacer, beforePurge?: BeforePurge): Promise<void> {
     for (;;) {
       // The cutoff of the page; each purge recomputes it from the policy it locks.
       const page = await purger.due(tenantId, cutoffOf(await this.rules.ruleOf(tenantId, purger.retentionClass), this.clock.now()), this.settings.batchSize);
       let purgedInPage = 0;
       for (const group of page) {
+        if (!(await pacer.pause())) return;
         await beforePurge?.(tenantId, group);
         const outcome = await this.purgeGroup(purger, tenantId, group);
         if (outcome === 'stopped') return;

@@ -1,1 +1,2 @@
 export * from './periodic-job';
+export * from './batches';

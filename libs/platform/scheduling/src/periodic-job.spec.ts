@@ -208,6 +208,31 @@ describe('PeriodicJob', () => {
     await expect(job.runNow()).rejects.toThrow('is stopped');
   });
 
+  it("a run's pacer goes on between batches, and ends the run at its next pause once the job is stopped", async () => {
+    const inSecond = deferred();
+    const gate = deferred();
+    const batches: number[] = [];
+    const { job } = setup({}, async (run) => {
+      const pacer = run.pacer({ share: 1 });
+      for (let i = 0; i < 5; i++) {
+        batches.push(i);
+        if (i === 1) {
+          inSecond.resolve();
+          await gate.promise;
+        }
+        if (!(await pacer.pause())) break;
+      }
+      return batches.length;
+    });
+    const running = job.runNow();
+    await inSecond.promise;
+    const stopping = job.stop();
+    gate.resolve();
+    await expect(running).resolves.toBe(2);
+    await stopping;
+    expect(batches).toEqual([0, 1]);
+  });
+
   it('a failing run is counted, logged bounded, told to onFailure, and the schedule goes on', async () => {
     let calls = 0;
     const failures: Error[] = [];

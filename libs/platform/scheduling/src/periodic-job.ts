@@ -1,4 +1,5 @@
 import { Metrics } from '@dsar/platform/observability';
+import { type BatchOptions, BatchPacer } from './batches';
 
 /** Where a job's failed scheduled runs are told (a Nest `Logger` fits). */
 export interface JobLogger {
@@ -24,6 +25,8 @@ export interface JobRun {
   readonly stopping: boolean;
   /** Whether a trigger came in while this run worked (jobs with `whenBusy: 'follow'`); reading it clears it. */
   takeFollowUp(): boolean;
+  /** A pacer for work in bounded batches that yield (ADR 0043), ending at a boundary once the job is stopping. */
+  pacer(options?: Omit<BatchOptions, 'stopping'>): BatchPacer;
 }
 
 export interface PeriodicJobOptions {
@@ -94,6 +97,7 @@ export class PeriodicJob<R> {
         return isStopping();
       },
       takeFollowUp,
+      pacer: (options) => new BatchPacer({ ...options, stopping: isStopping }),
     };
   }
 

@@ -50,10 +50,16 @@ export interface AuditConfig extends RetentionConfig {
   AUDIT_SIGNING_KEY_FILE?: string;
 }
 
+/**
+ * Chain heads per signed checkpoint (docs/audit.md#checkpoints): a checkpoint is one transaction, kept short enough
+ * that the requests around it wait little for it in embedded mode (ADR 0043).
+ */
+export const CHECKPOINT_MAX_LEAVES = 250;
+
 /** Checkpoint settings from configuration; absent values leave checkpoints off. */
 export function checkpointSettingsFrom(config: Partial<AuditConfig>): CheckpointSettings {
   const signingKeyPem = config.AUDIT_SIGNING_KEY ?? (config.AUDIT_SIGNING_KEY_FILE ? readFileSync(config.AUDIT_SIGNING_KEY_FILE, 'utf8') : undefined);
-  return { intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS ?? 0, signingKeyPem, maxLeaves: 10_000 };
+  return { intervalMs: config.AUDIT_CHECKPOINT_INTERVAL_MS ?? 0, signingKeyPem, maxLeaves: CHECKPOINT_MAX_LEAVES };
 }
 
 export const DEV_SIGNING_KEY_FILE = 'audit-signing-key.pem';

@@ -25,7 +25,8 @@ export class CheckpointsController {
   /** A checkpoint of the caller's tenant now; 200 with the newest one when nothing changed since it. */
   @Post()
   @HttpCode(200)
-  @Idempotent()
+  // Each checkpoint commits on its own (a backlog is several, ADR 0043); the answer is recorded after them.
+  @Idempotent({ ownTransactions: true })
   async create(@TenantWidePrincipal(CHECKPOINTS) principal: Principal, @Body() body: unknown): Promise<AuditCheckpointRun> {
     parseInput(auditCheckpointCommand, optionalBody(body));
     if (!this.publisher) throw new ProblemError('AUDIT_CHECKPOINTS_OFF', 'This audit ledger makes no signed checkpoints.');

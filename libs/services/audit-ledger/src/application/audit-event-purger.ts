@@ -6,7 +6,8 @@ import { collectDue, type RetentionClassPurger, type RetentionGroup, type Retent
 import { AuditTables } from '../infrastructure/audit-tables';
 import { Ledger } from './ledger';
 
-type Candidate = { key: string; workspace_id: string | null; newest: Date };
+/** A chain head of the page; `due` when its chain may be purged (then `workspace_id` is read). */
+type Candidate = { key: string; workspace_id: string | null; newest: Date | null; due: boolean };
 
 /** A request's chain (its subject is the request id); tenant-wide chains (`tenant:<id>`, policy changes) are kept. */
 const REQUEST_CHAIN = '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
@@ -33,29 +34,35 @@ export class AuditEventPurger implements RetentionClassPurger {
     return qualifiedTable(this.uow.dataSource, AuditTables[name]);
   }
 
+  /**
+   * Each page is a window of the tenant's request chains by request id, due or not, so that one query reads a
+   * bounded number of heads however few of them are due (collectDue walks the windows). The closure is looked up
+   * only for chains whose newest entry is past the cutoff.
+   */
   due(tenantId: string, cutoff: Date, limit: number): Promise<RetentionGroup[]> {
     const entries = this.table('entries');
+    const closed = `(SELECT s.payload::jsonb ->> 'status' FROM ${entries} s
+                      WHERE s.tenant_id = h.tenant_id AND s.request_id = h.request_id AND s.event_type LIKE 'dsar.request.%' AND s.payload::jsonb ? 'status'
+                      ORDER BY s.sequence DESC LIMIT 1) = ANY($4)
+                    OR EXISTS (SELECT 1 FROM ${entries} s
+                      WHERE s.tenant_id = h.tenant_id AND s.request_id = h.request_id AND s.event_type = '${RetentionEventTypes.purged}'
+                        AND s.payload::jsonb ->> 'class' = 'request_record')`;
     return collectDue<Candidate>(
       (after, size) =>
         this.uow.dataSource.query(
-          `SELECT h.request_id AS key, e.recorded_at AS newest,
-                  (SELECT s.payload::jsonb ->> 'workspaceId' FROM ${entries} s
-                    WHERE s.tenant_id = h.tenant_id AND s.request_id = h.request_id ORDER BY s.sequence DESC LIMIT 1) AS workspace_id
-             FROM ${this.table('heads')} h
-             JOIN ${entries} e ON e.tenant_id = h.tenant_id AND e.request_id = h.request_id AND e.sequence = h.sequence
-            WHERE h.tenant_id = $1 AND h.request_id ~ '${REQUEST_CHAIN}' AND e.recorded_at <= $2
-              AND ($3::text IS NULL OR h.request_id > $3)
-              AND (
-                (SELECT s.payload::jsonb ->> 'status' FROM ${entries} s
-                  WHERE s.tenant_id = h.tenant_id AND s.request_id = h.request_id AND s.event_type LIKE 'dsar.request.%' AND s.payload::jsonb ? 'status'
-                  ORDER BY s.sequence DESC LIMIT 1) = ANY($4)
-                OR EXISTS (SELECT 1 FROM ${entries} s
-                  WHERE s.tenant_id = h.tenant_id AND s.request_id = h.request_id AND s.event_type = '${RetentionEventTypes.purged}'
-                    AND s.payload::jsonb ->> 'class' = 'request_record'))
-            ORDER BY h.request_id LIMIT $5`,
+          `SELECT c.key, c.newest, c.due,
+                  CASE WHEN c.due THEN (SELECT s.payload::jsonb ->> 'workspaceId' FROM ${entries} s
+                    WHERE s.tenant_id = $1 AND s.request_id = c.key ORDER BY s.sequence DESC LIMIT 1) END AS workspace_id
+             FROM (SELECT h.request_id AS key, e.recorded_at AS newest, CASE WHEN e.recorded_at <= $2 THEN ${closed} ELSE false END AS due
+                     FROM (SELECT tenant_id, request_id, sequence FROM ${this.table('heads')}
+                            WHERE tenant_id = $1 AND request_id ~ '${REQUEST_CHAIN}' AND ($3::text IS NULL OR request_id > $3)
+                            ORDER BY request_id LIMIT $5) h
+                     -- A chain purged through its head has no entry there: it is not due, but it is part of the window.
+                     LEFT JOIN ${entries} e ON e.tenant_id = h.tenant_id AND e.request_id = h.request_id AND e.sequence = h.sequence) c
+            ORDER BY c.key`,
           [tenantId, cutoff, after ?? null, [...CLOSED_STATUSES], size],
         ),
-      async (c) => ({ requestId: c.key, workspaceId: c.workspace_id, recordIds: [], files: 0, startedAt: new Date(c.newest) }),
+      async (c) => (c.due && c.newest ? { requestId: c.key, workspaceId: c.workspace_id, recordIds: [], files: 0, startedAt: new Date(c.newest) } : null),
       limit,
     ).then((groups) => Promise.all(groups.map(async (g) => ({ ...g, recordIds: await this.eventIdsOf(tenantId, g.requestId as string) }))));
   }

@@ -7,7 +7,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { inBatches, type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { CheckpointSigner } from '../domain/checkpoint-signature';
 import type { SqlRunner } from '../infrastructure/audit-store';
 import { Ledger } from './ledger';
@@ -17,7 +17,10 @@ export interface CheckpointSettings {
   intervalMs: number;
   /** PEM of the Ed25519 private key; without one no checkpoint is made. */
   signingKeyPem?: string;
-  /** Chain heads per checkpoint; a tenant with more pending gets several, each linked to the one before. */
+  /**
+   * Chain heads per checkpoint; a tenant with more pending gets several, each linked to the one before. Each
+   * checkpoint is one transaction, so this bounds how long one holds the database (ADR 0043).
+   */
   maxLeaves: number;
 }
 
@@ -29,7 +32,9 @@ export const CHECKPOINT_SETTINGS = Symbol('CHECKPOINT_SETTINGS');
  * linked to the previous root and signed with the ledger's Ed25519 key. The
  * checkpoint, its leaves and its `dsar.audit.checkpoint_signed.v1` event
  * commit together; the tenant's row is locked meanwhile, so replicas never
- * make two checkpoints with one number.
+ * make two checkpoints with one number. A backlog is worked off one
+ * checkpoint (one short transaction) at a time, in batches that yield to the
+ * requests (`inBatches`, ADR 0043).
  *
  * At start, once the ledger is up, a first run checkpoints each tenant whose
  * chains grew and whose newest checkpoint is missing or older than the
@@ -52,7 +57,7 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     if (settings.signingKeyPem) this.signer = new CheckpointSigner(settings.signingKeyPem);
     this.job = new PeriodicJob(
       { service: 'audit-ledger', name: 'audit-checkpoint', intervalMs: settings.intervalMs, log: this.log, onFailure: () => Metrics.get().auditCheckpointFailures.inc() },
-      () => this.runOnce(),
+      (run) => this.runOnce(run),
     );
   }
 
@@ -84,7 +89,7 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     if (this.settings.intervalMs <= 0) return;
     this.job.start();
     this.startupRun = this.job
-      .runNow(() => this.runOnce({ olderThanMs: this.settings.intervalMs }))
+      .runNow((run) => this.runOnce(run, { olderThanMs: this.settings.intervalMs }))
       .catch((e: unknown) => {
         // Stopped before it ran (a shutdown right after the start): nothing failed.
         if (!this.job.enabled) return [];
@@ -111,29 +116,29 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
   /**
    * A checkpoint of the tenant now, on a caller's demand: the checkpoints made
    * (none when its newest one already covers every chain head) and the newest.
-   * The tenant's row lock orders concurrent calls: the first makes the
-   * checkpoint, the others find nothing pending and answer with it.
+   * Each checkpoint is a transaction of its own (the route records its answer
+   * in one more). The tenant's row lock orders concurrent calls: each makes
+   * checkpoints until none is pending, so both answer with the newest.
    */
   async checkpointTenant(tenantId: string): Promise<AuditCheckpointRun> {
     const signer = this.signer;
     if (!signer) throw new ProblemError('AUDIT_CHECKPOINTS_OFF', 'The audit ledger has no signing key (AUDIT_SIGNING_KEY), so it makes no signed checkpoints (docs/audit.md#checkpoints).');
-    return this.uow.run(async (tx) => {
-      const made = await this.checkpointAll(signer, tenantId);
-      const [latest] = await this.ledger.store.checkpoints(tx, tenantId, 1);
-      if (!latest) throw new ProblemError('AUDIT_NOTHING_TO_CHECKPOINT', 'This tenant has no audit chain yet: a checkpoint covers chain heads, so make one after the first request.');
-      if (made.length > 0) this.log.log({ msg: 'audit checkpoint made on demand', tenantId, number: latest.number, leafCount: made.reduce((n, c) => n + c.leafCount, 0) });
-      return { made, latest };
-    });
+    const made = await this.checkpointAll(signer, tenantId);
+    const [latest] = await this.ledger.store.checkpoints(this.uow.manager, tenantId, 1);
+    if (!latest) throw new ProblemError('AUDIT_NOTHING_TO_CHECKPOINT', 'This tenant has no audit chain yet: a checkpoint covers chain heads, so make one after the first request.');
+    if (made.length > 0) this.log.log({ msg: 'audit checkpoint made on demand', tenantId, number: latest.number, leafCount: made.reduce((n, c) => n + c.leafCount, 0) });
+    return { made, latest };
   }
 
   /** `olderThanMs`: only tenants whose newest checkpoint is missing or at least that old (the run at start). */
-  private async runOnce(opts: { olderThanMs?: number } = {}): Promise<AuditCheckpoint[]> {
+  private async runOnce(run: JobRun, opts: { olderThanMs?: number } = {}): Promise<AuditCheckpoint[]> {
     const signer = this.signer;
     if (!signer) throw new Error('No audit signing key is configured');
     const made: AuditCheckpoint[] = [];
     for (const tenantId of await this.ledger.store.tenantsWithPendingHeads(this.uow.dataSource)) {
+      if (run.stopping) break;
       if (opts.olderThanMs !== undefined && !(await this.checkpointOlderThan(this.uow.dataSource, tenantId, opts.olderThanMs))) continue;
-      made.push(...(await this.checkpointAll(signer, tenantId)));
+      made.push(...(await this.checkpointAll(signer, tenantId, () => run.stopping)));
     }
     return made;
   }
@@ -144,16 +149,22 @@ export class CheckpointPublisher implements OnApplicationBootstrap, OnModuleDest
     return !latest || this.clock.now().getTime() - new Date(latest.createdAt).getTime() >= ms;
   }
 
-  /** Checkpoints of every pending head of the tenant, several in a row when more than `maxLeaves` wait. */
-  private async checkpointAll(signer: CheckpointSigner, tenantId: string): Promise<AuditCheckpoint[]> {
+  /**
+   * Checkpoints of every pending head of the tenant, several in a row when more than `maxLeaves` wait: each its
+   * own transaction, with the event loop's turn between them. A stopping job leaves the rest to its next run.
+   */
+  private async checkpointAll(signer: CheckpointSigner, tenantId: string, stopping?: () => boolean): Promise<AuditCheckpoint[]> {
     const made: AuditCheckpoint[] = [];
-    for (;;) {
-      const checkpoint = await this.checkpointOnce(signer, tenantId);
-      if (!checkpoint) break;
-      made.push(checkpoint);
-      Metrics.get().auditCheckpoints.inc();
-      if (checkpoint.leafCount < this.settings.maxLeaves) break;
-    }
+    await inBatches(
+      async () => {
+        const checkpoint = await this.checkpointOnce(signer, tenantId);
+        if (!checkpoint) return false;
+        made.push(checkpoint);
+        Metrics.get().auditCheckpoints.inc();
+        return checkpoint.leafCount >= this.settings.maxLeaves;
+      },
+      { stopping },
+    );
     return made;
   }
 

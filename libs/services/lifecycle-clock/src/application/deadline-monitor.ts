@@ -5,7 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import { Outbox } from '@dsar/platform/messaging';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { computeClock } from '@dsar/platform/deadline';
 import { ClockEventEntity } from '../infrastructure/clock-event.entity';
 import { DeadlineAlertEntity } from '../infrastructure/deadline-alert.entity';
@@ -49,7 +49,8 @@ const OPEN_SQL = OPEN_STATUSES.map((s) => `'${s}'`).join(', ');
  * was down), only the most urgent one is emitted; the others are claimed
  * silently. A new due date (an extension, a reopening) gets its own alerts.
  * While the clock is paused by a pause that stops it (restart or suspend), the
- * request cannot breach and is left alone until it resumes.
+ * request cannot breach and is left alone until it resumes. Each page and
+ * each alert is a batch that yields to the requests (ADR 0043).
  */
 @Injectable()
 export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -67,7 +68,7 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
     this.thresholds = [...new Set(settings.warningDays)].filter((d) => d > 0).sort((a, b) => a - b);
     this.job = new PeriodicJob(
       { service: SERVICE, name: 'deadline-scan', intervalMs: settings.intervalMs, log: this.log, onFailure: () => Metrics.get().deadlineScanFailures.inc({ service: SERVICE }) },
-      () => this.scanAll(),
+      (run) => this.scanAll(run),
     );
   }
 
@@ -84,14 +85,18 @@ export class DeadlineMonitor implements OnApplicationBootstrap, OnModuleDestroy 
     return this.job.runNow();
   }
 
-  private async scanAll(): Promise<number> {
+  private async scanAll(run: JobRun): Promise<number> {
     const now = this.clock.now();
+    const pacer = run.pacer();
     let emitted = 0;
     for (const kind of Object.keys(DEADLINES) as DeadlineKind[]) {
       let after: { due: Date; id: string } | undefined;
       for (;;) {
         const page = await this.candidates(kind, now, after);
-        for (const candidate of page) emitted += await this.alert(kind, candidate.id, candidate.due, now);
+        for (const candidate of page) {
+          if (!(await pacer.pause())) return emitted;
+          emitted += await this.alert(kind, candidate.id, candidate.due, now);
+        }
         if (page.length < this.settings.batchSize) break;
         after = page[page.length - 1];
       }

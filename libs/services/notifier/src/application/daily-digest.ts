@@ -3,7 +3,7 @@ import type { QueuePage } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { LifecycleClient } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { dueDigestDate } from '../domain/digest-schedule';
 import { NOTIFIER_SETTINGS, type NotifierSettings, operatorSettingsOf } from '../notifier-settings';
 import { Dispatcher } from './dispatcher';
@@ -21,7 +21,8 @@ const DIGEST_LIMIT = 200;
  * The operators' daily digest of requests at risk (due within the configured
  * days) and overdue, per tenant with operator channels, at the tenant's time
  * in its zone. Each tenant's digest of a day is recorded once (its cause
- * `digest:<tenant>:<date>`), whichever replica gets there first.
+ * `digest:<tenant>:<date>`), whichever replica gets there first. Each
+ * tenant is a batch that yields to the requests (ADR 0043).
  */
 @Injectable()
 export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
@@ -38,7 +39,7 @@ export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     // The digest goes out with the notifications: a notifier that does not dispatch does not check either.
     const intervalMs = settings.dispatchIntervalMs > 0 ? CHECK_INTERVAL_MS : 0;
-    this.job = new PeriodicJob({ service: 'notifier', name: 'daily-digest', intervalMs, log: this.log }, () => this.recordDue());
+    this.job = new PeriodicJob({ service: 'notifier', name: 'daily-digest', intervalMs, log: this.log }, (run) => this.recordDue(run));
   }
 
   onApplicationBootstrap(): void {
@@ -54,10 +55,12 @@ export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
     return this.job.runNow();
   }
 
-  private async recordDue(): Promise<number> {
+  private async recordDue(run: JobRun): Promise<number> {
     const now = this.clock.now();
+    const pacer = run.pacer();
     let recorded = 0;
     for (const tenantId of await this.tenants()) {
+      if (!(await pacer.pause())) break;
       const operators = operatorSettingsOf(this.settings, tenantId);
       const date = dueDigestDate(now, operators.digestTime, operators.timeZone);
       if (!date || this.notifications.channelsFor(tenantId, 'operators').length === 0) continue;
@@ -80,9 +83,19 @@ export class DailyDigest implements OnApplicationBootstrap, OnModuleDestroy {
     return recorded;
   }
 
-  /** Tenants configured here, and every tenant the notifier has written for. */
+  /**
+   * Tenants configured here, and every tenant the notifier has written for: one probe of the index that leads with
+   * the tenant per tenant (a skip scan), where a DISTINCT would read every notification, every minute.
+   */
   private async tenants(): Promise<string[]> {
-    const seen: Array<{ tenant_id: string }> = await this.uow.dataSource.query(`SELECT DISTINCT tenant_id FROM ${qualifiedTable(this.uow.dataSource, 'notifications')}`);
+    const notifications = qualifiedTable(this.uow.dataSource, 'notifications');
+    const seen: Array<{ tenant_id: string }> = await this.uow.dataSource.query(
+      `WITH RECURSIVE tenants AS (
+         (SELECT tenant_id FROM ${notifications} ORDER BY tenant_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT n.tenant_id FROM ${notifications} n WHERE n.tenant_id > t.tenant_id ORDER BY n.tenant_id LIMIT 1) FROM tenants t WHERE t.tenant_id IS NOT NULL)
+       SELECT tenant_id FROM tenants WHERE tenant_id IS NOT NULL`,
+    );
     return [...new Set([...Object.keys(this.settings.tenants), ...seen.map((r) => r.tenant_id)])].sort();
   }
 

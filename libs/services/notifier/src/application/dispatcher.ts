@@ -31,7 +31,9 @@ const CLAIM_LEASE_SECONDS = 60;
  * transaction with its event. A transient failure is tried again later with
  * exponential backoff and jitter; a permanent one, or the last try, fails the
  * notification and alerts operators. A crash between a send and its record
- * sends it again when the lease lapses (same Message-ID).
+ * sends it again when the lease lapses (same Message-ID). Each send is a
+ * batch that yields to the requests, without resting: what it sends is the
+ * requests' own news, and must keep up with them (ADR 0043).
  */
 @Injectable()
 export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -83,12 +85,13 @@ export class Dispatcher implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async rounds(run: JobRun): Promise<number> {
     let tried = 0;
+    const pacer = run.pacer({ share: 1 });
     do {
       run.takeFollowUp();
       for (;;) {
         const claimed = await this.claim();
         for (const send of claimed) {
-          if (run.stopping) return tried;
+          if (!(await pacer.pause())) return tried;
           await this.process(send);
           tried++;
         }

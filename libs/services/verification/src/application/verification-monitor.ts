@@ -5,7 +5,7 @@ import { Clock } from '@dsar/platform/clock';
 import { ProblemError } from '@dsar/platform/errors';
 import { LifecycleClient } from '@dsar/platform/http';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { PeriodicJob } from '@dsar/platform/scheduling';
+import { type BatchPacer, type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { reachedReminderDays } from '../domain/case-schedule';
 import { ReminderClaimEntity } from '../infrastructure/reminder-claim.entity';
 import { VerificationCaseEntity } from '../infrastructure/verification-case.entity';
@@ -27,6 +27,7 @@ const EXPIRY_LEASE_SECONDS = 60;
  *   refuses the request (identity_not_verified, with a key derived from the
  *   case so a retry replays), then the case records `expired` with its event
  *   only if it is still pending. No transaction waits on lifecycle-clock.
+ * Each page and each case is a batch that yields to the requests (ADR 0043).
  */
 @Injectable()
 export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDestroy {
@@ -40,7 +41,7 @@ export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDest
     private readonly clock: Clock,
     @Inject(VERIFICATION_SETTINGS) private readonly settings: VerificationSettings,
   ) {
-    this.job = new PeriodicJob({ service: 'verification', name: 'verification-sweep', intervalMs: settings.monitorIntervalMs, log: this.log }, () => this.sweepAll());
+    this.job = new PeriodicJob({ service: 'verification', name: 'verification-sweep', intervalMs: settings.monitorIntervalMs, log: this.log }, (run) => this.sweepAll(run));
   }
 
   /** The transaction the caller is in (an event handler's inbox transaction), else the data source: in embedded mode one database session serves every service, so a read must never wait outside the transaction that holds it. */
@@ -61,18 +62,25 @@ export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDest
     return this.job.runNow();
   }
 
-  private async sweepAll(): Promise<{ reminders: number; expired: number }> {
+  private async sweepAll(run: JobRun): Promise<{ reminders: number; expired: number }> {
     const now = this.clock.now();
+    const pacer = run.pacer();
     let reminders = 0;
-    for (const id of await this.pendingIds(`jsonb_array_length(c.reminder_days) > 0`, now)) reminders += await this.remind(id, now);
+    for (const id of await this.pendingIds(`jsonb_array_length(c.reminder_days) > 0`, now, pacer)) {
+      if (!(await pacer.pause())) return { reminders, expired: 0 };
+      reminders += await this.remind(id, now);
+    }
     let expired = 0;
-    for (const id of await this.pendingIds(`c.expires_at <= $1::timestamptz`, now)) expired += await this.expire(id);
+    for (const id of await this.pendingIds(`c.expires_at <= $1::timestamptz`, now, pacer)) {
+      if (!(await pacer.pause())) break;
+      expired += await this.expire(id);
+    }
     if (reminders + expired > 0) this.log.log(`${reminders} verification reminder(s), ${expired} expiry(ies)`);
     return { reminders, expired };
   }
 
   /** Ids of pending cases matching a condition, paged by (requested_at, id) so that long lists do not hold one query. */
-  private async pendingIds(condition: string, now: Date): Promise<string[]> {
+  private async pendingIds(condition: string, now: Date, pacer: BatchPacer): Promise<string[]> {
     const ids: string[] = [];
     let after: { at: Date; id: string } | undefined;
     for (;;) {
@@ -86,6 +94,7 @@ export class VerificationMonitor implements OnApplicationBootstrap, OnModuleDest
       ids.push(...rows.map((r) => r.id));
       if (rows.length < this.settings.batchSize) return ids;
       after = { at: new Date(rows[rows.length - 1].requested_at), id: rows[rows.length - 1].id };
+      await pacer.pause();
     }
   }
 

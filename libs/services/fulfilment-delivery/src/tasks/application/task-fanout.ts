@@ -268,13 +268,15 @@ export class TaskFanout implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async rounds(run: JobRun): Promise<number> {
     let handled = 0;
+    // Yields without resting: the fan-out follows the requests' own moves and must keep up with them (ADR 0043).
+    const pacer = run.pacer({ share: 1 });
     do {
       run.takeFollowUp();
       for (;;) {
         const claimed = await this.claim();
         // A few at once: each waits mostly on lifecycle-clock and on its commit, and the requests share no row.
         for (let i = 0; i < claimed.length; i += PARALLEL) {
-          if (run.stopping) return handled;
+          if (!(await pacer.pause())) return handled;
           const chunk = claimed.slice(i, i + PARALLEL);
           await Promise.all(chunk.map((row) => this.process(row)));
           handled += chunk.length;

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { TaskOverdueV1 } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
-import { type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
+import { type BatchPacer, type JobRun, PeriodicJob } from '@dsar/platform/scheduling';
 import { type DataSystem, DataSystems } from '../../data-systems/application/data-systems';
 import { DATA_SYSTEM_SETTINGS, type DataSystemSettings } from '../../data-systems/data-system-settings';
 import { isEscalationDue, isLeaseLapsed, isOrphaned, isReminderDue, isTimedOut, ORPHAN_STATES, timeoutOutcome, WORKED_STATES } from '../domain/watchdog-rules';
@@ -36,7 +36,8 @@ type Sweep = 'reminder' | 'escalation' | 'timeout' | 'lease' | 'orphan';
  * system_deleted), then a round of the webhook sender. Safe with any number of replicas without a claim of the
  * whole run: candidates are read in bounded pages, and each is changed in a transaction that locks the request's
  * tasks (Tasks.lockRequest, their one lock order) and checks the condition again, so a second replica finds the
- * work done and changes nothing. The `reminded_at` and `escalated_at` marks make each alert once.
+ * work done and changes nothing. The `reminded_at` and `escalated_at` marks make each alert once. Each page and each
+ * task is a batch that yields to the requests (ADR 0043).
  */
 @Injectable()
 export class TaskWatchdog implements OnApplicationBootstrap, OnModuleDestroy {
@@ -72,15 +73,15 @@ export class TaskWatchdog implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async runOnce(run: JobRun): Promise<WatchdogRun> {
-    const stopping = () => run.stopping;
+    const pacer = run.pacer();
     const result: WatchdogRun = {
-      reminded: await this.each('reminder', stopping),
-      escalated: await this.each('escalation', stopping),
+      reminded: await this.each('reminder', pacer),
+      escalated: await this.each('escalation', pacer),
       // Timeouts before leases: a claim that lapses at the timeout (a webhook's 202) is the SLA's to settle.
-      timedOut: await this.each('timeout', stopping),
-      requeued: await this.each('lease', stopping),
-      orphaned: await this.each('orphan', stopping),
-      webhook: await this.sender.round(stopping),
+      timedOut: await this.each('timeout', pacer),
+      requeued: await this.each('lease', pacer),
+      orphaned: await this.each('orphan', pacer),
+      webhook: await this.sender.round(() => run.stopping),
     };
     const changed = result.reminded + result.escalated + result.timedOut + result.requeued + result.orphaned;
     if (changed > 0) {
@@ -90,13 +91,13 @@ export class TaskWatchdog implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Works one sweep's candidates page by page (at most MAX_PAGES); returns how many tasks it changed. */
-  private async each(sweep: Sweep, stopping: () => boolean): Promise<number> {
+  private async each(sweep: Sweep, pacer: BatchPacer): Promise<number> {
     let changed = 0;
     const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES && !stopping(); page++) {
+    for (let page = 0; page < MAX_PAGES && !pacer.stopping; page++) {
       const ids = (await this.candidates(sweep)).filter((id) => !seen.has(id));
       for (const id of ids) {
-        if (stopping()) break;
+        if (!(await pacer.pause())) break;
         seen.add(id);
         if (await this.apply(sweep, id)) changed++;
       }
