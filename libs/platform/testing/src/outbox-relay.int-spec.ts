@@ -35,6 +35,9 @@ class RecordingBus implements BusPort {
   subscribe(): never {
     throw new Error('not used');
   }
+  subscribeBatches(): never {
+    throw new Error('not used');
+  }
   async isHealthy(): Promise<boolean> {
     return true;
   }
