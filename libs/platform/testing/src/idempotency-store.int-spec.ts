@@ -1,8 +1,7 @@
 import { type DataSource } from 'typeorm';
 import { dataSourceOptions, openDataSource, UnitOfWork } from '@dsar/platform/persistence';
-import { createTestDatabase } from '@dsar/platform/testing';
-import { idempotencyMigrations } from './idempotency.migration';
-import { IdempotencyStore } from './idempotency-store';
+import { idempotencyMigrations, IdempotencyStore } from '@dsar/platform/idempotency';
+import { createTestDatabase } from './infrastructure';
 
 const SCHEMA = 'idempotency_spec';
 
