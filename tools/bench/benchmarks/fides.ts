@@ -4,8 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Client } from 'pg';
-import { databaseUrl, freePort, uniqueSuffix } from '@dsar/platform/testing';
+import { createTestDatabase, freePort, uniqueSuffix } from '@dsar/platform/testing';
 import { createBody, jsonHeaders } from '../harness/api';
 import { exactly, figure } from '../harness/figures';
 import { Proc } from '../harness/process';
@@ -87,31 +86,11 @@ async function startRedis(redisServer: string, dir: string): Promise<{ proc: Pro
   return { proc, port };
 }
 
-/** A fresh database `fides_bench_<random>` on the project's PostgreSQL; drop() is safe to call more than once. */
+/** A fresh database `fides_bench_<random>` on the project's PostgreSQL, dropped with the run's other databases on Ctrl-C. */
 async function createDatabase(): Promise<{ url: URL; name: string; drop: () => Promise<void> }> {
-  const name = `fides_bench_${uniqueSuffix()}`;
-  const admin = new Client({ connectionString: databaseUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  created.databases.push(name);
-  const url = new URL(databaseUrl());
-  url.pathname = `/${name}`;
-  let dropping: Promise<void> | undefined;
-  const drop = (): Promise<void> =>
-    (dropping ??= (async () => {
-      const c = new Client({ connectionString: databaseUrl() });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    })());
-  return { url, name, drop };
+  const db = await createTestDatabase('fides_bench');
+  created.databases.push(db.name);
+  return { ...db, url: new URL(db.url) };
 }
 
 export interface Fides {

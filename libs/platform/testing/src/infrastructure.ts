@@ -24,9 +24,9 @@ export function uniqueSuffix(): string {
   return randomBytes(4).toString('hex');
 }
 
-/** A fresh database on the real PostgreSQL server, dropped by `drop()`. */
-export async function createTestDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
-  const name = `dsar_t_${uniqueSuffix()}`;
+/** A fresh database `<prefix>_<random>` on the real PostgreSQL server, dropped by `drop()` (safe to call again). */
+export async function createTestDatabase(prefix = 'dsar_t'): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${uniqueSuffix()}`;
   const admin = new Client({ connectionString: databaseUrl() });
   await admin.connect();
   try {
