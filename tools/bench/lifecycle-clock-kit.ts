@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { MODULE_METADATA } from '@nestjs/common/constants';
 import type { DynamicModule } from '@nestjs/common';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { INTAKE_CHANNELS, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
+import { INTAKE_CHANNELS, type NewRequestCommand, type QueueQuery, REQUEST_TYPES, type RequestStatus } from '@dsar/contracts';
 import type { ServiceDefinition } from '@dsar/platform/host';
 import type { TenantScope } from '@dsar/platform/http';
 import type { UnitOfWork } from '@dsar/platform/persistence';
@@ -30,6 +30,17 @@ const WORKSPACES = 12;
 const WORKSPACE_SHARE = 0.6;
 
 /** The name of the n-th other tenant of a load (0-based, modulo the number of other tenants). */
+/** The create the benchmarks send to RequestRegistry: an access request by web form, received a minute ago, with the requestor given. */
+export function accessCommand(receivedAt: string, requestor?: NewRequestCommand['requestor']): NewRequestCommand {
+  return {
+    jurisdiction: 'DE',
+    requestType: 'access',
+    requestTypeInferred: false,
+    intakeSource: { channel: 'web_form', rawText: 'I would like a copy of everything you store about me, please.', receivedAt },
+    ...(requestor ? { requestor } : {}),
+  };
+}
+
 export const otherTenant = (n: number): string => `bench-other-${String(n).padStart(3, '0')}`;
 
 const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;

@@ -11,6 +11,7 @@ import { recordStatements, type StatementRecorder } from '../bench-kit';
 import { exactly, figure } from '../harness/figures';
 import type { Benchmark, Context, Figure } from '../harness/types';
 import { created, num } from '../harness/util';
+import { accessCommand } from '../lifecycle-clock-kit';
 
 /**
  * create: what one new request costs lifecycle-clock, in process, on each database (issue 42, "the hot insert"):
@@ -118,13 +119,7 @@ async function runCreates(subject: Subject, recorder: StatementRecorder, rounds:
   const principal: Principal = { id: 'service:intake-gateway', tenantId, roles: ['admin'] };
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const receivedAt = new Date(Date.now() - 60_000).toISOString();
-  const command = (requestor?: NewRequestCommand['requestor']): NewRequestCommand => ({
-    jurisdiction: 'DE',
-    requestType: 'access',
-    requestTypeInferred: false,
-    intakeSource: { channel: 'web_form', rawText: 'I would like a copy of everything you store about me, please.', receivedAt },
-    ...(requestor ? { requestor } : {}),
-  });
+  const command = (requestor?: NewRequestCommand['requestor']): NewRequestCommand => accessCommand(receivedAt, requestor);
   const person = (i: number) => ({ type: 'subject' as const, email: `writer.${i}@intake${i % 9}.example`, phone: `+49152${String(i).padStart(8, '0')}` });
   const total = warmup + rounds;
   // The open requests the repeats repeat, one per round.

@@ -10,7 +10,7 @@ import { explain, recordStatements, type Statement } from '../bench-kit';
 import { atMost, exactly, figure } from '../harness/figures';
 import type { Benchmark, Context, Figure } from '../harness/types';
 import { created, median, num, percentileOf } from '../harness/util';
-import { accessPaths, bulkSession, lifecycleClockProvider, type QueuePager, type Recorded, recordQueueStatements, requestsLoadSql, otherTenant } from '../lifecycle-clock-kit';
+import { accessCommand, accessPaths, bulkSession, lifecycleClockProvider, type QueuePager, type Recorded, recordQueueStatements, requestsLoadSql, otherTenant } from '../lifecycle-clock-kit';
 
 /**
  * identity: finding a tenant's requests by a person's identity at a million requests, and what the identity index adds
@@ -458,13 +458,7 @@ interface CreateRun {
 async function runCreates(ctx: Context, registry: RequestRegistry, ds: DataSource, rep: number, count: number, warmup: number): Promise<CreateRun> {
   const scope: TenantScope = { tenantId: BIG_TENANT };
   const receivedAt = new Date(Date.now() - 60_000).toISOString();
-  const command = (requestor?: NewRequestCommand['requestor']): NewRequestCommand => ({
-    jurisdiction: 'DE',
-    requestType: 'access',
-    requestTypeInferred: false,
-    intakeSource: { channel: 'web_form', rawText: 'I would like a copy of everything you store about me, please.', receivedAt },
-    ...(requestor ? { requestor } : {}),
-  });
+  const command = (requestor?: NewRequestCommand['requestor']): NewRequestCommand => accessCommand(receivedAt, requestor);
   const person = (i: number) => ({ email: `writer.${rep}.${i}@intake${i % 9}.example`, phone: `+49152${String(rep * 100_000 + i).padStart(8, '0')}` });
   const total = warmup + count;
   // The first requests of the persons the repeats come from.
