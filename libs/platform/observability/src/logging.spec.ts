@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { Options } from 'pino-http';
 import { QueryFailedError } from 'typeorm';
 import { domainEventCatalog } from '@dsar/contracts';
+import { expectLinearGrowth } from '@dsar/platform/test-measure';
 import { cutForLog, errorForLog, loggerParams, MAX_LOGGED_ITEMS, MAX_LOGGED_TEXT, personalDataFields, REDACTED, redactDeep, scrubSql, scrubText, textForLog, urlForLog } from './logging';
 
 /**
@@ -157,27 +158,11 @@ const HOSTILE_TEXTS: Record<string, (length: number) => string> = {
   'development key prefixes': (n) => '-dsar_'.repeat(n / 6),
 };
 
-/** The fastest of a few runs of `work`, in milliseconds: the least disturbed by other processes. */
-function fastestMs(work: () => unknown, runs = 5): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    work();
-    best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return best;
-}
-
 describe('the cost of scrubbing what a client sends', () => {
   // A pattern that backtracks takes seconds on 64 KB (quadratic: 16 times as long for 4 times the text); a linear one
-  // takes about a millisecond. The bounds leave two orders of magnitude for a busy machine.
+  // about a millisecond.
   it.each(Object.entries(HOSTILE_TEXTS))('grows linearly with the text: %s', (_name, make) => {
-    const small = make(16_384);
-    const large = make(65_536);
-    const smallMs = fastestMs(() => scrubText(small) + scrubSql(small));
-    const largeMs = fastestMs(() => scrubText(large) + scrubSql(large));
-    expect(largeMs).toBeLessThan(100);
-    expect(largeMs).toBeLessThan(12 * Math.max(smallMs, 5));
+    expectLinearGrowth(make, (text) => scrubText(text) + scrubSql(text), 16_384);
   });
 
   it('cuts a path, a message and every string field before scrubbing it, and says so', () => {

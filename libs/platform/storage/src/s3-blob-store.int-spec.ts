@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { HeadObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { createTestBucket, uniqueSuffix } from '@dsar/platform/testing';
+import { gcFunction } from '@dsar/platform/test-measure';
 import type { BlobStore } from './blob-store';
 import { EncryptedStorage, objectBlobKey } from './encrypted-storage';
 import { DEFAULT_CHUNK_SIZE, HEADER_LENGTH, TAG_LENGTH } from './envelope-format';
@@ -60,12 +59,6 @@ async function pendingUploads(prefix: string): Promise<string[]> {
   return (out.Uploads ?? []).map((u) => u.Key ?? '');
 }
 
-/** A full garbage collection, to measure what is still held rather than what is not collected yet. */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
 /** `total` bytes in 64 KiB pieces made as they are read (never held whole), hashed on the way; fails after `failAfter` bytes when given. */
 function generatedSource(total: number, options: { failAfter?: number; error?: Error } = {}): { source: Readable; sha256: () => string; bytesRead: () => number } {
   const hash = createHash('sha256');
@@ -104,7 +97,7 @@ describe('S3BlobStore on moto', () => {
     ['the smallest parts (5 MiB, 1 in flight)', { partSize: 5 * MiB, queueSize: 1 }],
   ])('streams a 64 MiB write as multipart in bounded memory with %s, and reads it back', async (_what, tuning) => {
     const tuned = new S3BlobStore({ bucket, client, prefix: store.keyPrefix, ...tuning });
-    const gc = collector();
+    const gc = gcFunction();
     const size = 64 * MiB;
     const { source, sha256 } = generatedSource(size);
     gc();
