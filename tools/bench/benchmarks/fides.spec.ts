@@ -88,7 +88,7 @@ describe('fides benchmark', () => {
         tree = processTree(proc.pid);
       }
       expect(tree).toHaveLength(3);
-      const side = fidesSide({ url: 'http://127.0.0.1:9', proc, token: 't', readyMs: 0, migrateMs: 0 }, '[]');
+      const side = fidesSide({ url: 'http://127.0.0.1:9', proc, token: 't', readyMs: 0, migrateMs: 0 }, () => '[]');
 
       // Nothing answered in this stand-in: no accepted create, so no CPU per create either way; but by process still.
       side.spec(16, 1);

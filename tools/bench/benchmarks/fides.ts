@@ -5,8 +5,9 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createTestDatabase, freePort, uniqueSuffix } from '@dsar/platform/testing';
-import { createBody, jsonHeaders } from '../harness/api';
+import { inTurn, jsonHeaders, peopleBodies } from '../harness/api';
 import { exactly, figure } from '../harness/figures';
+import { bodyFrom } from '../harness/load';
 import { Proc } from '../harness/process';
 import type { Benchmark, Context, Figure, Target } from '../harness/types';
 import { created, processTree, REPO_ROOT, sleep, wallMs } from '../harness/util';
@@ -146,8 +147,8 @@ export function succeededIn(text: string): number {
 }
 
 /** The recipe's body: one access request by email under Fides's default access policy. */
-export function fidesBody(requestedAt: Date): string {
-  return JSON.stringify([{ identity: { email: 'jane@example.org' }, policy_key: POLICY_KEY, requested_at: requestedAt.toISOString() }]);
+export function fidesBody(requestedAt: Date, email = 'jane@example.org'): string {
+  return JSON.stringify([{ identity: { email }, policy_key: POLICY_KEY, requested_at: requestedAt.toISOString() }]);
 }
 
 async function token(url: string, client: { id: string; secret: string }): Promise<string> {
@@ -224,7 +225,7 @@ async function startFides(ctx: Context, installed: Installed, db: URL, redisPort
  * 5 s (uvicorn 0.30, not configurable), which a loaded machine causes; that run's CPU is then unknown (the killed
  * worker's time is gone with it) and left out, and the requests it dropped count as errors.
  */
-export function fidesSide(fides: Fides, body: string): Side & { restarts: number[][] } {
+export function fidesSide(fides: Fides, nextBody: () => string): Side & { restarts: number[][] } {
   let succeeded = 0;
   let before: number[] = [];
   const restarts: number[][] = [];
@@ -243,7 +244,7 @@ export function fidesSide(fides: Fides, body: string): Side & { restarts: number
             method: 'POST',
             path: '/api/v1/privacy-request',
             headers: jsonHeaders(fides.token),
-            body,
+            setupRequest: bodyFrom(nextBody),
             onResponse: (status, text) => {
               if (status === 200) succeeded += succeededIn(text);
             },
@@ -324,8 +325,12 @@ export const fides: Benchmark = {
       ctx.log(`  Fides (two workers) ready in ${(peer.readyMs / 1000).toFixed(0)} s on ${peer.url}; its processes ${processTree(peer.proc.pid).join(', ')}`);
 
       const sys = await ctx.distributed();
-      const fidesLoad = fidesSide(peer, fidesRequest);
-      const sides = [fidesLoad, distributedSide(sys, createBody(requestedAt))];
+      // Each request of another person on both sides, as a day of requests is.
+      const fidesLoad = fidesSide(
+        peer,
+        inTurn((n) => fidesBody(requestedAt, `person-${n}@fides.bench.example`)),
+      );
+      const sides = [fidesLoad, distributedSide(sys, inTurn(peopleBodies(requestedAt, 'fides-ours.bench.example')))];
       ctx.log(`  ours (distributed mode) and Fides, ${settings.clients} clients, ${settings.fidesS} s each, order alternating`);
       const samples = await measure(ctx, sides, () => [...sys.pids, ...processTree(peer.proc.pid)], { clients: [settings.clients], durationS: settings.fidesS });
       sys.assertRunning();
@@ -336,7 +341,7 @@ export const fides: Benchmark = {
         method:
           `autocannon (keep-alive, one request in flight per client) at ${settings.clients} clients for ${settings.fidesS} s on each side, back to back in every repetition (order alternating, ` +
           `a ${settings.warmupS} s warm-up on each first), each system left to go idle before each run; **the floor column holds Fides**, the ratio is ours / Fides. ` +
-          `Ours: distributed mode as the intake benchmark starts it, the same create. Fides ${installed.fidesVersion} (PyPI \`ethyca-fides\`, Python ${installed.python}) ` +
+          `Ours: distributed mode as the intake benchmark starts it, the same create; on both sides each request is of another person. Fides ${installed.fidesVersion} (PyPI \`ethyca-fides\`, Python ${installed.python}) ` +
           `as ../shared/reference/fides-side-by-side.md runs it: \`uvicorn fides.api.main:app --workers 2\` (after a first start with one worker has migrated its database), Redis ${installed.redisVersion} (Debian) in memory, a fresh database on the same PostgreSQL, ` +
           'manual approval required (its intake only records the request, as ours does), no rate limit, log level WARNING; the body ' +
           `\`[{"identity":{"email":"…"},"policy_key":"${POLICY_KEY}","requested_at":"…"}]\` with a bearer token of its root client. ` +

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { schemaNameFor } from '@dsar/platform/persistence';
 import { PgliteHost, pgliteDirectory } from '@dsar/platform/persistence/pglite';
-import { createBody, jsonHeaders } from '../harness/api';
+import { jsonHeaders, peopleBodies } from '../harness/api';
 import { atMostFloor, exactly, figure } from '../harness/figures';
 import { type EmbeddedSystem, startEmbedded } from '../harness/system';
 import type { Benchmark, Context, Figure } from '../harness/types';
@@ -98,13 +98,9 @@ async function enableRetention(sys: EmbeddedSystem): Promise<void> {
 
 /** Creates at `rate` per second for `seconds`, each on its own schedule, and the probe of /health/live beside them. */
 async function load(sys: EmbeddedSystem, seconds: number, rate: number): Promise<Omit<Soak, 'seeded'>> {
-  const template = JSON.parse(createBody(new Date(wallMs() - 60_000))) as { intakeSource: { contact: string }; requestor: { email: string } };
   // A different person each time, as a day of requests is: the same requestor again would make every create a
   // duplicate of all the ones before, whose check grows with them (docs/performance.md, the identity benchmark).
-  const bodyOf = (i: number): string => {
-    const email = `soak-${i}@example.org`;
-    return JSON.stringify({ ...template, intakeSource: { ...template.intakeSource, contact: email }, requestor: { ...template.requestor, email } });
-  };
+  const bodyOf = peopleBodies(new Date(wallMs() - 60_000), 'soak.example');
   const headers = jsonHeaders(sys.keys[TENANT]);
   const creates: Sample[] = [];
   const probes: Sample[] = [];

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
-import { runLoad, type LoadSummary } from './load';
+import { bodyFrom, runLoad, type LoadSummary } from './load';
 import { Proc, waitReady } from './process';
 import { freePort } from '@dsar/platform/testing';
 
@@ -30,17 +30,22 @@ export const peopleBodies =
   (n: number): string =>
     createBody(receivedAt, `person-${n}@${domain}`);
 
+/** The bodies of `bodyOf` in turn, from the first: each call the next one, across every run it is used in. */
+export function inTurn(bodyOf: (n: number) => string): () => string {
+  let n = 0;
+  return () => bodyOf(n++);
+}
+
 export const jsonHeaders = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}`, 'content-type': 'application/json' });
 
 /** Creates `count` requests through the gateway, `connections` at a time; the ids of the 202s. `body` is one body for all, or a function of a counter that gives each create its own. */
 export async function createRequests(url: string, token: string, body: string | ((n: number) => string), count: number, connections: number): Promise<{ ids: string[]; summary: LoadSummary }> {
   const ids: string[] = [];
-  let sent = 0;
   const request: AutocannonRequest = {
     method: 'POST',
     path: '/api/v1/requests',
     headers: jsonHeaders(token),
-    ...(typeof body === 'string' ? { body } : { setupRequest: (r) => ({ ...r, body: body(sent++) }) }),
+    ...(typeof body === 'string' ? { body } : { setupRequest: bodyFrom(inTurn(body)) }),
     onResponse: (status, text) => {
       if (status !== 202) return;
       try {

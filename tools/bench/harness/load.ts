@@ -13,6 +13,8 @@ export interface LoadSpec {
   path?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Instead of `body`: each request's own, made as it is sent (a new person each time, say). */
+  nextBody?: () => string;
   /** Several requests in turn per connection (paths made per request by setupRequest, answers read by onResponse). */
   requests?: AutocannonRequest[];
 }
@@ -57,6 +59,11 @@ export function summarize(r: AutocannonResult): LoadSummary {
   };
 }
 
+/** A request's setup that gives it the next body. */
+export const bodyFrom =
+  (nextBody: () => string): AutocannonRequest['setupRequest'] =>
+  (request) => ({ ...request, body: nextBody() });
+
 /** One autocannon run (in this process; the servers are other processes). Latencies are in ms, whole ms. */
 export async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
   const result = await autocannon({
@@ -68,6 +75,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadSummary> {
     headers: spec.headers ?? {},
     ...(spec.body !== undefined ? { body: spec.body } : {}),
     ...(spec.requests ? { requests: spec.requests } : {}),
+    ...(spec.nextBody ? { requests: [{ method: spec.method ?? 'GET', path: spec.path, setupRequest: bodyFrom(spec.nextBody) }] } : {}),
     timeout: 10,
   });
   return { ...summarize(result), connections: spec.connections };
