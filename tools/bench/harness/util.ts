@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { resolve } from 'node:path';
+import { kafkaBrokers } from '@dsar/platform/testing';
 
 /** Small helpers of the harness: statistics, time, /proc, ports, the machine's facts. */
 
@@ -159,10 +160,16 @@ export function machineFacts(): MachineFacts {
   };
 }
 
-/** The local broker's version, from the jars deploy/local/infra.sh runs it from; undefined for another broker. */
+/**
+ * The local broker's version, from the jars deploy/local/infra.sh runs it from; undefined for another broker. With
+ * DSAR_INFRA=external the brokers are the local one when they are infra.sh's address and its broker is running.
+ */
 export function localKafkaVersion(): string | undefined {
-  if (process.env.DSAR_INFRA === 'external') return undefined;
-  const dir = resolve(process.env.DSAR_INFRA_DIR ?? resolve(REPO_ROOT, '.infra'), 'kafka/lib');
+  const kafkaDir = resolve(process.env.DSAR_INFRA_DIR ?? resolve(REPO_ROOT, '.infra'), 'kafka');
+  if (process.env.DSAR_INFRA === 'external' && !(kafkaBrokers() === `127.0.0.1:${process.env.KAFKA_PORT ?? 9092}` && pidFileAlive(resolve(kafkaDir, 'kafka.pid')))) {
+    return undefined;
+  }
+  const dir = resolve(kafkaDir, 'lib');
   try {
     for (const f of readdirSync(dir)) {
       const m = /^kafka-server-(\d+\.\d+\.\d+)\.jar$/.exec(f) ?? /^kafka_[\d.]+-(\d+\.\d+\.\d+)\.jar$/.exec(f);
@@ -172,6 +179,16 @@ export function localKafkaVersion(): string | undefined {
     /* not the local broker */
   }
   return undefined;
+}
+
+/** Whether the pid file names a running process. */
+function pidFileAlive(file: string): boolean {
+  try {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`);
+  } catch {
+    return false;
+  }
 }
 
 export const describeError = (e: unknown): string => (e instanceof Error ? `${e.message}${e.cause ? ` (${String(e.cause)})` : ''}` : String(e));
