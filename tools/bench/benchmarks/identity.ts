@@ -357,7 +357,7 @@ async function alternatives(ds: DataSource, last: Map<ShapeKey, Recorded[]>, rou
     const total = statements.find((q) => q.kind === 'total' && !/^\s*EXPLAIN/.test(q.sql));
     if (!select || !total) continue;
     const tenant = select.params[0];
-    const digests = select.params.find((p): p is string[] => Array.isArray(p)) ?? [];
+    const digests = select.params.find((p): p is Buffer[] => Array.isArray(p)) ?? [];
     const open = shape === 'campaignOpen';
     const add = (key: AlternativeKey, run: () => Promise<number>) => {
       const alt: Alternative = { shape, key, result: 0, ms: [] };
@@ -372,10 +372,7 @@ async function alternatives(ds: DataSource, last: Map<ShapeKey, Recorded[]>, rou
     });
     if (!open) {
       add('indexCount', async () => {
-        const [row] = await ds.query(
-          `SELECT count(DISTINCT i.request_id)::int AS n FROM ${IDENTITIES} i WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h))`,
-          [tenant, digests],
-        );
+        const [row] = await ds.query(`SELECT count(DISTINCT i.request_id)::int AS n FROM ${IDENTITIES} i WHERE i.tenant_id = $1 AND i.digest = ANY($2::bytea[])`, [tenant, digests]);
         return row.n;
       });
     }

@@ -20,6 +20,14 @@ export const IDENTITY_INDEX_SETTINGS = Symbol('IDENTITY_INDEX_SETTINGS');
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Digests in hex as a bytea[] parameter (bound as `$n::bytea[]`): the planner sees the values and looks them up in
+ * the (tenant_id, digest) index. Both drivers take bytes for bytea: pg writes them in hex, PGlite as they are.
+ */
+export function byteaArrayOf(hexDigests: readonly string[]): Buffer[] {
+  return hexDigests.map((hex) => Buffer.from(hex, 'hex'));
+}
+
 /** What the step that marks a request writes on it and in its event. */
 export type DuplicateMark = Omit<DuplicateMarkedV1, 'requestId' | 'tenantId' | 'workspaceId'>;
 
@@ -136,13 +144,13 @@ export class RequestIdentities {
     const digests = this.everyKeyDigests(row);
     const candidates: Candidate[] = (
       await tx.query(
-        `SELECT r.id, CASE WHEN r.duplicate_state IN ('marked', 'confirmed') THEN r.duplicate_of ELSE r.id END AS primary, array_agg(DISTINCT i.kind) AS kinds
-           FROM ${this.table('request_identities')} i JOIN ${this.table('requests')} r ON r.id = i.request_id
-          WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h))
-            AND r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $3::text AND r.id <> $4 AND r.status = ANY($5)
+        `WITH ${this.sharingIdentity('$1', '$2', '$4')}
+         SELECT r.id, CASE WHEN r.duplicate_state IN ('marked', 'confirmed') THEN r.duplicate_of ELSE r.id END AS primary, array_agg(DISTINCT i.kind) AS kinds
+           FROM sharing i JOIN ${this.table('requests')} r ON r.id = i.request_id
+          WHERE r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $3::text AND r.status = ANY($5)
             AND r.request_type = $6 AND r.jurisdiction = $7 AND r.intake_received_at BETWEEN $8 AND $9
           GROUP BY r.id`,
-        [row.tenantId, digests, row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
+        [row.tenantId, byteaArrayOf(digests), row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
@@ -191,13 +199,27 @@ export class RequestIdentities {
   private async sameIdentityRequests(manager: EntityManager, row: NewRequestRow, windowDays: number, digests = this.everyKeyDigests(row)): Promise<number> {
     if (digests.length === 0) return 1;
     const [counted]: Array<{ n: string }> = await manager.query(
-      `SELECT count(DISTINCT i.request_id) AS n
-         FROM ${this.table('request_identities')} i JOIN ${this.table('requests')} r ON r.id = i.request_id
-        WHERE i.tenant_id = $1 AND i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest($2::text[]) AS h)) AND i.request_id <> $3
-          AND r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $4::text AND r.intake_received_at BETWEEN $5 AND $6`,
-      [row.tenantId, digests, row.id, row.workspaceId, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
+      `WITH ${this.sharingIdentity('$1', '$2', '$3')}
+       SELECT count(DISTINCT i.request_id) AS n
+         FROM sharing i JOIN ${this.table('requests')} r ON r.id = i.request_id
+        WHERE r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $4::text AND r.intake_received_at BETWEEN $5 AND $6`,
+      [row.tenantId, byteaArrayOf(digests), row.id, row.workspaceId, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
     );
     return Number(counted.n) + 1;
+  }
+
+  /**
+   * The CTE `sharing`: the index rows (request_id, kind) of the tenant's other requests under any of the digests
+   * (`byteaDigests`, a bytea[] parameter: byteaArrayOf), read through the lookup index on (tenant_id, digest) before
+   * any join. The digests are a parameter the planner can put in the index condition: computed in the statement (an
+   * ARRAY(SELECT decode(…)) sub-plan), they were a filter on every row of the tenant whenever the table's statistics
+   * lagged its growth (a new installation, a busy hour), and every create read every recent request. MATERIALIZED
+   * keeps the join from being driven from the tenant's requests instead.
+   */
+  private sharingIdentity(tenant: string, byteaDigests: string, except: string): string {
+    return `sharing AS MATERIALIZED (
+      SELECT request_id, kind FROM ${this.table('request_identities')}
+       WHERE tenant_id = ${tenant} AND digest = ANY(${byteaDigests}::bytea[]) AND request_id <> ${except})`;
   }
 
   /** The request's identities' digests under every configured key, in hex: the rows of other requests may be under any. */

@@ -7,7 +7,7 @@ import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { atRiskHorizon } from '../domain/request-windows';
 import { RequestEntity } from '../infrastructure/request.entity';
 import { namedQuery, OPEN_CONDITION, OPEN_PARAMS, scopeConditions } from './request-conditions';
-import { RequestIdentities } from './request-identities';
+import { byteaArrayOf, RequestIdentities } from './request-identities';
 
 const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: 'r.status', updatedAt: 'r.updated_at' } as const;
 
@@ -46,8 +46,8 @@ interface QueueFilter {
   identityAlone: boolean;
 }
 
-/** The index rows of the searched identity's digests (`:identityDigests`, hex, one per configured key). */
-const IDENTITY_DIGESTS_MATCH = "i.digest = ANY(ARRAY(SELECT decode(h, 'hex') FROM unnest(CAST(:identityDigests AS text[])) AS h))";
+/** The index rows of the searched identity's digests (`:identityDigests`, one per configured key, as byteaArrayOf gives them). */
+const IDENTITY_DIGESTS_MATCH = 'i.digest = ANY(CAST(:identityDigests AS bytea[]))';
 
 /**
  * The work queue of a tenant. Every filter and sort order is served by an
@@ -231,7 +231,7 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { sy
   if (identityDigests !== undefined) {
     // The blind index (RequestIdentities), by the tenant and the digests: an index lookup, whatever the tenant's size.
     rows.push(`r.id IN (SELECT i.request_id FROM ${tables.identities} i WHERE i.tenant_id = :tenantId AND ${IDENTITY_DIGESTS_MATCH})`);
-    params.identityDigests = identityDigests;
+    params.identityDigests = byteaArrayOf(identityDigests);
   }
   // A search by identity alone in a tenant-wide scope is counted from the index (countedByIdentity).
   const identityAlone = identityDigests !== undefined && rows.length === 1 && keys.length === 1;
