@@ -1,5 +1,5 @@
 import { schemaNameFor } from '@dsar/platform/persistence';
-import { createBody, jsonHeaders } from '../harness/api';
+import { inTurn, jsonHeaders, peopleBodies } from '../harness/api';
 import { atMost, exactly, figure } from '../harness/figures';
 import { runLoad, type LoadSummary } from '../harness/load';
 import type { DistributedSystem } from '../harness/system';
@@ -32,7 +32,7 @@ interface Steady {
 }
 
 /** `count` creates at `rate` per second, each on its own schedule (not waiting for the one before). */
-async function steady(ctx: Context, sys: DistributedSystem, body: string): Promise<Steady> {
+async function steady(ctx: Context, sys: DistributedSystem, nextBody: () => string): Promise<Steady> {
   const { propagationCount: count, propagationRate: rate, drainTimeoutS } = ctx.settings;
   const token = sys.keys['bench-propagation'];
   const acked = new Map<string, number>();
@@ -48,7 +48,7 @@ async function steady(ctx: Context, sys: DistributedSystem, body: string): Promi
     inFlight.push(
       (async () => {
         try {
-          const res = await fetch(`${sys.gatewayUrl}/api/v1/requests`, { method: 'POST', headers: jsonHeaders(token), body, signal: AbortSignal.timeout(10_000) });
+          const res = await fetch(`${sys.gatewayUrl}/api/v1/requests`, { method: 'POST', headers: jsonHeaders(token), body: nextBody(), signal: AbortSignal.timeout(10_000) });
           const at = wallMs();
           const json = (await res.json()) as { id?: string };
           if (res.status === 202 && typeof json.id === 'string') acked.set(json.id, at);
@@ -109,10 +109,10 @@ async function counts(sys: DistributedSystem): Promise<{ requests: number; audit
 }
 
 /** `burstS` seconds of creates at `clients` clients, then the time until audit-ledger has caught up. */
-async function burst(ctx: Context, sys: DistributedSystem, body: string): Promise<Burst> {
+async function burst(ctx: Context, sys: DistributedSystem, nextBody: () => string): Promise<Burst> {
   const { clients, burstS, drainTimeoutS } = ctx.settings;
   const before = await counts(sys);
-  const load = await runLoad({ url: sys.gatewayUrl, connections: clients, durationS: burstS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(sys.keys['bench-burst']), body });
+  const load = await runLoad({ url: sys.gatewayUrl, connections: clients, durationS: burstS, method: 'POST', path: '/api/v1/requests', headers: jsonHeaders(sys.keys['bench-burst']), nextBody });
   const end = performance.now();
   let now = await counts(sys);
   const created = now.requests - before.requests;
@@ -133,18 +133,22 @@ export const propagation: Benchmark = {
   async run(ctx) {
     const { settings } = ctx;
     const sys = await ctx.distributed();
-    const body = createBody(new Date(wallMs() - 60_000));
+    // Each create of another person, as a day of requests is (the same person again would make each a duplicate of
+    // all the ones before, serialised on the person's identity lock).
+    const receivedAt = new Date(wallMs() - 60_000);
+    const steadyPeople = inTurn(peopleBodies(receivedAt, 'steady.propagation.bench.example'));
+    const burstPeople = inTurn(peopleBodies(receivedAt, 'burst.propagation.bench.example'));
     const steadies: Steady[] = [];
     const bursts: Burst[] = [];
     for (let rep = 0; rep < ctx.repeat; rep++) {
       await quiesce(sys.pids, settings.quiesceTimeoutS * 1000);
-      const s = await steady(ctx, sys, body);
+      const s = await steady(ctx, sys, steadyPeople);
       steadies.push(s);
       ctx.log(
         `    rep ${rep + 1} steady ${settings.propagationCount} at ${settings.propagationRate}/s: p50 ${s.p50.toFixed(0)} ms, p99 ${s.p99.toFixed(0)} ms, max ${s.max.toFixed(0)} ms; ${s.errors} errors, ${s.missing} never reached the chain`,
       );
       await quiesce(sys.pids, settings.quiesceTimeoutS * 1000);
-      const b = await burst(ctx, sys, body);
+      const b = await burst(ctx, sys, burstPeople);
       bursts.push(b);
       ctx.log(
         `    rep ${rep + 1} burst ${settings.burstS} s at ${settings.clients} clients: ${b.created} created (${b.load.throughput.toFixed(0)}/s), ${b.backlogAtEnd} not yet in the chain at the end, drained in ${Number.isFinite(b.drainS) ? `${b.drainS.toFixed(2)} s` : `more than ${settings.drainTimeoutS} s`}`,
@@ -156,9 +160,9 @@ export const propagation: Benchmark = {
     return {
       title: 'propagation — from the 202 of a create to its first audit-chain entry (distributed)',
       method:
-        `${settings.propagationCount} creates at a steady ${settings.propagationRate}/s (each sent on its own schedule, not after the previous answer) through the gateway; ` +
+        `${settings.propagationCount} creates at a steady ${settings.propagationRate}/s (each sent on its own schedule, not after the previous answer, each of another person) through the gateway; ` +
         'the latency of each is the `recorded_at` of the first entry of its chain in audit-ledger (`sequence = 1`, when the ledger began the append) minus the wall-clock time the client had the 202, ' +
-        'polled from the database after the run. Then a burst: autocannon at ' +
+        'polled from the database after the run. Then a burst of creates, each of another person: autocannon at ' +
         `${settings.clients} clients for ${settings.burstS} s, and the time from its end until every request it created (counted in lifecycle-clock's table) has its first chain entry ` +
         `(polled every 50 ms; a burst not drained within ${drainCap} s counts as ${drainCap} s).`,
       figures: [

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { AutocannonRequest } from 'autocannon';
-import { createBody, createRequests, type Floor, jsonHeaders, startFloor } from '../harness/api';
+import { createBody, createRequests, type Floor, jsonHeaders, peopleBodies, startFloor } from '../harness/api';
 import { atLeastFloor, exactly, figure } from '../harness/figures';
 import { type LoadSpec, type LoadSummary, measuredLoad } from '../harness/load';
 import type { Benchmark } from '../harness/types';
@@ -32,7 +32,7 @@ export const reads: Benchmark = {
     const clients = settings.clients;
 
     // The rows read: created through the API, so that they are what the product stores.
-    const seeded = await createRequests(sys.gatewayUrl, token, createBody(new Date(wallMs() - 60_000)), settings.readsRows, clients);
+    const seeded = await createRequests(sys.gatewayUrl, token, peopleBodies(new Date(wallMs() - 60_000), 'reads.bench.example'), settings.readsRows, clients);
     if (seeded.ids.length < settings.readsRows) throw new Error(`only ${seeded.ids.length} of ${settings.readsRows} creates were answered 202 (${JSON.stringify(seeded.summary.statusCodes)})`);
     const ids = seeded.ids;
 
@@ -76,7 +76,7 @@ export const reads: Benchmark = {
     return {
       title: 'reads — GET /api/v1/requests/:id and a queue page (distributed)',
       method:
-        `${settings.readsRows} requests created through the API for one tenant, then autocannon at ${clients} clients for ${settings.loadS} s each: ` +
+        `${settings.readsRows} requests created through the API for one tenant (each of another person), then autocannon at ${clients} clients for ${settings.loadS} s each: ` +
         '`GET /api/v1/requests/:id` over those ids in turn; `GET /api/v1/requests` (the default queue page: 25 rows by receipt, newest first, with the total); ' +
         'and the floor, the bare http server of the intake benchmark reading one row by id (`pg`, pool 10) from the same PostgreSQL, the same ids. ' +
         'Both reads are judged against that one floor, as the issue asks.',
