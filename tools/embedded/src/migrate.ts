@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { z } from 'zod';
 import { databaseFields, loadConfig } from '@dsar/platform/config';
 import { serviceMigrations } from '@dsar/platform/host';
-import { dataSourceOptions, openDataSource, schemaNameFor } from '@dsar/platform/persistence';
+import { dataSourceOptions, openDataSource, PgliteHost, schemaNameFor } from '@dsar/platform/persistence';
 import { DOMAIN_SERVICES } from './system';
 
 /**
@@ -36,6 +36,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${service.name}: schema ${name} up to date (${count} migrations applied)\n`);
     await ds.destroy();
   }
+  // An embedded database outlives its DataSources (the services share it): closed here, or the process never ends.
+  if (config.DB_DRIVER === 'pglite') await PgliteHost.closeAll();
 }
 
 main().catch((e) => {
