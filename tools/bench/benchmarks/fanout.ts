@@ -2,7 +2,7 @@ import { Kafka, logLevel } from 'kafkajs';
 import { type Connector, kafkaFeed, pullFeed, runConnector, silentLogger, type TaskFeed } from '@dsar/connector-sdk';
 import { schemaNameFor } from '@dsar/platform/persistence';
 import { kafkaBrokers } from '@dsar/platform/testing';
-import { createBody, createRequests, jsonHeaders } from '../harness/api';
+import { createRequests, jsonHeaders, peopleBodies } from '../harness/api';
 import { exactly, figure } from '../harness/figures';
 import type { DistributedSystem } from '../harness/system';
 import type { Benchmark, Context } from '../harness/types';
@@ -94,7 +94,8 @@ async function acknowledgeAll(sys: DistributedSystem, token: string, ids: string
 
 async function repetition(ctx: Context, sys: DistributedSystem, token: string, connectors: Connector[]): Promise<Repetition> {
   const n = ctx.settings.fanoutRequests;
-  const { ids } = await createRequests(sys.gatewayUrl, token, createBody(new Date(wallMs() - 60_000)), n, 16);
+  // Each of another person: one person's requests would be duplicates of the first, which fan out nothing while marked.
+  const { ids } = await createRequests(sys.gatewayUrl, token, peopleBodies(new Date(wallMs() - 60_000), 'fanout.bench.example'), n, 16);
   if (ids.length !== n) throw new Error(`${n - ids.length} of ${n} creates failed`);
   await quiesce(sys.pids, ctx.settings.quiesceTimeoutS * 1000);
   const refusedBefore = connectors.reduce((sum, c) => sum + c.stats.notClaimable, 0);
@@ -166,7 +167,7 @@ export const fanout: Benchmark = {
     return {
       title: `fanout — ${n.toLocaleString('en-US')} requests to ${SYSTEMS.length} data systems each (distributed)`,
       method:
-        `${n.toLocaleString('en-US')} requests are created, then acknowledged (${ACK_CONNECTIONS} at a time): each becomes \`in_progress\`, and fulfilment-delivery creates one task per system (three push systems on dsar.task.v1, two pull systems). ` +
+        `${n.toLocaleString('en-US')} requests are created, each of another person, then acknowledged (${ACK_CONNECTIONS} at a time): each becomes \`in_progress\`, and fulfilment-delivery creates one task per system (three push systems on dsar.task.v1, two pull systems). ` +
         `A connector of \`@dsar/connector-sdk\` per system (${CONCURRENCY} tasks at once; push: kafkaFeed, pull: pullFeed every 250 ms) claims each task and answers \`complete\` at once. ` +
         'Times run from the first acknowledgement sent; "queued" and "answered" are the last task\'s `created_at` and `answered_at` in the database.',
       figures: [
