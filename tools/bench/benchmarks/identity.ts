@@ -384,13 +384,13 @@ async function alternatives(ds: DataSource, last: Map<ShapeKey, Recorded[]>, rou
     const receipt = open
       ? {
           sql: `SELECT r.* FROM ${BY_RECEIPT} i JOIN ${REQUESTS} r ON r.id = i.request_id
-                 WHERE i.tenant_id = $1 AND i.digest = decode($2, 'hex') AND r.tenant_id = $1 AND r.status = ANY($3)
+                 WHERE i.tenant_id = $1 AND i.digest = $2 AND r.tenant_id = $1 AND r.status = ANY($3)
                  ORDER BY i.received_at DESC, i.request_id DESC LIMIT 25`,
           params: [tenant, digests[0], [...OPEN_STATUSES]],
         }
       : {
           sql: `SELECT r.* FROM ${REQUESTS} r
-                 WHERE r.tenant_id = $1 AND r.id IN (SELECT i.request_id FROM ${BY_RECEIPT} i WHERE i.tenant_id = $1 AND i.digest = decode($2, 'hex') ORDER BY i.received_at DESC, i.request_id DESC LIMIT 25)
+                 WHERE r.tenant_id = $1 AND r.id IN (SELECT i.request_id FROM ${BY_RECEIPT} i WHERE i.tenant_id = $1 AND i.digest = $2 ORDER BY i.received_at DESC, i.request_id DESC LIMIT 25)
                  ORDER BY r.received_at DESC, r.id DESC`,
           params: [tenant, digests[0]],
         };
@@ -673,7 +673,7 @@ export const identity: Benchmark = {
       const [group] = await ds.query(
         `SELECT count(*)::int AS carry,
                 count(*) FILTER (WHERE r.status = ANY($3) AND r.request_type = 'access' AND r.jurisdiction = 'DE' AND r.intake_received_at > now() - interval '30 days')::int AS weighed
-           FROM ${IDENTITIES} i JOIN ${REQUESTS} r ON r.id = i.request_id WHERE i.tenant_id = $1 AND i.digest = decode($2, 'hex')`,
+           FROM ${IDENTITIES} i JOIN ${REQUESTS} r ON r.id = i.request_id WHERE i.tenant_id = $1 AND i.digest = $2`,
         [BIG_TENANT, campaignDigest, [...OPEN_STATUSES]],
       );
       campaignGroup.push(group);

@@ -20,14 +20,6 @@ export const IDENTITY_INDEX_SETTINGS = Symbol('IDENTITY_INDEX_SETTINGS');
 
 const DAY_MS = 86_400_000;
 
-/**
- * Digests in hex as a bytea[] parameter (bound as `$n::bytea[]`): the planner sees the values and looks them up in
- * the (tenant_id, digest) index. Both drivers take bytes for bytea: pg writes them in hex, PGlite as they are.
- */
-export function byteaArrayOf(hexDigests: readonly string[]): Buffer[] {
-  return hexDigests.map((hex) => Buffer.from(hex, 'hex'));
-}
-
 /** What the step that marks a request writes on it and in its event. */
 export type DuplicateMark = Omit<DuplicateMarkedV1, 'requestId' | 'tenantId' | 'workspaceId'>;
 
@@ -107,19 +99,19 @@ export class RequestIdentities {
   }
 
   /**
-   * The digests, in hex, to look a searched identity up by: one per configured key, so that requests indexed under a
+   * The digests to look a searched identity up by: one per configured key, so that requests indexed under a
    * key being rotated out are found until the reindex has moved them. A value that is not an identity of the kind is
    * a 422 IDENTITY_NOT_RECOGNISED naming `identity` (the query's schema cannot tell it: it depends on the kind and the
    * rules). `jurisdiction` gives a national phone number its country.
    */
-  searchDigests(tenantId: string, kind: IdentityKind, value: string, jurisdiction?: string): string[] {
+  searchDigests(tenantId: string, kind: IdentityKind, value: string, jurisdiction?: string): Buffer[] {
     const normalised = normaliseIdentity(kind, value, jurisdiction);
     if (normalised === null) {
       throw new ProblemError('IDENTITY_NOT_RECOGNISED', `The identity is not ${kind === 'email' ? 'an email address' : kind === 'phone' ? 'a phone number' : 'an account id'}.`, [
         { field: 'identity', message: identityProblem(kind) },
       ]);
     }
-    return this.index.digestsUnderEveryKey(tenantId, kind, normalised).map((d) => d.digest.toString('hex'));
+    return this.index.digestsUnderEveryKey(tenantId, kind, normalised).map((d) => d.digest);
   }
 
   /**
@@ -150,7 +142,7 @@ export class RequestIdentities {
           WHERE r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $3::text AND r.status = ANY($5)
             AND r.request_type = $6 AND r.jurisdiction = $7 AND r.intake_received_at BETWEEN $8 AND $9
           GROUP BY r.id`,
-        [row.tenantId, byteaArrayOf(digests), row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
+        [row.tenantId, digests, row.workspaceId, row.id, [...OPEN_STATUSES], row.requestType, row.jurisdiction, new Date(receipt - window), new Date(receipt + window)],
       )
     ).map((c: { id: string; primary: string; kinds: IdentityKind[] | string }) => ({ ...c, kinds: arrayOf(c.kinds) }));
     if (candidates.length === 0) return null;
@@ -203,14 +195,14 @@ export class RequestIdentities {
        SELECT count(DISTINCT i.request_id) AS n
          FROM sharing i JOIN ${this.table('requests')} r ON r.id = i.request_id
         WHERE r.tenant_id = $1 AND r.workspace_id IS NOT DISTINCT FROM $4::text AND r.intake_received_at BETWEEN $5 AND $6`,
-      [row.tenantId, byteaArrayOf(digests), row.id, row.workspaceId, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
+      [row.tenantId, digests, row.id, row.workspaceId, new Date(row.intakeReceivedAt.getTime() - windowDays * DAY_MS), row.intakeReceivedAt],
     );
     return Number(counted.n) + 1;
   }
 
   /**
    * The CTE `sharing`: the index rows (request_id, kind) of the tenant's other requests under any of the digests
-   * (`byteaDigests`, a bytea[] parameter: byteaArrayOf), read through the lookup index on (tenant_id, digest) before
+   * (`byteaDigests`, a bytea[] parameter of Buffers, which pg and PGlite both take), read through the lookup index on (tenant_id, digest) before
    * any join. The digests are a parameter the planner can put in the index condition: computed in the statement (an
    * ARRAY(SELECT decode(…)) sub-plan), they were a filter on every row of the tenant whenever the table's statistics
    * lagged its growth (a new installation, a busy hour), and every create read every recent request. MATERIALIZED
@@ -222,9 +214,9 @@ export class RequestIdentities {
        WHERE tenant_id = ${tenant} AND digest = ANY(${byteaDigests}::bytea[]) AND request_id <> ${except})`;
   }
 
-  /** The request's identities' digests under every configured key, in hex: the rows of other requests may be under any. */
-  private everyKeyDigests(row: NewRequestRow): string[] {
-    return identitiesOf(row).flatMap(({ kind, value }) => this.index.digestsUnderEveryKey(row.tenantId, kind, value).map((d) => d.digest.toString('hex')));
+  /** The request's identities' digests under every configured key: the rows of other requests may be under any. */
+  private everyKeyDigests(row: NewRequestRow): Buffer[] {
+    return identitiesOf(row).flatMap(({ kind, value }) => this.index.digestsUnderEveryKey(row.tenantId, kind, value).map((d) => d.digest));
   }
 
   /**

@@ -7,7 +7,7 @@ import { qualifiedTable, UnitOfWork } from '@dsar/platform/persistence';
 import { atRiskHorizon } from '../domain/request-windows';
 import { RequestEntity } from '../infrastructure/request.entity';
 import { namedQuery, OPEN_CONDITION, OPEN_PARAMS, scopeConditions } from './request-conditions';
-import { byteaArrayOf, RequestIdentities } from './request-identities';
+import { RequestIdentities } from './request-identities';
 
 const SORT_COLUMNS = { receivedAt: 'r.received_at', dueAt: 'r.due_at', status: 'r.status', updatedAt: 'r.updated_at' } as const;
 
@@ -46,7 +46,7 @@ interface QueueFilter {
   identityAlone: boolean;
 }
 
-/** The index rows of the searched identity's digests (`:identityDigests`, one per configured key, as byteaArrayOf gives them). */
+/** The index rows of the searched identity's digests (`:identityDigests`, bytes, one per configured key). */
 const IDENTITY_DIGESTS_MATCH = 'i.digest = ANY(CAST(:identityDigests AS bytea[]))';
 
 /**
@@ -180,7 +180,7 @@ export class RequestQueue {
   }
 }
 
-function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { systemTasks: string; identities: string }, identityDigests?: string[]): QueueFilter {
+function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { systemTasks: string; identities: string }, identityDigests?: Buffer[]): QueueFilter {
   const { keys, params } = scopeConditions(scope);
   if (query.status) {
     keys.push('r.status IN (:...statuses)');
@@ -231,7 +231,7 @@ function filterOf(scope: TenantScope, query: QueueQuery, now: Date, tables: { sy
   if (identityDigests !== undefined) {
     // The blind index (RequestIdentities), by the tenant and the digests: an index lookup, whatever the tenant's size.
     rows.push(`r.id IN (SELECT i.request_id FROM ${tables.identities} i WHERE i.tenant_id = :tenantId AND ${IDENTITY_DIGESTS_MATCH})`);
-    params.identityDigests = byteaArrayOf(identityDigests);
+    params.identityDigests = identityDigests;
   }
   // A search by identity alone in a tenant-wide scope is counted from the index (countedByIdentity).
   const identityAlone = identityDigests !== undefined && rows.length === 1 && keys.length === 1;
