@@ -4,6 +4,7 @@ import { cli } from './cli';
 import { create } from './create';
 import { fanout } from './fanout';
 import { fides } from './fides';
+import { hop } from './hop';
 import { footprint } from './footprint';
 import { identity } from './identity';
 import { intake } from './intake';
@@ -16,4 +17,4 @@ import { artifact, audit, evidence } from './scripts';
 import { soak } from './soak';
 
 /** Every benchmark of the harness, in the order they run and appear in docs/performance.md. */
-export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, catchup, soak, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides];
+export const BENCHMARKS: Benchmark[] = [intake, propagation, queue, reads, relay, footprint, catchup, soak, audit, evidence, artifact, cli, fanout, readLetter, identity, create, fides, hop];
