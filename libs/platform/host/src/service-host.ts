@@ -15,6 +15,7 @@ import { HealthController, loggerParams, prettyLogDestination, ReadinessRegistry
 import { PersistenceModule, schemaNameFor } from '@dsar/platform/persistence';
 import type { HostConfig } from './host-config';
 import { httpMetrics } from './http-metrics';
+import { middlewareChain } from './middleware-chain';
 import { refuseLongRequestTargets } from './request-target';
 import { tuneHeapGrowth } from './main-runner';
 
@@ -147,14 +148,19 @@ export async function hostService(definition: ServiceDefinition, config: HostCon
   app.useLogger(app.get(PinoLogger));
   // Nothing in an answer names the framework.
   (app.getHttpAdapter().getInstance() as { disable(setting: string): void }).disable('x-powered-by');
-  app.use(httpMetrics(definition.name));
-  // Before anything reads the target: routing, the path checks and the log line each handle at most this much.
-  app.use(refuseLongRequestTargets());
-  // Identity headers count only when signed with the shared key: checked before any handler, refused where the principal is read (ADR 0020).
-  if (!definition.edge) app.use(internalIdentity(app.get<InternalAuthKey>(INTERNAL_AUTH)));
-  if (!definition.readsOwnBodies) app.use(strictJsonBody(config.HTTP_BODY_LIMIT));
-  // Once per request, after the identity check it reads: its id, trace context and caller go on with every internal call.
-  app.use(requestContext(definition.edge ? undefined : app.get<InternalAuthKey>(INTERNAL_AUTH)));
+  const key = app.get<InternalAuthKey>(INTERNAL_AUTH);
+  app.use(
+    middlewareChain([
+      httpMetrics(definition.name),
+      // Before anything reads the target: routing, the path checks and the log line each handle at most this much.
+      refuseLongRequestTargets(),
+      // Identity headers count only when signed with the shared key: checked before any handler, refused where the principal is read (ADR 0020).
+      ...(definition.edge ? [] : [internalIdentity(key)]),
+      ...(definition.readsOwnBodies ? [] : [strictJsonBody(config.HTTP_BODY_LIMIT)]),
+      // Once per request, after the identity check it reads: its id, trace context and caller go on with every internal call.
+      requestContext(definition.edge ? undefined : key),
+    ]),
+  );
   app.useGlobalFilters(new ProblemJsonFilter());
   definition.configure?.(app);
   if (options.shutdownHooks) app.enableShutdownHooks();

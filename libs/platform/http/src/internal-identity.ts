@@ -115,9 +115,12 @@ function single(headers: HeaderBag, name: string): string | undefined {
   return Array.isArray(v) ? (v.length === 1 ? v[0] : undefined) : v;
 }
 
+/** Every identity and signature header, by lower-case name. */
+const IDENTITY_HEADER_NAMES: readonly string[] = [...Object.values(IdentityHeaders), ...Object.values(IdentitySignatureHeaders)];
+
 /** Whether a request carries any identity or signature header at all. */
 export function carriesIdentity(headers: HeaderBag): boolean {
-  return [...Object.values(IdentityHeaders), ...Object.values(IdentitySignatureHeaders)].some((name) => headers[name] !== undefined);
+  return IDENTITY_HEADER_NAMES.some((name) => headers[name] !== undefined);
 }
 
 function refused(why: string): ProblemError {
