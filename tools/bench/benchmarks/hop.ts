@@ -80,7 +80,7 @@ export const hop: Benchmark = {
     figures.push(figure('adapter-saving', 'what Fastify saves per hop against Express (nest-express − nest-fastify)', 'µs', adapterSaving));
     figures.push(figure('platform-share', "the platform's middleware and log line per hop (service-host − nest-express)", 'µs', platformShare));
     return {
-      title: 'hop: one HTTP hop by the stack that serves it',
+      title: 'hop — one HTTP hop by the stack that serves it',
       method:
         `Each stack in its own process (tools/bench/harness/hop-server.ts) serves POST ${HOP_PATH}: a JSON body of ${Buffer.byteLength(BODY)} bytes (a create as intake-gateway sends it) ` +
         `answered 201 with a create's answer. ${ctx.settings.clients} clients (autocannon, keep-alive) for ${ctx.settings.loadS} s after ${ctx.settings.warmupS} s of warm-up; ` +
