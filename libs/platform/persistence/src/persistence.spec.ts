@@ -306,6 +306,19 @@ describe('UnitOfWork', () => {
       expect(await names(ds, T)).toEqual(['after']);
     });
 
+    it('keep one write per key of deferLatest, the last given, in the place of the first', async () => {
+      const sent = sentStatements(ds);
+      await uow.run(async (tx) => {
+        uow.deferLatest(tx, 'counter', insert('counter at 1'));
+        uow.defer(tx, insert('between'));
+        uow.deferLatest(tx, 'other', insert('other'));
+        await uow.run(async (inner) => uow.deferLatest(inner, 'counter', insert('counter at 3')));
+      });
+      expect(sent).toEqual(['START TRANSACTION', `WITH w1 AS (INSERT INTO ${T} (name) VALUES ($1)), w2 AS (INSERT INTO ${T} (name) VALUES ($2)) INSERT INTO ${T} (name) VALUES ($3)`, 'COMMIT']);
+      expect((await names(ds, T)).sort()).toEqual(['between', 'counter at 3', 'other']);
+      expect(() => uow.deferLatest(ds.manager, 'counter', insert('nowhere'))).toThrow(/only inside the unit of work/);
+    });
+
     it('are refused outside a unit of work, or for a transaction that is not the current one', async () => {
       expect(() => uow.defer(ds.manager, insert('nowhere'))).toThrow(/only inside the unit of work/);
       await uow.run(async () => expect(() => uow.defer(ds.manager, insert('elsewhere'))).toThrow(/only inside the unit of work/));

@@ -13,6 +13,8 @@ export const DEFAULT_ISOLATION: IsolationLevel = 'READ COMMITTED';
 interface Transaction {
   readonly manager: EntityManager;
   readonly deferred: SqlWrite[];
+  /** Where in `deferred` the write of each key of `deferLatest` stands. */
+  readonly latest: Map<string, number>;
 }
 
 /**
@@ -50,10 +52,11 @@ export class UnitOfWork {
     const enclosing = this.current.getStore();
     if (enclosing) return work(enclosing.manager);
     const inTransaction = (manager: EntityManager): Promise<T> => {
-      const transaction: Transaction = { manager, deferred: [] };
+      const transaction: Transaction = { manager, deferred: [], latest: new Map() };
       return this.current.run(transaction, async () => {
         const result = await work(manager);
         if (transaction.deferred.length > 0) {
+          transaction.latest.clear();
           const last = combinedWrite(transaction.deferred.splice(0));
           await manager.query(last.sql, [...last.params]);
         }
@@ -72,8 +75,24 @@ export class UnitOfWork {
    * reads or writes again (see `combinedWrite`); an error in one surfaces from `run`, and the transaction rolls back.
    */
   defer(tx: EntityManager, ...writes: SqlWrite[]): void {
+    this.transactionOf(tx).deferred.push(...writes);
+  }
+
+  /**
+   * A deferred write of the final state of one thing that the work changes again and again (a chain's head after each
+   * entry): a later write with the same key replaces the earlier one in its place, so the thing is written once, as it
+   * stands at the end. Two writes of one row cannot share a statement: PostgreSQL would apply only one of them.
+   */
+  deferLatest(tx: EntityManager, key: string, write: SqlWrite): void {
+    const transaction = this.transactionOf(tx);
+    const at = transaction.latest.get(key);
+    if (at !== undefined) transaction.deferred[at] = write;
+    else transaction.latest.set(key, transaction.deferred.push(write) - 1);
+  }
+
+  private transactionOf(tx: EntityManager): Transaction {
     const transaction = this.current.getStore();
     if (!transaction || transaction.manager !== tx) throw new Error('A write is deferred only inside the unit of work whose transaction it names');
-    transaction.deferred.push(...writes);
+    return transaction;
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { AuditEventTypes, type CloudEventEnvelope, LifecycleEventTypes, RequestEventTypes } from '@dsar/contracts';
 import { type HostedService, hostService } from '@dsar/platform/host';
+import { UnitOfWork } from '@dsar/platform/persistence';
 import { createTestDatabase, testHostConfig } from '@dsar/platform/testing';
 import { ChainVerification } from './application/chain-verification';
 import { ChainExport } from './application/chain-export';
@@ -75,6 +76,60 @@ describe('audit chain on PostgreSQL', () => {
     const results = await Promise.all([again, again, again, created].map((e) => ledger.append(e)));
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
     expect((await ledger.eventsOf('tenant-a', requestId)).map((e) => e.eventId)).toEqual([created.id, again.id]);
+  });
+
+  it("appends a transaction's events together (a consumer's batch): each chain locked once, every entry and head written at COMMIT", async () => {
+    const [first, second] = [randomUUID(), randomUUID()];
+    const [existing] = await chainOf(second, 1);
+    const text = { justification: 'complexity', reason: 'Rita Example asked twice', additionalDays: 10 };
+    const batch = [
+      event(first, RequestEventTypes.created),
+      event(second, LifecycleEventTypes.acknowledged),
+      event(first, RequestEventTypes.deadlineExtended, text),
+      event(second, RequestEventTypes.deadlineExtended, text),
+      event(first, RequestEventTypes.deadlineExtended, text),
+    ];
+    const statements: string[] = [];
+    const uow = service.app.get(UnitOfWork);
+    const results = await uow.run(async (tx) => {
+      const query = tx.query.bind(tx);
+      tx.query = ((sql: string, params?: unknown[]) => (statements.push(sql), query(sql, params))) as typeof tx.query;
+      const appended = [];
+      for (const e of [...batch, batch[2]]) appended.push(await ledger.append(e));
+      // Nothing is written before the COMMIT: the heads are where they were.
+      expect(await owner.query(`SELECT count(*)::int AS n FROM audit_ledger.audit_entries WHERE request_id = ANY($1)`, [[first, second]])).toMatchObject({ rows: [{ n: 1 }] });
+      return appended;
+    });
+    expect(results.map((r) => r.duplicate)).toEqual([false, false, false, false, false, true]);
+    // The two heads locked, the stored chain asked whether it holds its event and its salt read, the writes at COMMIT.
+    expect(statements.filter((sql) => /INSERT INTO \S+audit_chain_heads/.test(sql))).toHaveLength(2);
+    expect(statements.filter((sql) => /FROM \S+audit_entries WHERE event_id/.test(sql))).toHaveLength(2);
+    expect(statements.filter((sql) => /^WITH w1 AS \(INSERT INTO \S+audit_/.test(sql))).toHaveLength(1);
+
+    const chainA = await ledger.eventsOf('tenant-a', first);
+    const chainB = await ledger.eventsOf('tenant-a', second);
+    expect(chainA.map((e) => [e.sequence, e.eventId])).toEqual([
+      [1, batch[0].id],
+      [2, batch[2].id],
+      [3, batch[4].id],
+    ]);
+    expect(chainB.map((e) => [e.sequence, e.eventId])).toEqual([
+      [1, existing.id],
+      [2, batch[1].id],
+      [3, batch[3].id],
+    ]);
+    // One salt per request, made once: the same text hashes alike within a request, in this transaction and after it.
+    expect(chainA[1].payload.reason).toBe(chainA[2].payload.reason);
+    expect(chainA[1].payload.reason).not.toBe(chainB[2].payload.reason);
+    await ledger.append(event(first, RequestEventTypes.deadlineExtended, text));
+    expect((await ledger.eventsOf('tenant-a', first))[3].payload.reason).toBe(chainA[1].payload.reason);
+    for (const [requestId, chain] of [
+      [first, chainA],
+      [second, chainB],
+    ] as const) {
+      const head = chain[chain.length - 1];
+      await expect(verify(requestId, { hash: head.hash, prevHash: head.prevHash, sequence: head.sequence })).resolves.toMatchObject({ verified: true, mismatches: [] });
+    }
   });
 
   it('keeps free text that may be personal data only as a salted hash, the same for the same text within a request', async () => {

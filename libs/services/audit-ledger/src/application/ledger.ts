@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { type AuditCheckpoint, type AuditCheckpointDetail, type AuditPurgedPrefix, type CloudEventEnvelope, EventCatalog, isUuid } from '@dsar/contracts';
 import { Clock } from '@dsar/platform/clock';
 import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
 import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
-import { type AppendResult, appendEvent } from './chain-append';
+import { type AppendResult, type AppendTarget, appendEvent } from './chain-append';
 
 /** How long a read waits for the request's newest event before answering with what the ledger has. */
 const AWAIT_EVENT_MS = 3000;
@@ -24,6 +25,8 @@ export interface ChainView {
 @Injectable()
 export class Ledger {
   readonly store: AuditStore;
+  /** The append target of each transaction appending now (a transaction's manager is its own, and goes with it). */
+  private readonly targets = new WeakMap<EntityManager, AppendTarget>();
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -37,11 +40,30 @@ export class Ledger {
     return this.uow.dataSource;
   }
 
-  /** Appends an event to its request's chain; runs inside the consumer's unit of work, beside its inbox row. */
+  /**
+   * Appends an event to its request's chain; runs inside the consumer's unit of work, beside its inbox row. The
+   * entries and head moves of all the events of the transaction (a batch, ADR 0045) go to the database together at
+   * its COMMIT, and each chain's head is locked and its salt read once per transaction.
+   */
   async append(event: CloudEventEnvelope, recordedAt = this.clock.now()): Promise<AppendResult> {
-    const result = await this.uow.run((tx) => appendEvent(this.store, tx, event, this.catalog.get(event.type)?.personalData, recordedAt));
+    const result = await this.uow.run((tx) => appendEvent(this.store, this.targetOf(tx), event, this.catalog.get(event.type)?.personalData, recordedAt));
     if (!result.duplicate) Metrics.get().auditAppends.inc({ event_type: event.type });
     return result;
+  }
+
+  /** The append target of a transaction: its writes deferred to its COMMIT, its open chains kept while it lasts. */
+  private targetOf(tx: EntityManager): AppendTarget {
+    let target = this.targets.get(tx);
+    if (!target) {
+      target = {
+        run: tx,
+        chains: new Map(),
+        write: async (w) => this.uow.defer(tx, w),
+        writeLatest: async (key, w) => this.uow.deferLatest(tx, key, w),
+      };
+      this.targets.set(tx, target);
+    }
+    return target;
   }
 
   /** The chain's head and purge state; undefined when the ledger holds nothing for the request. */

@@ -1,5 +1,6 @@
 import type { AuditCheckpoint, AuditCheckpointLeaf, AuditPurgedPrefix } from '@dsar/contracts';
 import type { StoredEntry } from '@dsar/platform/audit-chain';
+import type { SqlWrite } from '@dsar/platform/persistence';
 import { AuditTables } from './audit-tables';
 
 /** Anything that runs SQL: a transaction's EntityManager, a DataSource, a migration's QueryRunner. */
@@ -55,15 +56,24 @@ export class AuditStore {
     return rows.length > 0;
   }
 
-  /** Appends the entry and moves the head to it. */
-  async append(run: SqlRunner, e: StoredEntry): Promise<void> {
-    await run.query(
-      `INSERT INTO ${this.t.entries}
+  /** The INSERT of an entry. */
+  entryInsert(e: StoredEntry): SqlWrite {
+    return {
+      sql: `INSERT INTO ${this.t.entries}
          (tenant_id, request_id, sequence, event_id, event_type, source, actor, occurred_at, recorded_at, payload, prev_hash, hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [e.tenantId, e.requestId, e.sequence, e.eventId, e.eventType, e.source, e.actor, e.occurredAt, e.recordedAt, e.payloadJson, e.prevHash, e.hash],
-    );
-    await run.query(`UPDATE ${this.t.heads} SET sequence = $3, hash = $4 WHERE tenant_id = $1 AND request_id = $2`, [e.tenantId, e.requestId, e.sequence, e.hash]);
+      params: [e.tenantId, e.requestId, e.sequence, e.eventId, e.eventType, e.source, e.actor, e.occurredAt, e.recordedAt, e.payloadJson, e.prevHash, e.hash],
+    };
+  }
+
+  /** The UPDATE that moves a chain's head to its newest entry. */
+  headUpdate(tenantId: string, requestId: string, head: ChainHead): SqlWrite {
+    return { sql: `UPDATE ${this.t.heads} SET sequence = $3, hash = $4 WHERE tenant_id = $1 AND request_id = $2`, params: [tenantId, requestId, head.sequence, head.hash] };
+  }
+
+  /** The INSERT of a new chain's salt (one that holds no entry yet, so no salt either). */
+  saltInsert(tenantId: string, requestId: string, salt: Buffer): SqlWrite {
+    return { sql: `INSERT INTO ${this.t.salts} (tenant_id, request_id, salt) VALUES ($1, $2, $3)`, params: [tenantId, requestId, salt] };
   }
 
   /** The request's salt for personal data, created on first use. */

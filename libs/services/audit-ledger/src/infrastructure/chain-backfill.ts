@@ -1,7 +1,7 @@
 import type { QueryRunner } from 'typeorm';
 import { domainEventCatalog } from '@dsar/contracts';
 import { AuditStore } from './audit-store';
-import { appendEvent } from '../application/chain-append';
+import { appendEvent, immediateTarget } from '../application/chain-append';
 
 interface LegacyRow {
   event_id: string;
@@ -20,6 +20,7 @@ const BATCH = 1000;
 export async function backfillChains(q: QueryRunner, schema: string): Promise<void> {
   const store = new AuditStore(schema);
   const catalog = domainEventCatalog();
+  const target = immediateTarget(q);
   for (let after = 0; ;) {
     const rows = (await q.query(
       `SELECT id::int AS row_id, event_id, event_type, source, tenant_id, request_id, occurred_at, recorded_at, payload
@@ -28,7 +29,7 @@ export async function backfillChains(q: QueryRunner, schema: string): Promise<vo
     )) as (LegacyRow & { row_id: number })[];
     for (const r of rows) {
       const event = { id: r.event_id, type: r.event_type, source: r.source, subject: r.request_id, tenantid: r.tenant_id, time: r.occurred_at.toISOString(), data: r.payload };
-      await appendEvent(store, q, event, catalog.get(r.event_type)?.personalData, r.recorded_at);
+      await appendEvent(store, target, event, catalog.get(r.event_type)?.personalData, r.recorded_at);
     }
     if (rows.length < BATCH) return;
     after = rows[rows.length - 1].row_id;
