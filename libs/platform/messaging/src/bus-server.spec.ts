@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EventCatalog } from '@dsar/contracts';
 import type { UnitOfWork } from '@dsar/platform/persistence';
 import type { BusMessage, InboundMessage } from './bus.port';
-import { BusServer } from './bus-server';
+import { BusServer, EVENTS_TOGETHER } from './bus-server';
 import { buildEvent, toBusMessage } from './envelope';
 import { MemoryBus } from './memory-bus';
 
@@ -157,5 +157,69 @@ describe('BusServer batches', () => {
     await deliverBatch(uow, [first, again, again, probed(3)], (n) => handled.push(n));
     expect(handled).toEqual([1, 2, 3]);
     expect(uow.inbox.size).toBe(3);
+  });
+});
+
+describe('BusServer, a handler that takes events together (EVENTS_TOGETHER)', () => {
+  const OTHER = 'dsar.test.other.v1';
+  const two = new EventCatalog([
+    { type: TYPE, topic: 'dsar.test.v1', schema: z.object({ n: z.number() }), producer: 'test', description: 'a test event' },
+    { type: OTHER, topic: 'dsar.test.v1', schema: z.object({ n: z.number() }), producer: 'test', description: 'another test event' },
+  ]);
+  const message = (type: string, n: number): BusMessage => toBusMessage('dsar.test.v1', buildEvent(two, '/test', { type, subject: `r${n}`, tenantId: 't', data: { n } }));
+
+  /** Delivers the messages as one batch; each call of the together handler is recorded as the list of its n. */
+  async function run(uow: UnitOfWork, messages: BusMessage[], failOn?: number): Promise<{ calls: (number[] | number)[]; dlq: BusMessage[] }> {
+    const bus = new MemoryBus();
+    const dlq: BusMessage[] = [];
+    const calls: (number[] | number)[] = [];
+    await bus.subscribe('dlq-watch', ['dsar.test.v1.dlq'], async (m: InboundMessage) => void dlq.push(m));
+    const server = new BusServer(bus, two, uow, { service: 'test', groupId: 'test', schema: 'test', maxAttempts: 1, retryBackoffMs: 1, log: () => undefined });
+    server.addHandler(
+      TYPE,
+      async (events: { data: { n: number } }[]) => {
+        const ns = events.map((e) => e.data.n);
+        calls.push(ns);
+        if (failOn !== undefined && ns.includes(failOn)) throw new TypeError('a bug');
+      },
+      true,
+      EVENTS_TOGETHER,
+    );
+    server.addHandler(OTHER, async (event: { data: { n: number } }) => void calls.push(event.data.n), true);
+    await new Promise<void>((resolve, reject) => server.listen((e) => (e ? reject(e) : resolve())));
+    await bus.publish(messages);
+    await server.close();
+    return { calls, dlq };
+  }
+
+  it('gets each run of its consecutive events at once, in order, between the calls of the other handlers', async () => {
+    const uow = inboxUow();
+    const { calls, dlq } = await run(uow, [message(TYPE, 1), message(TYPE, 2), message(OTHER, 3), message(TYPE, 4), message(TYPE, 5)]);
+    expect(calls).toEqual([[1, 2], 3, [4, 5]]);
+    expect(uow.runs).toBe(1);
+    expect(dlq).toEqual([]);
+  });
+
+  it('runs beside a handler of single events of the same type: each gets what it takes, each in order', async () => {
+    const bus = new MemoryBus();
+    const seen: (number[] | number)[] = [];
+    const uow = inboxUow();
+    const server = new BusServer(bus, two, uow, { service: 'test', groupId: 'test', schema: 'test', maxAttempts: 1, retryBackoffMs: 1, log: () => undefined });
+    server.addHandler(TYPE, async (event: { data: { n: number } }) => void seen.push(event.data.n), true);
+    server.addHandler(TYPE, async (events: { data: { n: number } }[]) => void seen.push(events.map((e) => e.data.n)), true, EVENTS_TOGETHER);
+    expect(() => server.addHandler(TYPE, async () => undefined, true, EVENTS_TOGETHER)).toThrow(/two handlers that take events together/);
+    await new Promise<void>((resolve, reject) => server.listen((e) => (e ? reject(e) : resolve())));
+    await bus.publish([message(TYPE, 1), message(TYPE, 2), message(OTHER, 3)]);
+    await server.close();
+    expect(seen).toEqual([1, 2, [1, 2]]);
+    expect(server.subscribedTopics()).toEqual(['dsar.test.v1']);
+  });
+
+  it('gets one event at a time when the batch is taken again event by event, and only the poison event goes to the DLQ', async () => {
+    const uow = inboxUow();
+    const { calls, dlq } = await run(uow, [message(TYPE, 1), message(TYPE, 2), message(TYPE, 3)], 2);
+    expect(calls).toEqual([[1, 2, 3], [1], [2], [3]]);
+    expect(dlq.map((m) => JSON.parse(m.value).data.n)).toEqual([2]);
+    expect(uow.inbox.size).toBe(2);
   });
 });

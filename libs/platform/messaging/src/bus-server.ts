@@ -29,6 +29,14 @@ export interface BusServerOptions {
   log: (level: 'error' | 'warn' | 'info' | 'debug', message: string, extra?: Record<string, unknown>) => void;
 }
 
+/**
+ * The extras of an `@EventPattern` whose handler takes the events of a batch together:
+ * `@EventPattern(types, EVENTS_TOGETHER)`. It is called with an array, the consecutive events of the batch it handles,
+ * in their order, in the batch's transaction (one event alone when the batch is taken again event by event), so that
+ * it can read and write for all of them at once. Its context is that of the first of them.
+ */
+export const EVENTS_TOGETHER = { together: true } as const;
+
 type DeadLetterReason = 'invalid_envelope' | 'unknown_type' | 'invalid_payload' | 'handler_failed';
 
 /** An event this service handles, decoded and checked, with what it came in. */
@@ -36,7 +44,10 @@ interface Decoded {
   message: InboundMessage;
   envelope: CloudEventEnvelope;
   event: CloudEventEnvelope;
-  handler: MessageHandler;
+  /** The handler of its type that takes one event (Nest chains several of them into one). */
+  handler?: MessageHandler;
+  /** The handler of its type that takes events together (EVENTS_TOGETHER). */
+  together?: MessageHandler;
 }
 
 /**
@@ -82,6 +93,24 @@ export class BusServer extends Server implements CustomTransportStrategy {
     this.inbox = `${quoteIdent(options.schema)}.inbox`;
   }
 
+  /**
+   * The handlers that take events together, by event type: kept apart from Nest's handlers, which Nest chains when a
+   * type has several (all called with the same payload), so that they get arrays and the others single events.
+   */
+  private readonly together = new Map<string, MessageHandler>();
+
+  override addHandler(pattern: unknown, callback: MessageHandler, isEventHandler = false, extras: Record<string, unknown> = {}): void {
+    if (extras.together !== true) return super.addHandler(pattern, callback, isEventHandler, extras);
+    const type = this.normalizePattern(pattern as string);
+    if (this.together.has(type)) throw new Error(`${type} has two handlers that take events together; one is allowed`);
+    Object.assign(callback, { isEventHandler, extras });
+    this.together.set(type, callback);
+  }
+
+  private handles(type: string): boolean {
+    return this.messageHandlers.has(type) || this.together.has(type);
+  }
+
   /** This service's consumer group; a service's other consumers (a dead-letter watch) take names after it. */
   get groupId(): string {
     return this.options.groupId;
@@ -90,7 +119,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
   /** The topics this service consumes, from its handlers' event types. */
   subscribedTopics(): string[] {
     const topics = new Set<string>();
-    for (const pattern of this.messageHandlers.keys()) topics.add(this.catalog.require(pattern).topic);
+    for (const pattern of [...this.messageHandlers.keys(), ...this.together.keys()]) topics.add(this.catalog.require(pattern).topic);
     return [...topics].sort();
   }
 
@@ -135,7 +164,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
   private async decode(message: InboundMessage): Promise<Decoded | undefined> {
     // A topic carries several types and this service handles some of them: the others are not even parsed.
     const announced = message.headers[CloudEventHeaders.type];
-    if (announced !== undefined && !this.messageHandlers.has(announced)) return undefined;
+    if (announced !== undefined && !this.handles(announced)) return undefined;
     let envelope: CloudEventEnvelope;
     try {
       envelope = parseEnvelope(message.value);
@@ -143,8 +172,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
       await this.deadLetter(message, 'invalid_envelope', e as Error, 0);
       return undefined;
     }
-    const handler = this.messageHandlers.get(envelope.type);
-    if (!handler) return undefined;
+    if (!this.handles(envelope.type)) return undefined;
     const definition = this.catalog.get(envelope.type);
     if (!definition) {
       await this.deadLetter(message, 'unknown_type', new Error(`unknown type ${envelope.type}`), 0);
@@ -156,7 +184,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
       await this.deadLetter(message, 'invalid_payload', new Error(detail), 0);
       return undefined;
     }
-    return { message, envelope, event: { ...envelope, data: parsed.data as Record<string, unknown> }, handler };
+    return { message, envelope, event: { ...envelope, data: parsed.data as Record<string, unknown> }, handler: this.messageHandlers.get(envelope.type), together: this.together.get(envelope.type) };
   }
 
   /**
@@ -176,10 +204,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
         // A message the relay sent twice can be in the batch twice: its handler runs for the first.
         const unhandled = new Set(inserted.map((r) => r.event_id));
         const handled = new Set(unhandled);
-        for (const e of events) {
-          if (!unhandled.delete(e.envelope.id)) continue;
-          await this.runHandler(e);
-        }
+        await this.runHandlers(events.filter((e) => unhandled.delete(e.envelope.id)));
         return handled;
       });
     } catch (e) {
@@ -193,8 +218,33 @@ export class BusServer extends Server implements CustomTransportStrategy {
     return true;
   }
 
-  private async runHandler({ message, envelope, event, handler }: Decoded): Promise<void> {
-    const result = await handler(event, new BusContext([message, envelope]));
+  /**
+   * The handlers of the events, in their order: each event's handler of one event as it comes, and a handler that
+   * takes events together once for each run of consecutive events it handles, when the run ends.
+   */
+  private async runHandlers(events: Decoded[]): Promise<void> {
+    let run: Decoded[] = [];
+    const endRun = async (): Promise<void> => {
+      const together = run[0]?.together;
+      if (together)
+        await this.call(
+          together,
+          run.map((e) => e.event),
+          run[0],
+        );
+      run = [];
+    };
+    for (const e of events) {
+      if (run.length > 0 && e.together !== run[0].together) await endRun();
+      if (e.handler) await this.call(e.handler, e.event, e);
+      if (e.together) run.push(e);
+    }
+    await endRun();
+  }
+
+  /** One call of a handler; its context is the message of `first`, the event it got or the first of them. */
+  private async call(handler: MessageHandler, payload: CloudEventEnvelope | CloudEventEnvelope[], first: Decoded): Promise<void> {
+    const result = await handler(payload, new BusContext([first.message, first.envelope]));
     await lastValueFrom(this.transformToObservable(result), { defaultValue: undefined });
   }
 
@@ -213,7 +263,7 @@ export class BusServer extends Server implements CustomTransportStrategy {
             [this.options.groupId, envelope.id, envelope.type],
           );
           if (inserted.length === 0) return false;
-          await this.runHandler(decoded);
+          await this.runHandlers([decoded]);
           return true;
         });
         Metrics.get()[fresh ? 'consumerHandled' : 'consumerDuplicates'].inc(labels);

@@ -103,13 +103,31 @@ export class KafkaBus implements BusPort {
       if (same) same.push(m);
       else byTopic.set(m.topic, [m]);
     }
-    await producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, ms]) => ({
-        topic: this.prefix + topic,
-        messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
-      })),
-    });
+    try {
+      await producer.sendBatch({
+        acks: -1,
+        topicMessages: [...byTopic].map(([topic, ms]) => ({
+          topic: this.prefix + topic,
+          messages: ms.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+        })),
+      });
+    } catch (e) {
+      this.discardProducer(producer);
+      throw e;
+    }
+  }
+
+  /**
+   * Drops a producer whose send failed after its own retries, so that the next publish starts a new one. The broker
+   * may no longer take the old one: after a broker restart an idempotent producer can be refused for good ("out of
+   * order sequence number"), and every later send of it fails the same way. A new producer has a new id; a batch that
+   * did reach the broker before the failure is sent again under it, and the consumers' inbox takes it once.
+   */
+  private discardProducer(producer: Producer): void {
+    if (this.producer !== producer) return;
+    this.producer = undefined;
+    this.producerReady = undefined;
+    void producer.disconnect().catch(() => undefined);
   }
 
   subscribe(groupId: string, topics: string[], handler: MessageHandler): Promise<Subscription> {

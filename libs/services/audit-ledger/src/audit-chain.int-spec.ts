@@ -132,6 +132,45 @@ describe('audit chain on PostgreSQL', () => {
     }
   });
 
+  it("opens the chains of a batch's events together: four statements for any number of events and chains", async () => {
+    const [fresh, older] = [randomUUID(), randomUUID()];
+    const text = { justification: 'complexity', reason: 'Sam Example wrote again', additionalDays: 5 };
+    const before = event(older, RequestEventTypes.deadlineExtended, text);
+    await chainOf(older, 1);
+    await ledger.append(before);
+    const batch = [
+      event(fresh, RequestEventTypes.created),
+      event(older, LifecycleEventTypes.acknowledged),
+      before,
+      event(fresh, RequestEventTypes.deadlineExtended, text),
+      event(older, RequestEventTypes.deadlineExtended, text),
+    ];
+    const statements: string[] = [];
+    const results = await service.app.get(UnitOfWork).run(async (tx) => {
+      const query = tx.query.bind(tx);
+      tx.query = ((sql: string, params?: unknown[]) => (statements.push(sql.replace(/\s+/g, ' ').slice(0, 60)), query(sql, params))) as typeof tx.query;
+      return ledger.appendAll(batch);
+    });
+    expect(results.map((r) => r.duplicate)).toEqual([false, false, true, false, false]);
+    // The heads locked; which events the older chain holds; its salt; then every entry, salt and head in one statement.
+    expect(statements).toEqual([
+      expect.stringMatching(/^INSERT INTO \S+audit_chain_heads/),
+      expect.stringMatching(/^SELECT event_id FROM \S+audit_entries/),
+      expect.stringMatching(/^SELECT s.tenant_id/),
+      expect.stringMatching(/^WITH w1 AS \(INSERT INTO /),
+    ]);
+    const chainOfOlder = await ledger.eventsOf('tenant-a', older);
+    expect(chainOfOlder.map((e) => e.eventId)).toEqual([chainOfOlder[0].eventId, before.id, batch[1].id, batch[4].id]);
+    // The salt read in the batch is the one the older chain had: the same text hashes alike.
+    expect(chainOfOlder[3].payload.reason).toBe(chainOfOlder[1].payload.reason);
+    expect((await ledger.eventsOf('tenant-a', fresh)).map((e) => e.eventId)).toEqual([batch[0].id, batch[3].id]);
+    for (const requestId of [fresh, older]) {
+      const chain = await ledger.eventsOf('tenant-a', requestId);
+      const head = chain[chain.length - 1];
+      await expect(verify(requestId, { hash: head.hash, prevHash: head.prevHash, sequence: head.sequence })).resolves.toMatchObject({ verified: true, mismatches: [] });
+    }
+  });
+
   it('keeps free text that may be personal data only as a salted hash, the same for the same text within a request', async () => {
     const requestId = randomUUID();
     const data = { justification: 'complexity', reason: 'Jane Roe sent 40 GB of scans', additionalDays: 60 };

@@ -32,6 +32,8 @@ export interface AppendTarget {
   readonly run: SqlRunner;
   /** The chains the transaction has locked, kept for its later appends; absent, each append locks and reads its chain again. */
   readonly chains?: Map<string, OpenChain>;
+  /** Events already asked about (`openChains`), and which of them the ledger held then. */
+  readonly asked?: { ids: Set<string>; held: Set<string> };
   /** An entry's INSERT or a salt's. */
   write(write: SqlWrite): Promise<void>;
   /** A chain head's UPDATE: only the last one of each chain needs to reach the database. */
@@ -62,11 +64,44 @@ async function openChain(store: AuditStore, target: AppendTarget, tenantId: stri
   return chain;
 }
 
+/**
+ * Opens the chains of several events at once, for a transaction that keeps its chains: their heads locked in one
+ * statement, then, for the chains that held entries, which of the events the ledger holds and the requests' salts, one
+ * statement each. The appends that follow ask nothing more of the database.
+ */
+export async function openChains(store: AuditStore, target: AppendTarget, events: readonly LedgerEvent[]): Promise<void> {
+  const chains = target.chains;
+  if (!chains || !target.asked) return;
+  const closed = new Map<string, { tenantId: string; requestId: string }>();
+  for (const e of events) {
+    const key = chainKey(e.tenantid, e.subject);
+    if (!chains.has(key)) closed.set(key, { tenantId: e.tenantid, requestId: e.subject });
+  }
+  if (closed.size === 0) return;
+  for (const head of await store.lockHeads(target.run, [...closed.values()], GENESIS_HASH)) {
+    chains.set(chainKey(head.tenantId, head.requestId), { head: { sequence: head.sequence, hash: head.hash }, startedEmpty: head.sequence === 0, events: new Set() });
+  }
+  const stored = [...closed.keys()].map((key) => chains.get(key)).filter((c) => c !== undefined && !c.startedEmpty);
+  if (stored.length === 0) return;
+  const inStored = events.filter((e) => chains.get(chainKey(e.tenantid, e.subject))?.startedEmpty === false).map((e) => e.id);
+  for (const id of await store.heldEvents(target.run, inStored)) target.asked.held.add(id);
+  for (const id of inStored) target.asked.ids.add(id);
+  for (const { tenantId, requestId, salt } of await store.saltsOf(
+    target.run,
+    [...closed.values()].filter((c) => chains.get(chainKey(c.tenantId, c.requestId))?.startedEmpty === false),
+  )) {
+    const chain = chains.get(chainKey(tenantId, requestId));
+    if (chain) chain.salt = salt;
+  }
+}
+
 /** Whether the event is in its chain already: one of this transaction's, or (unless the chain started empty) one stored. */
 async function holds(store: AuditStore, target: AppendTarget, chain: OpenChain, eventId: string): Promise<boolean> {
   if (chain.events.has(eventId)) return true;
-  // Checked under the head's lock: a second delivery of the event waits for the first to commit, then sees it.
-  return !chain.startedEmpty && store.hasEvent(target.run, eventId);
+  if (chain.startedEmpty) return false;
+  // Asked under the head's lock, by openChains or here: a second delivery of the event waits for the first to commit, then sees it.
+  if (target.asked?.ids.has(eventId)) return target.asked.held.has(eventId);
+  return store.hasEvent(target.run, eventId);
 }
 
 /** The request's salt: a new chain's made here and written with its first entry; another's read (or made) once per transaction. */

@@ -7,7 +7,7 @@ import { Metrics } from '@dsar/platform/observability';
 import { qualifiedSchema, UnitOfWork } from '@dsar/platform/persistence';
 import { type ChainEntry, GENESIS_HASH, readEntry, type StoredEntry } from '@dsar/platform/audit-chain';
 import { AuditStore, type ChainHead } from '../infrastructure/audit-store';
-import { type AppendResult, type AppendTarget, appendEvent } from './chain-append';
+import { type AppendResult, type AppendTarget, appendEvent, openChains } from './chain-append';
 
 /** How long a read waits for the request's newest event before answering with what the ledger has. */
 const AWAIT_EVENT_MS = 3000;
@@ -46,9 +46,23 @@ export class Ledger {
    * its COMMIT, and each chain's head is locked and its salt read once per transaction.
    */
   async append(event: CloudEventEnvelope, recordedAt = this.clock.now()): Promise<AppendResult> {
-    const result = await this.uow.run((tx) => appendEvent(this.store, this.targetOf(tx), event, this.catalog.get(event.type)?.personalData, recordedAt));
-    if (!result.duplicate) Metrics.get().auditAppends.inc({ event_type: event.type });
+    const [result] = await this.appendAll([event], recordedAt);
     return result;
+  }
+
+  /** Appends events, in order, in one transaction (the consumer's, for a batch): their chains opened together first. */
+  async appendAll(events: readonly CloudEventEnvelope[], recordedAt = this.clock.now()): Promise<AppendResult[]> {
+    const results = await this.uow.run(async (tx) => {
+      const target = this.targetOf(tx);
+      await openChains(this.store, target, events);
+      const appended: AppendResult[] = [];
+      for (const event of events) appended.push(await appendEvent(this.store, target, event, this.catalog.get(event.type)?.personalData, recordedAt));
+      return appended;
+    });
+    events.forEach((event, i) => {
+      if (!results[i].duplicate) Metrics.get().auditAppends.inc({ event_type: event.type });
+    });
+    return results;
   }
 
   /** The append target of a transaction: its writes deferred to its COMMIT, its open chains kept while it lasts. */
@@ -58,6 +72,7 @@ export class Ledger {
       target = {
         run: tx,
         chains: new Map(),
+        asked: { ids: new Set(), held: new Set() },
         write: async (w) => this.uow.defer(tx, w),
         writeLatest: async (key, w) => this.uow.deferLatest(tx, key, w),
       };

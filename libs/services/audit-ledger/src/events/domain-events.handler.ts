@@ -1,6 +1,7 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { type CloudEventEnvelope, domainEventCatalog, Topics } from '@dsar/contracts';
+import { EVENTS_TOGETHER } from '@dsar/platform/messaging';
 import { Ledger } from '../application/ledger';
 
 /**
@@ -12,13 +13,16 @@ export const CHAINED_EVENT_TYPES = domainEventCatalog()
   .filter((d) => d.topic !== Topics.audit)
   .map((d) => d.type);
 
-/** Feeds the chains: each event lands on its request's chain (the CloudEvents subject), once. */
+/**
+ * Feeds the chains: each event lands on its request's chain (the CloudEvents subject), once. The events of a batch come
+ * together (EVENTS_TOGETHER), so that their chains are opened at once (ADR 0049).
+ */
 @Controller()
 export class DomainEventsHandler {
   constructor(private readonly ledger: Ledger) {}
 
-  @EventPattern(CHAINED_EVENT_TYPES)
-  async onDomainEvent(@Payload() event: CloudEventEnvelope): Promise<void> {
-    await this.ledger.append(event);
+  @EventPattern(CHAINED_EVENT_TYPES, EVENTS_TOGETHER)
+  async onDomainEvents(@Payload() events: CloudEventEnvelope[]): Promise<void> {
+    await this.ledger.appendAll(events);
   }
 }

@@ -51,6 +51,36 @@ export class AuditStore {
     return rows[0];
   }
 
+  /**
+   * `lockHead` for several chains in one statement, in the order of their keys (so that two transactions locking
+   * overlapping sets wait for each other rather than deadlock); each chain once.
+   */
+  async lockHeads(run: SqlRunner, chains: readonly { tenantId: string; requestId: string }[], genesis: string): Promise<(ChainHead & { tenantId: string; requestId: string })[]> {
+    return (await run.query(
+      `INSERT INTO ${this.t.heads} (tenant_id, request_id, sequence, hash)
+       SELECT k.tenant_id, k.request_id, 0, $3 FROM unnest($1::text[], $2::text[]) AS k(tenant_id, request_id) ORDER BY k.tenant_id, k.request_id
+       ON CONFLICT (tenant_id, request_id) DO UPDATE SET sequence = ${this.t.heads}.sequence
+       RETURNING tenant_id AS "tenantId", request_id AS "requestId", sequence::int AS sequence, hash`,
+      [chains.map((c) => c.tenantId), chains.map((c) => c.requestId), genesis],
+    )) as (ChainHead & { tenantId: string; requestId: string })[];
+  }
+
+  /** Which of the events the ledger holds already. */
+  async heldEvents(run: SqlRunner, eventIds: readonly string[]): Promise<Set<string>> {
+    const rows = (await run.query(`SELECT event_id FROM ${this.t.entries} WHERE event_id = ANY($1::uuid[])`, [eventIds])) as { event_id: string }[];
+    return new Set(rows.map((r) => r.event_id));
+  }
+
+  /** The salts the requests have so far (a chain gets its salt with its first entry that needs it). */
+  async saltsOf(run: SqlRunner, chains: readonly { tenantId: string; requestId: string }[]): Promise<{ tenantId: string; requestId: string; salt: Buffer }[]> {
+    const rows = (await run.query(
+      `SELECT s.tenant_id AS "tenantId", s.request_id AS "requestId", s.salt FROM ${this.t.salts} s
+         JOIN unnest($1::text[], $2::text[]) AS k(tenant_id, request_id) ON s.tenant_id = k.tenant_id AND s.request_id = k.request_id`,
+      [chains.map((c) => c.tenantId), chains.map((c) => c.requestId)],
+    )) as { tenantId: string; requestId: string; salt: Buffer | Uint8Array }[];
+    return rows.map((r) => ({ ...r, salt: Buffer.from(r.salt) }));
+  }
+
   async hasEvent(run: SqlRunner, eventId: string): Promise<boolean> {
     const rows = (await run.query(`SELECT 1 FROM ${this.t.entries} WHERE event_id = $1`, [eventId])) as unknown[];
     return rows.length > 0;
