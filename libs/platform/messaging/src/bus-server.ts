@@ -225,12 +225,12 @@ export class BusServer extends Server implements CustomTransportStrategy {
   private async runHandlers(events: Decoded[]): Promise<void> {
     let run: Decoded[] = [];
     const endRun = async (): Promise<void> => {
-      const together = run[0]?.together;
-      if (together)
+      const [first] = run;
+      if (first?.together)
         await this.call(
-          together,
+          first.together,
           run.map((e) => e.event),
-          run[0],
+          first,
         );
       run = [];
     };

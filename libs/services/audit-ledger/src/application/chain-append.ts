@@ -21,7 +21,15 @@ interface OpenChain {
   salt?: Buffer;
   /** The events this transaction appended to it. */
   events: Set<string>;
+  /** Events `openChains` asked the ledger about when it locked the chain: whether each was held then. */
+  asked?: Map<string, boolean>;
 }
+
+/**
+ * A chain as its lock found it. A head at sequence 0 is one the lock has just made: a chain's first entry and its salt
+ * come in the same transaction as its head, and a purge leaves the head's sequence where it was.
+ */
+const lockedChain = (head: ChainHead): OpenChain => ({ head: { sequence: head.sequence, hash: head.hash }, startedEmpty: head.sequence === 0, events: new Set() });
 
 /**
  * Where one transaction's appends go: its statements, the chains it has locked (by tenant and request), and its
@@ -32,8 +40,6 @@ export interface AppendTarget {
   readonly run: SqlRunner;
   /** The chains the transaction has locked, kept for its later appends; absent, each append locks and reads its chain again. */
   readonly chains?: Map<string, OpenChain>;
-  /** Events already asked about (`openChains`), and which of them the ledger held then. */
-  readonly asked?: { ids: Set<string>; held: Set<string> };
   /** An entry's INSERT or a salt's. */
   write(write: SqlWrite): Promise<void>;
   /** A chain head's UPDATE: only the last one of each chain needs to reach the database. */
@@ -56,10 +62,7 @@ async function openChain(store: AuditStore, target: AppendTarget, tenantId: stri
   const key = chainKey(tenantId, requestId);
   const open = target.chains?.get(key);
   if (open) return open;
-  const head = await store.lockHead(target.run, tenantId, requestId, GENESIS_HASH);
-  // A head at sequence 0 is one this lock has just made (a chain's first entry and its salt come in the same
-  // transaction as its head, and a purge leaves the head's sequence where it was).
-  const chain: OpenChain = { head, startedEmpty: head.sequence === 0, events: new Set() };
+  const chain = lockedChain(await store.lockHead(target.run, tenantId, requestId, GENESIS_HASH));
   target.chains?.set(key, chain);
   return chain;
 }
@@ -71,26 +74,33 @@ async function openChain(store: AuditStore, target: AppendTarget, tenantId: stri
  */
 export async function openChains(store: AuditStore, target: AppendTarget, events: readonly LedgerEvent[]): Promise<void> {
   const chains = target.chains;
-  if (!chains || !target.asked) return;
+  if (!chains) return;
   const closed = new Map<string, { tenantId: string; requestId: string }>();
   for (const e of events) {
     const key = chainKey(e.tenantid, e.subject);
     if (!chains.has(key)) closed.set(key, { tenantId: e.tenantid, requestId: e.subject });
   }
   if (closed.size === 0) return;
-  for (const head of await store.lockHeads(target.run, [...closed.values()], GENESIS_HASH)) {
-    chains.set(chainKey(head.tenantId, head.requestId), { head: { sequence: head.sequence, hash: head.hash }, startedEmpty: head.sequence === 0, events: new Set() });
+  const opened = new Map<string, OpenChain>();
+  for (const head of await store.lockHeads(target.run, [...closed.values()], GENESIS_HASH)) opened.set(chainKey(head.tenantId, head.requestId), lockedChain(head));
+  for (const [key, chain] of opened) chains.set(key, chain);
+  // Only the chains that held entries can hold one of the events, or a salt.
+  const holding = [...closed].filter(([key]) => opened.get(key)?.startedEmpty === false);
+  if (holding.length === 0) return;
+  const theirEvents = events.filter((e) => opened.get(chainKey(e.tenantid, e.subject))?.startedEmpty === false);
+  const held = await store.heldEvents(
+    target.run,
+    theirEvents.map((e) => e.id),
+  );
+  for (const e of theirEvents) {
+    const chain = opened.get(chainKey(e.tenantid, e.subject)) as OpenChain;
+    (chain.asked ??= new Map()).set(e.id, held.has(e.id));
   }
-  const stored = [...closed.keys()].map((key) => chains.get(key)).filter((c) => c !== undefined && !c.startedEmpty);
-  if (stored.length === 0) return;
-  const inStored = events.filter((e) => chains.get(chainKey(e.tenantid, e.subject))?.startedEmpty === false).map((e) => e.id);
-  for (const id of await store.heldEvents(target.run, inStored)) target.asked.held.add(id);
-  for (const id of inStored) target.asked.ids.add(id);
   for (const { tenantId, requestId, salt } of await store.saltsOf(
     target.run,
-    [...closed.values()].filter((c) => chains.get(chainKey(c.tenantId, c.requestId))?.startedEmpty === false),
+    holding.map(([, request]) => request),
   )) {
-    const chain = chains.get(chainKey(tenantId, requestId));
+    const chain = opened.get(chainKey(tenantId, requestId));
     if (chain) chain.salt = salt;
   }
 }
@@ -100,8 +110,7 @@ async function holds(store: AuditStore, target: AppendTarget, chain: OpenChain, 
   if (chain.events.has(eventId)) return true;
   if (chain.startedEmpty) return false;
   // Asked under the head's lock, by openChains or here: a second delivery of the event waits for the first to commit, then sees it.
-  if (target.asked?.ids.has(eventId)) return target.asked.held.has(eventId);
-  return store.hasEvent(target.run, eventId);
+  return chain.asked?.get(eventId) ?? store.hasEvent(target.run, eventId);
 }
 
 /** The request's salt: a new chain's made here and written with its first entry; another's read (or made) once per transaction. */

@@ -72,7 +72,6 @@ export class Ledger {
       target = {
         run: tx,
         chains: new Map(),
-        asked: { ids: new Set(), held: new Set() },
         write: async (w) => this.uow.defer(tx, w),
         writeLatest: async (key, w) => this.uow.deferLatest(tx, key, w),
       };
